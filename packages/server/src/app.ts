@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import { docsRoutes, describeAuth } from './docs/routes.ts';
+import type { App } from './http/app-type.ts';
+import { installAuth } from './http/auth.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { pingRoute } from './http/ping.ts';
+import { KeyCache } from './keys/cache.ts';
+import { adminRoutes } from './cli/admin-route.ts';
+import { membershipRoutes } from './memberships/routes.ts';
+import { productRoutes } from './products/routes.ts';
+import { transactionRoutes } from './transactions/routes.ts';
+
+export interface AppDeps {
+  db: Db;
+  config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'keyCacheMs' | 'publicUrl'>;
+  keyCache?: KeyCache;
+  /** When set, the CLI may run admin commands through this process (embedded mode). */
+  adminToken?: string;
+}
+
+/** Never logged, wherever they appear. */
+const redact = [
+  'req.headers["x-service-api"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-admin-token"]',
+  'res.headers["set-cookie"]',
+];
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const keyCache = deps.keyCache ?? new KeyCache(deps.config.keyCacheMs);
+  const options: FastifyServerOptions = {
+    logger: { level: deps.config.logLevel, redact: { paths: redact, censor: '[redacted]' } },
+    bodyLimit: deps.config.bodyLimitBytes,
+    // Our own id on every request; an id the client sends is not trusted.
+    genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
+    requestIdHeader: false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+    routerOptions: { ignoreTrailingSlash: true },
+  };
+  const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
+
+  // A text body on a JSON API is a mistake; answer 415 instead of handing a string to validation.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  installErrorHandling(app);
+  installAuth(app, { db: deps.db, keyCache });
+
+  app.addHook('onRoute', describeAuth);
+  await app.register(swagger, {
+    // Shapes with an $id become named components (Product, Membership, …) instead of def-N.
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Creator commerce API',
+        version: '0.1.0',
+        description: 'Products, hub members, customers, transactions, checkout and webhooks of one brand. '
+          + 'Every response is the envelope { status, message, data }.',
+      },
+      servers: [{ url: `${deps.config.publicUrl}/api/v1` }],
+      components: {
+        securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-service-api' } },
+      },
+    },
+  });
+
+  await app.register(async (api) => {
+    const v1 = api as unknown as App;
+    pingRoute(v1);
+    productRoutes(v1, deps);
+    membershipRoutes(v1, deps);
+    transactionRoutes(v1, deps);
+  }, { prefix: '/api/v1' });
+
+  docsRoutes(app);
+  if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache, adminToken: deps.adminToken });
+  return app;
+}

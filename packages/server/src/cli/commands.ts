@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { Type, type Static } from 'typebox';
+import { createBrand } from '../brands/service.ts';
+import { loadCatalog } from '../catalog/load.ts';
+import type { Db } from '../db/client.ts';
+import { migrate } from '../db/migrate.ts';
+import type { KeyCache } from '../keys/cache.ts';
+import { scopes, type Scope } from '../keys/scopes.ts';
+import { createKey, listKeys, revokeKey } from '../keys/service.ts';
+
+const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...scopes] });
+const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);
+
+/**
+ * An admin command, already parsed. The CLI runs it against the database directly, or sends it
+ * to the running server (embedded mode), which runs the very same function.
+ */
+export const Command = Type.Union([
+  Type.Object({ command: Type.Literal('migrate') }),
+  Type.Object({ command: Type.Literal('brand create'), name: Type.String({ minLength: 1, maxLength: 200 }), plan: Type.Union([Type.Literal('free'), Type.Literal('plus')]) }),
+  Type.Object({ command: Type.Literal('key create'), brandId: Type.String(), mode: Mode, scopes: Type.Array(ScopeName), name: Type.Union([Type.String(), Type.Null()]) }),
+  Type.Object({ command: Type.Literal('key list'), brandId: Type.String() }),
+  Type.Object({ command: Type.Literal('key revoke'), keyId: Type.String() }),
+  Type.Object({ command: Type.Literal('catalog load'), brandId: Type.String(), catalog: Type.Unknown() }),
+  Type.Object({ command: Type.Literal('seed demo') }),
+]);
+export type Command = Static<typeof Command>;
+
+export const exampleCatalogPath = new URL('../../../../examples/catalog.json', import.meta.url);
+
+export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Command): Promise<unknown> {
+  switch (cmd.command) {
+    case 'migrate':
+      return { applied: await migrate(db) };
+    case 'brand create':
+      return createBrand(db, { name: cmd.name, plan: cmd.plan });
+    case 'key create': {
+      const [brand] = await db.query('SELECT id FROM brands WHERE id = $1', [cmd.brandId]);
+      if (!brand) throw new Error(`No brand with id ${cmd.brandId} exists.`);
+      const key = await createKey(db, { brandId: cmd.brandId, mode: cmd.mode, scopes: cmd.scopes, name: cmd.name });
+      return { id: key.id, key: key.key, mode: key.mode, scopes: key.scopes, name: key.name };
+    }
+    case 'key list':
+      return { items: await listKeys(db, cmd.brandId) };
+    case 'key revoke':
+      return revokeKey(db, keyCache, cmd.keyId);
+    case 'catalog load':
+      return { brandID: cmd.brandId, ids: await loadCatalog(db, cmd.brandId, cmd.catalog) };
+    case 'seed demo': {
+      const brand = await createBrand(db, { name: 'Demo Creator', plan: 'plus' });
+      const ids = await loadCatalog(db, brand.id, JSON.parse(await readFile(exampleCatalogPath, 'utf8')));
+      const key = await createKey(db, { brandId: brand.id, mode: 'test', scopes: [...scopes], name: 'demo' });
+      return { brand, key: key.key, keyId: key.id, mode: key.mode, scopes: key.scopes, ids };
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { scopes as allScopes, isScope } from '../keys/scopes.ts';
+import type { Command } from './commands.ts';
+
+export const usage = `Usage: npm run cli -- <command>
+
+  migrate                                         apply database migrations
+  brand create --name NAME [--plan free|plus]     create a brand
+  key create --brand ID --mode test|live [--scopes a,b|all] [--name LABEL]
+                                                  create an API key (shown once)
+  key list --brand ID                             list a brand's keys (never the keys themselves)
+  key revoke KEY_ID                               revoke a key at once
+  catalog load --brand ID FILE.json               load hubs and products from a catalog file
+  seed --demo                                     create a demo brand, its catalog and a test key
+
+Every command prints one JSON object on stdout. Settings come from the same environment
+as the server: DATABASE_URL, or DATA_DIR (default ./.data) for the embedded database.`;
+
+export class UsageError extends Error {}
+
+function need(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`Missing ${flag}.`);
+  return value;
+}
+
+/** argv (after `cli --`) to a Command; reads the catalog file here so a remote server needs no file access. */
+export async function parseCommand(argv: string[]): Promise<Command> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      brand: { type: 'string' },
+      mode: { type: 'string' },
+      scopes: { type: 'string' },
+      demo: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [group, action, ...rest] = positionals;
+  if (values.help || !group) throw new UsageError(usage);
+  switch (`${group} ${action ?? ''}`.trim()) {
+    case 'migrate':
+      return { command: 'migrate' };
+    case 'brand create': {
+      const plan = values.plan ?? 'free';
+      if (plan !== 'free' && plan !== 'plus') throw new UsageError('--plan must be free or plus.');
+      return { command: 'brand create', name: need(values.name, '--name'), plan };
+    }
+    case 'key create': {
+      const mode = need(values.mode, '--mode');
+      if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live.');
+      const list = !values.scopes || values.scopes === 'all' ? [...allScopes] : values.scopes.split(',').map((s) => s.trim());
+      const unknown = list.filter((s) => !isScope(s));
+      if (unknown.length) throw new UsageError(`Unknown scope ${unknown.join(', ')}. Known scopes: ${allScopes.join(', ')}.`);
+      return { command: 'key create', brandId: need(values.brand, '--brand'), mode, scopes: list.filter(isScope), name: values.name ?? null };
+    }
+    case 'key list':
+      return { command: 'key list', brandId: need(values.brand, '--brand') };
+    case 'key revoke':
+      return { command: 'key revoke', keyId: need(rest[0], 'KEY_ID') };
+    case 'catalog load': {
+      const file = need(rest[0], 'FILE.json');
+      let catalog: unknown;
+      try {
+        catalog = JSON.parse(await readFile(file, 'utf8'));
+      } catch (err) {
+        throw new UsageError(`Cannot read ${file} as JSON: ${(err as Error).message}`);
+      }
+      return { command: 'catalog load', brandId: need(values.brand, '--brand'), catalog };
+    }
+    case 'seed':
+      if (!values.demo) throw new UsageError('seed needs --demo.');
+      return { command: 'seed demo' };
+    default:
+      throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);
+  }
+}

@@ -1,0 +1,30 @@
+import { readdir, readFile } from 'node:fs/promises';
+import type { Db } from './client.ts';
+
+const dir = new URL('./migrations/', import.meta.url);
+
+/**
+ * Applies every migration in db/migrations that this database has not seen, in file-name order,
+ * each in its own transaction. Safe to run from several processes at once: an advisory lock
+ * makes the second one wait and then find nothing left to do.
+ */
+export async function migrate(db: Db): Promise<string[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  const applied: string[] = [];
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(7283541)');
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      name text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const sql = await readFile(new URL(file, dir), 'utf8');
+      await tx.exec(sql);
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+      applied.push(file);
+    }
+  });
+  return applied;
+}

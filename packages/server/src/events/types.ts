@@ -1,0 +1,15 @@
+/** The event types of the reference's Events section. */
+export const eventTypes = [
+  'transaction.succeeded',
+  'transaction.failed',
+  'payout.settled',
+  'subscription.renewed',
+  'subscription.expired',
+  'subscription.completed',
+  'member.joined',
+  'member.removed',
+] as const;
+
+export type EventType = (typeof eventTypes)[number];
+
+export const isEventType = (s: string): s is EventType => (eventTypes as readonly string[]).includes(s);

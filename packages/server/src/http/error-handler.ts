@@ -1,0 +1,67 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode, type ErrorDetail } from './errors.ts';
+
+// Fastify's own error codes that are the client's fault, and what we call them.
+const frameworkCodes: Record<string, { code: ErrorCode; message?: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'Send request bodies as JSON with Content-Type: application/json.' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'validation_failed', message: 'The Content-Length header does not match the body.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'The body is empty but Content-Type says JSON; send a JSON object or drop the header.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json' },
+};
+
+const where: Record<string, string> = { body: 'body field', querystring: 'query parameter', params: 'path parameter', headers: 'header' };
+
+/** Turns Ajv's errors into `{ field, message }` pairs and one sentence naming the first field. */
+function validationError(err: FastifyError): AppError {
+  const context = err.validationContext ?? 'body';
+  const details: ErrorDetail[] = (err.validation ?? []).slice(0, 100).map((v) => {
+    const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const params = v.params as Record<string, unknown>;
+    const field = typeof params.missingProperty === 'string'
+      ? (path ? `${path}.${params.missingProperty}` : params.missingProperty)
+      : typeof params.additionalProperty === 'string'
+        ? (path ? `${path}.${params.additionalProperty}` : params.additionalProperty)
+        : path;
+    const message = typeof params.additionalProperty === 'string' ? 'is not a known field' : v.message ?? 'is invalid';
+    return { field, message };
+  });
+  const first = details[0];
+  const message = first
+    ? `Invalid ${where[context] ?? context} \`${first.field || context}\`: ${first.message}.`
+    : `Invalid ${where[context] ?? context}.`;
+  return new AppError('validation_failed', message, details);
+}
+
+export function toAppError(err: FastifyError | AppError | Error): AppError | undefined {
+  if (err instanceof AppError) return err;
+  const fe = err as FastifyError;
+  if (fe.validation) return validationError(fe);
+  const known = fe.code ? frameworkCodes[fe.code] : undefined;
+  if (known) return new AppError(known.code, known.message ?? fe.message);
+  if (err instanceof SyntaxError || fe.statusCode === 400) return new AppError('invalid_json', `The body is not valid JSON: ${err.message}`);
+  return undefined;
+}
+
+export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError) {
+  return reply.code(err.statusCode).send({
+    status: 'error',
+    message: err.message,
+    data: { code: err.code, requestId: req.id, ...(err.details ? { details: err.details } : {}) },
+  });
+}
+
+export function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const appError = toAppError(err);
+    if (appError) {
+      if (appError.statusCode >= 500) req.log.error({ err }, appError.message);
+      return sendError(req, reply, appError);
+    }
+    req.log.error({ err }, 'unhandled error');
+    return sendError(req, reply, new AppError('internal_error', `Something went wrong on our side. Quote request id ${req.id} if you contact support.`));
+  });
+  app.setNotFoundHandler((req, reply) =>
+    sendError(req, reply, new AppError('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}. See /docs for the API reference.`)),
+  );
+}

@@ -1,0 +1,42 @@
+/** Stable machine codes, each with the HTTP status it is answered with. */
+export const errorStatus = {
+  validation_failed: 400,
+  invalid_json: 400,
+  authentication_required: 401,
+  scope_missing: 403,
+  not_found: 404,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface ErrorDetail {
+  field?: string;
+  index?: number;
+  message: string;
+}
+
+/** The one error type the service throws on purpose; the error handler renders it. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: ErrorDetail[];
+
+  constructor(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+    super(message);
+    this.code = code;
+    this.details = details;
+  }
+
+  get statusCode(): number {
+    return errorStatus[this.code];
+  }
+}
+
+export const notFound = (what: string) => new AppError('not_found', `No ${what} with that id exists.`);

@@ -1,0 +1,26 @@
+import { Type } from 'typebox';
+import type { App } from './app-type.ts';
+import { principalOf } from './auth.ts';
+import { Envelope, ok } from './envelope.ts';
+
+export function pingRoute(app: App) {
+  app.get('/ping', {
+    schema: {
+      summary: 'Check a key',
+      description: 'Resolves the brand, mode and scopes of the key. Works for any valid key.',
+      tags: ['Account'],
+      response: {
+        200: Envelope(Type.Object({
+          ok: Type.Boolean(),
+          brandID: Type.String(),
+          mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+          scopes: Type.Array(Type.String()),
+        })),
+      },
+    },
+    config: { auth: { scope: null } },
+  }, async (req) => {
+    const p = principalOf(req);
+    return ok('pong', { ok: true, brandID: p.brandId, mode: p.mode, scopes: p.scopes });
+  });
+}

@@ -1,0 +1,15 @@
+import { Type, type Static } from 'typebox';
+
+/** The reference's Membership record: a hub member or a product's customer. */
+export const Membership = Type.Object({
+  membershipId: Type.String(),
+  name: Type.String(),
+  email: Type.String(),
+  phone: Type.Optional(Type.String({ description: 'Present when the person gave one.' })),
+  hubID: Type.Optional(Type.String({ description: 'The hub, for hub memberships.' })),
+  status: Type.String({ description: '`active`, `expired`, `removed` or `cancelled`.' }),
+  plan: Type.Optional(Type.String({ description: 'The tier id the membership is on.' })),
+  joinedAt: Type.String({ format: 'date-time' }),
+}, { $id: 'Membership' });
+
+export type Membership = Static<typeof Membership>;

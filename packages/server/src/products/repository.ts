@@ -1,0 +1,116 @@
+import type { Queryable } from '../db/client.ts';
+import { afterCursor, type PageRequest } from '../db/paging.ts';
+
+export interface ProductRow {
+  brand_id: string;
+  id: string;
+  hub_id: string | null;
+  type: string;
+  status: string;
+  title: string;
+  description: string | null;
+  image_url: string | null;
+  url: string | null;
+  visibility: string;
+  is_free: boolean;
+  keywords: string[];
+  event_type: string | null;
+  event_venue: string | null;
+  event_date_time: Date | null;
+  event_end_date: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TierRow {
+  brand_id: string;
+  id: string;
+  product_id: string | null;
+  hub_id: string | null;
+  position: number;
+  name: string;
+  type: string;
+  price_amount: number;
+  currency: string;
+  discount_amount: number | null;
+  recurrence_periodic: 'daily' | 'weekly' | 'monthly' | 'yearly' | null;
+  recurrence_interval: number | null;
+  recurrence_count: number | null;
+  perks: string[];
+  button_text: string | null;
+  time_bound: Date | null;
+  slots: number | null;
+  no_of_tickets: number;
+  item_ids: string[];
+  is_default: boolean;
+  archived: boolean;
+  status: string;
+}
+
+export interface ItemRow {
+  brand_id: string;
+  id: string;
+  product_id: string;
+  position: number;
+  type: string;
+  title: string;
+  description: string | null;
+  image: string | null;
+  duration: number | null;
+  is_addon: boolean;
+  parent_id: string | null;
+  price_amount: number | null;
+  currency: string | null;
+}
+
+export interface CheckoutFieldRow {
+  brand_id: string;
+  product_id: string;
+  id: string;
+  position: number;
+  label: string;
+  type: string;
+  required: boolean;
+  options: string[] | null;
+}
+
+const productColumns = `brand_id, id, hub_id, type, status, title, description, image_url, url, visibility, is_free,
+  keywords, event_type, event_venue, event_date_time, event_end_date, created_at, updated_at`;
+
+/** One page of a brand's products, newest first; fetches limit + 1 rows to tell whether more exist. */
+export function listProducts(db: Queryable, brandId: string, page: PageRequest): Promise<ProductRow[]> {
+  const after = afterCursor(page, 3);
+  return db.query<ProductRow>(
+    `SELECT ${productColumns} FROM products
+     WHERE brand_id = $1 ${after.sql}
+     ORDER BY created_at DESC, id DESC
+     LIMIT $2`,
+    [brandId, page.limit + 1, ...after.params],
+    page.after ? 'list_products_after' : 'list_products_first',
+  );
+}
+
+export async function findProduct(db: Queryable, brandId: string, id: string): Promise<ProductRow | undefined> {
+  const [row] = await db.query<ProductRow>(`SELECT ${productColumns} FROM products WHERE brand_id = $1 AND id = $2`, [brandId, id]);
+  return row;
+}
+
+export function productTiers(db: Queryable, brandId: string, productId: string): Promise<TierRow[]> {
+  return db.query<TierRow>('SELECT * FROM tiers WHERE brand_id = $1 AND product_id = $2 ORDER BY position', [brandId, productId]);
+}
+
+export function productItems(db: Queryable, brandId: string, productId: string): Promise<ItemRow[]> {
+  return db.query<ItemRow>('SELECT * FROM items WHERE brand_id = $1 AND product_id = $2 ORDER BY position', [brandId, productId]);
+}
+
+export function productCheckoutFields(db: Queryable, brandId: string, productId: string): Promise<CheckoutFieldRow[]> {
+  return db.query<CheckoutFieldRow>(
+    'SELECT * FROM checkout_fields WHERE brand_id = $1 AND product_id = $2 ORDER BY position',
+    [brandId, productId],
+  );
+}
+
+export async function findTier(db: Queryable, brandId: string, id: string): Promise<TierRow | undefined> {
+  const [row] = await db.query<TierRow>('SELECT * FROM tiers WHERE brand_id = $1 AND id = $2', [brandId, id]);
+  return row;
+}

@@ -1,0 +1,67 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { workChannel } from '../events/service.ts';
+
+/**
+ * One kind of queued work (webhook deliveries, imports, schedules). `runOnce` claims what is due
+ * (FOR UPDATE SKIP LOCKED, so any number of workers can run), does it, and says how much it did.
+ */
+export interface WorkSource {
+  name: string;
+  runOnce(): Promise<number>;
+  /** Lets in-flight work finish or hands it back (SIGTERM). */
+  stop?(): Promise<void>;
+}
+
+export interface Worker {
+  /** Runs every source now instead of at the next poll. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs each source until it finds nothing to do, then sleeps until NOTIFY on the work channel
+ * (sent by commits that create work) or the poll interval, whichever comes first. Polling covers
+ * retries that fall due with no commit to announce them.
+ */
+export async function startWorker(db: Db, sources: WorkSource[], log: FastifyBaseLogger, pollMs = 1000): Promise<Worker> {
+  let stopping = false;
+  // Bumped by every wake-up, so a NOTIFY that lands while a source is busy is not slept through.
+  let generation = 0;
+  const sleepers = new Set<() => void>();
+  const wake = () => {
+    generation++;
+    for (const done of [...sleepers]) done();
+  };
+  const unlisten = await db.listen(workChannel, wake);
+
+  const loop = async (source: WorkSource) => {
+    while (!stopping) {
+      const seen = generation;
+      let did = 0;
+      try {
+        did = await source.runOnce();
+      } catch (err) {
+        log.error({ err, source: source.name }, 'worker source failed');
+      }
+      if (did > 0 || generation !== seen) continue;
+      await new Promise<void>((resolve) => {
+        const done = () => { clearTimeout(timer); sleepers.delete(done); resolve(); };
+        const timer = setTimeout(done, pollMs);
+        sleepers.add(done);
+      });
+    }
+  };
+  const running = sources.map(loop);
+
+  return {
+    wake,
+    async stop() {
+      stopping = true;
+      wake();
+      await Promise.all(sources.map((s) => s.stop?.()));
+      await Promise.all(running);
+      await unlisten();
+    },
+  };
+}
