@@ -15,9 +15,13 @@ export async function loadCatalog(db: Db, brandId: string, input: unknown): Prom
     const [brand] = await tx.query('SELECT id FROM brands WHERE id = $1', [brandId]);
     if (!brand) throw new AppError('not_found', `No brand with id ${brandId} exists.`);
     const ids: Record<string, string> = {};
+    // Rows of one file share a millisecond; spacing them 1 ms apart keeps newest-first lists in file order.
+    const base = Date.now();
+    let sequence = 0;
+    const createdAt = () => new Date(base + sequence++);
     for (const hub of catalog.hubs ?? []) {
       const id = (ids[hub.ref] = newId('hub'));
-      await tx.query('INSERT INTO hubs (brand_id, id, name, description) VALUES ($1, $2, $3, $4)', [brandId, id, hub.name, hub.description ?? null]);
+      await tx.query('INSERT INTO hubs (brand_id, id, name, description, created_at) VALUES ($1, $2, $3, $4, $5)', [brandId, id, hub.name, hub.description ?? null, createdAt()]);
       await insertTiers(tx, brandId, { hub_id: id, product_id: null }, hub.tiers, ids);
     }
     for (const p of catalog.products ?? []) {
@@ -25,11 +29,11 @@ export async function loadCatalog(db: Db, brandId: string, input: unknown): Prom
       const isFree = p.tiers.filter((t) => !t.archived).every((t) => t.price.amount === 0);
       await tx.query(
         `INSERT INTO products (brand_id, id, hub_id, type, status, title, description, image_url, url, visibility, is_free,
-           keywords, event_type, event_venue, event_date_time, event_end_date)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+           keywords, event_type, event_venue, event_date_time, event_end_date, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
         [brandId, id, p.hub ? ids[p.hub] : null, p.type, p.status ?? 'published', p.title, p.description ?? null,
           p.imageUrl ?? null, p.url ?? null, p.visibility ?? 'public', isFree, p.keywords ?? [],
-          p.event?.eventType ?? null, p.event?.venue ?? null, p.event?.dateTime ?? null, p.event?.endDate ?? null],
+          p.event?.eventType ?? null, p.event?.venue ?? null, p.event?.dateTime ?? null, p.event?.endDate ?? null, createdAt()],
       );
       for (const item of p.items ?? []) ids[item.ref] = newId('item');
       for (const [position, item] of (p.items ?? []).entries()) {

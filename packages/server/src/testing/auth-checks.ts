@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { Mode, Scope } from '../keys/scopes.ts';
+import { scopes as allScopes } from '../keys/scopes.ts';
+import { revokeKey } from '../keys/service.ts';
+import type { TestApp } from './app.ts';
+import { createBrand, createKey } from './factories.ts';
+
+export interface RouteCase {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  scope: Scope | null;
+  /**
+   * Makes a resource owned by `brandId` in `mode` and returns the request that reaches it. Called
+   * afresh for every check. `marker` is a string (usually the resource's id) that the owner's
+   * response contains and nobody else's may.
+   */
+  setup(ctx: { t: TestApp; brandId: string; mode: Mode }): Promise<{ url: string; body?: unknown; marker?: string }>;
+  /**
+   * How another brand's (or mode's) key is answered: `404` for a route about one resource,
+   * `hidden` for a list, which answers 200 without the resource in it.
+   */
+  foreign: 404 | 'hidden' | 'none';
+  /** False for the shared catalog (products), which both modes see. */
+  modeScoped: boolean;
+  okStatus?: number;
+}
+
+/**
+ * The auth checks every route gets (STYLE.md, Tests): no key, bad key, revoked key, missing
+ * scope, another brand's resource, and a key of the other mode.
+ */
+export function runCommonRouteTests(name: string, c: RouteCase, getApp: () => TestApp) {
+  const send = async (key: string | undefined, req: { url: string; body?: unknown }) =>
+    getApp().request({ method: c.method, url: req.url, key, ...(req.body !== undefined ? { payload: req.body as object } : {}) });
+  const owner = async (mode: Mode = 'test', scopes: Scope[] = [...allScopes]) => {
+    const t = getApp();
+    const brand = await createBrand(t.db);
+    const key = await createKey(t.db, brand.id, { mode, scopes });
+    return { t, brandId: brand.id, key };
+  };
+  const expectError = (res: { statusCode: number; json: () => any; headers: Record<string, unknown> }, status: number, code: string) => {
+    assert.equal(res.statusCode, status);
+    const body = res.json();
+    assert.equal(body.status, 'error');
+    assert.equal(body.data.code, code);
+    assert.equal(typeof body.message, 'string');
+    assert.equal(body.data.requestId, res.headers['x-request-id']);
+  };
+
+  it(`${name}: answers the owner's key`, async () => {
+    const { t, brandId, key } = await owner();
+    const req = await c.setup({ t, brandId, mode: 'test' });
+    const res = await send(key.key, req);
+    assert.equal(res.statusCode, c.okStatus ?? 200, res.body);
+    assert.equal(res.json().status, 'success');
+    if (req.marker) assert.ok(res.body.includes(req.marker), 'the owner sees the resource');
+  });
+
+  it(`${name}: refuses a request without a key`, async () => {
+    const { t, brandId } = await owner();
+    expectError(await send(undefined, await c.setup({ t, brandId, mode: 'test' })), 401, 'authentication_required');
+  });
+
+  it(`${name}: refuses a malformed or unknown key`, async () => {
+    const { t, brandId } = await owner();
+    const req = await c.setup({ t, brandId, mode: 'test' });
+    expectError(await send('not-a-key', req), 401, 'authentication_required');
+    expectError(await send(`svc_test_${'A'.repeat(32)}`, req), 401, 'authentication_required');
+  });
+
+  it(`${name}: refuses a revoked key on the next request`, async () => {
+    const { t, brandId, key } = await owner();
+    const req = await c.setup({ t, brandId, mode: 'test' });
+    assert.equal((await send(key.key, req)).statusCode, c.okStatus ?? 200);
+    await revokeKey(t.db, t.keyCache, key.id);
+    expectError(await send(key.key, await c.setup({ t, brandId, mode: 'test' })), 401, 'authentication_required');
+  });
+
+  if (c.scope) {
+    const scope = c.scope;
+    it(`${name}: needs the ${scope} scope`, async () => {
+      const { t, brandId, key } = await owner('test', allScopes.filter((s) => s !== scope));
+      const res = await send(key.key, await c.setup({ t, brandId, mode: 'test' }));
+      expectError(res, 403, 'scope_missing');
+      assert.match(res.json().message, new RegExp(scope));
+    });
+  }
+
+  if (c.foreign !== 'none') {
+    const checkForeign = async (res: Awaited<ReturnType<typeof send>>, marker?: string) => {
+      if (c.foreign === 404) return expectError(res, 404, 'not_found');
+      assert.equal(res.statusCode, 200);
+      if (marker) assert.ok(!res.body.includes(marker), 'the resource is not shown');
+    };
+    it(`${name}: hides another brand's resource`, async () => {
+      const { t, brandId } = await owner();
+      const other = await owner();
+      const req = await c.setup({ t, brandId, mode: 'test' });
+      await checkForeign(await send(other.key.key, req), req.marker);
+    });
+    if (c.modeScoped) {
+      it(`${name}: hides live data from a test key`, async () => {
+        const { t, brandId } = await owner('live');
+        const testKey = await createKey(t.db, brandId, { mode: 'test' });
+        const req = await c.setup({ t, brandId, mode: 'live' });
+        await checkForeign(await send(testKey.key, req), req.marker);
+      });
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * `npm test`: every *.test.ts under packages/ with Node's test runner, on PGlite; and again on
+ * PostgreSQL when TEST_DATABASE_URL is set. Ends with one line summing both runs.
+ */
+import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+async function findTests(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await findTests(path)));
+    else if (entry.name.endsWith('.test.ts')) out.push(path);
+  }
+  return out;
+}
+
+const filter = process.argv.slice(2);
+const files = (await findTests(join(root, 'packages'))).filter((f) => !filter.length || filter.some((x) => f.includes(x))).sort();
+const runs: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+if (!process.env.TEST_DATABASE_URL) {
+  console.log('TEST_DATABASE_URL is not set: running on PGlite only. Set it to a PostgreSQL URL to run every test on PostgreSQL too.');
+}
+
+const totals = { pass: 0, fail: 0, skipped: 0 };
+for (const db of runs) {
+  console.log(`\n=== ${files.length} test files on ${db} ===`);
+  const output = await new Promise<string>((resolve) => {
+    const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+      env: { ...process.env, TEST_DB: db },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => { process.stdout.write(chunk); text += chunk.toString(); });
+    child.on('close', (code) => resolve(code === 0 ? text : `${text}\n(exit ${code})`));
+  });
+  const count = (label: string) => Number(output.match(new RegExp(`ℹ ${label} (\\d+)`))?.[1] ?? 0);
+  totals.pass += count('pass');
+  totals.fail += count('fail') + (output.includes('(exit ') && count('fail') === 0 ? 1 : 0);
+  totals.skipped += count('skipped');
+}
+console.log(`\n${totals.pass} passed, ${totals.fail} failed, ${totals.skipped} skipped`);
+process.exitCode = totals.fail > 0 ? 1 : 0;
