@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
-import { docsRoutes, describeAuth } from './docs/routes.ts';
+import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
 import { installAuth } from './http/auth.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -21,6 +21,8 @@ export interface AppDeps {
   keyCache?: KeyCache;
   /** When set, the CLI may run admin commands through this process (embedded mode). */
   adminToken?: string;
+  /** Where logs go; stdout unless a test captures them. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Never logged, wherever they appear. */
@@ -35,7 +37,7 @@ const redact = [
 export async function buildApp(deps: AppDeps): Promise<App> {
   const keyCache = deps.keyCache ?? new KeyCache(deps.config.keyCacheMs);
   const options: FastifyServerOptions = {
-    logger: { level: deps.config.logLevel, redact: { paths: redact, censor: '[redacted]' } },
+    logger: { level: deps.config.logLevel, redact: { paths: redact, censor: '[redacted]' }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     bodyLimit: deps.config.bodyLimitBytes,
     // Our own id on every request; an id the client sends is not trusted.
     genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
@@ -53,7 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installErrorHandling(app);
   installAuth(app, { db: deps.db, keyCache });
 
-  app.addHook('onRoute', describeAuth);
+  app.addHook('onRoute', documentRoute);
   await app.register(swagger, {
     // Shapes with an $id become named components (Product, Membership, …) instead of def-N.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

@@ -1,6 +1,7 @@
 /** A readable API reference rendered on the server from the OpenAPI document: no scripts, no CDN. */
 
 interface Schema {
+  $ref?: string;
   type?: string | string[];
   properties?: Record<string, Schema>;
   required?: string[];
@@ -25,12 +26,18 @@ interface Operation {
 interface OpenApi {
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Schema> };
 }
+
+// Named shapes (Product, Membership, …) are $refs into components; the page shows them inline.
+let components: Record<string, Schema> = {};
+const resolve = (s: Schema): Schema => (s.$ref ? resolve(components[s.$ref.split('/').pop() ?? ''] ?? {}) : s);
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 const code = (s: string) => s.replace(/`([^`]+)`/g, '<code>$1</code>');
 
-function typeName(s: Schema): string {
+function typeName(schema: Schema): string {
+  const s = resolve(schema);
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.anyOf) return s.anyOf.map(typeName).join(' | ');
   if (s.type === 'array') return `array of ${s.items ? typeName(s.items) : 'any'}`;
@@ -40,11 +47,12 @@ function typeName(s: Schema): string {
 
 function fieldRows(schema: Schema, prefix = ''): string[] {
   const rows: string[] = [];
-  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+  for (const [name, raw] of Object.entries(resolve(schema).properties ?? {})) {
+    const prop = resolve(raw);
     const path = prefix + name;
     const required = schema.required?.includes(name) ? 'yes' : 'no';
     rows.push(`<tr><td><code>${esc(path)}</code></td><td>${esc(typeName(prop))}</td><td>${required}</td><td>${code(esc(prop.description ?? ''))}</td></tr>`);
-    const inner = prop.type === 'array' ? prop.items : prop;
+    const inner = prop.type === 'array' && prop.items ? resolve(prop.items) : prop;
     if (inner?.properties) rows.push(...fieldRows(inner, `${path}${prop.type === 'array' ? '[]' : ''}.`));
   }
   return rows;
@@ -61,7 +69,7 @@ function operation(method: string, path: string, op: Operation) {
     `<tr><td><code>${esc(p.name)}</code> (${p.in})</td><td>${esc(p.schema ? typeName(p.schema) : '')}</td><td>${p.required ? 'yes' : 'no'}</td><td>${code(esc(p.description ?? p.schema?.description ?? ''))}</td></tr>`);
   const body = op.requestBody?.content?.['application/json']?.schema;
   const success = op.responses?.['200']?.content?.['application/json']?.schema;
-  const data = success?.properties?.data;
+  const data = success ? resolve(success).properties?.data : undefined;
   const errors = Object.entries(op.responses ?? {}).filter(([status]) => status !== '200')
     .map(([status, r]) => `<li><code>${status}</code> ${code(esc(r.description ?? ''))}</li>`).join('');
   const id = `${method}-${path}`.replace(/[^a-z0-9]+/gi, '-');
@@ -72,12 +80,13 @@ ${(op.description ?? '').split('\n\n').map((p) => `<p>${code(esc(p))}</p>`).join
 ${params.length ? `<h4>Parameters</h4>${table(params)}` : ''}
 ${body ? `<h4>Body</h4>${table(fieldRows(body))}` : ''}
 <h4>Response <code>data</code></h4>
-${data ? (data.properties ? table(fieldRows(data)) : `<p>${esc(typeName(data))}</p>`) : '<p>None.</p>'}
+${data ? (resolve(data).properties ? table(fieldRows(data)) : `<p>${esc(typeName(data))}</p>`) : '<p>None.</p>'}
 ${errors ? `<h4>Errors</h4><ul>${errors}</ul>` : ''}
 </section>`;
 }
 
 export function renderReferencePage(doc: OpenApi): string {
+  components = doc.components?.schemas ?? {};
   const sections = new Map<string, string[]>();
   for (const [path, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {

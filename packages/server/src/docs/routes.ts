@@ -12,10 +12,18 @@ const errorResponses = {
 };
 
 /**
- * onRoute hook: documents each authenticated route's key requirement and scope, and its error
- * responses, in the OpenAPI document generated from the route schemas.
+ * onRoute hook: refuses an /api/v1 route without a success response schema (it would be missing
+ * from the OpenAPI document and the SDK), and documents each authenticated route's key, scope
+ * and error responses.
  */
-export function describeAuth(route: RouteOptions) {
+export function documentRoute(route: RouteOptions) {
+  const hidden = (route.schema as { hide?: boolean } | undefined)?.hide;
+  if (route.url.startsWith('/api/v1/') && !hidden) {
+    const responses = Object.keys((route.schema?.response as object | undefined) ?? {});
+    if (!responses.some((status) => status.startsWith('2'))) {
+      throw new Error(`Route ${String(route.method)} ${route.url} has no 2xx response schema; every API route must declare one.`);
+    }
+  }
   const auth = route.config?.auth;
   if (!auth || !route.schema) return;
   const scopeNote = auth.scope ? `Scope: \`${auth.scope}\`.` : 'Any valid key; no scope needed.';

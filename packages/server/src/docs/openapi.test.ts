@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../app.ts';
+import { openTestDb, type TestDb } from '../testing/db.ts';
+import type { App } from '../http/app-type.ts';
+
+let testDb: TestDb;
+let app: App;
+before(async () => {
+  testDb = await openTestDb();
+  app = await buildApp({ db: testDb.db, config: { bodyLimitBytes: 4096, logLevel: 'silent', keyCacheMs: 500, publicUrl: 'http://localhost:3000' } });
+  await app.ready();
+});
+after(async () => { await app.close(); await testDb.close(); });
+
+describe('OpenAPI and the reference page', () => {
+  it('serves an OpenAPI 3.1 document without a key', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    const doc = res.json();
+    assert.equal(doc.openapi, '3.1.0');
+    assert.match(doc.servers[0].url, /\/api\/v1$/);
+    for (const path of ['/ping', '/products', '/products/{id}', '/products/{id}/customers', '/hubs/{hubID}/members', '/hubs/{hubID}/members/{id}', '/transactions', '/transactions/{id}']) {
+      assert.ok(doc.paths[path]?.get, `${path} is documented`);
+    }
+  });
+
+  it('gives every /api/v1 operation a success response schema, its scope and its errors', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const operations = Object.entries(doc.paths as Record<string, Record<string, any>>)
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    assert.ok(operations.length >= 8);
+    for (const { path, method, op } of operations) {
+      const success = Object.keys(op.responses ?? {}).find((s) => s.startsWith('2'));
+      assert.ok(success, `${method.toUpperCase()} ${path} has a 2xx response schema`);
+      assert.ok(op.responses[success].content?.['application/json']?.schema, `${method.toUpperCase()} ${path} 2xx has a body schema`);
+      assert.ok(op.responses['401'], `${method.toUpperCase()} ${path} documents 401`);
+      assert.match(op.description ?? '', /Scope: `[a-z]+:[a-z]+`|Any valid key/, `${method.toUpperCase()} ${path} names its scope`);
+    }
+  });
+
+  it('refuses to register an API route without a response schema', async () => {
+    const probe = await buildApp({ db: testDb.db, config: { bodyLimitBytes: 4096, logLevel: 'silent', keyCacheMs: 500, publicUrl: 'http://x' } });
+    assert.throws(
+      () => probe.get('/api/v1/undocumented', { config: { auth: { scope: null } } }, async () => ({ ok: true })),
+      /no 2xx response schema/,
+    );
+    await probe.close();
+  });
+
+  it('renders a readable reference page at /docs without a key', async () => {
+    const res = await app.inject({ method: 'GET', url: '/docs' });
+    assert.equal(res.statusCode, 200);
+    assert.match(String(res.headers['content-type']), /text\/html/);
+    assert.match(res.body, /List products/);
+    assert.match(res.body, /products:read/);
+    assert.match(res.body, /membershipId/);
+    assert.ok(!res.body.includes('<script'), 'no scripts needed');
+  });
+});

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../testing/app.ts';
+import { runCommonRouteTests } from '../testing/auth-checks.ts';
+import { createBrandWithCatalog, createTransaction } from '../testing/factories.ts';
+
+let t: TestApp;
+before(async () => { t = await startTestApp(); });
+after(async () => { await t.close(); });
+
+describe('GET /transactions', () => {
+  runCommonRouteTests('GET /transactions', {
+    method: 'GET',
+    scope: 'transactions:read',
+    foreign: 'hidden',
+    modeScoped: true,
+    async setup({ t, brandId, mode }) {
+      const tx = await createTransaction(t.db, { brandId, mode });
+      return { url: '/api/v1/transactions', marker: tx.txref };
+    },
+  }, () => t);
+
+  it('renders amounts in major units with the reference\'s fields', async () => {
+    const { brand, ids, testKey } = await createBrandWithCatalog(t.db);
+    const tx = await createTransaction(t.db, { brandId: brand.id, amount: 2550, resourceId: ids['brush-course'], metadata: { orderRef: 'A-1' } });
+    const jpy = await createTransaction(t.db, { brandId: brand.id, amount: 500, currency: 'JPY' });
+    const res = await t.request({ method: 'GET', url: '/api/v1/transactions', key: testKey });
+    const [newest, older] = res.json().data.items;
+    assert.equal(newest.txref, jpy.txref);
+    assert.equal(newest.amount, 500);
+    assert.deepEqual(older, {
+      txref: tx.txref,
+      type: 'purchase',
+      status: 'succeeded',
+      amount: 25.5,
+      currency: 'USD',
+      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      createdAt: tx.created_at.toISOString(),
+      resourceID: ids['brush-course'],
+      metadata: { orderRef: 'A-1' },
+    });
+  });
+});
+
+describe('GET /transactions/{id}', () => {
+  runCommonRouteTests('GET /transactions/{id}', {
+    method: 'GET',
+    scope: 'transactions:read',
+    foreign: 404,
+    modeScoped: true,
+    async setup({ t, brandId, mode }) {
+      const tx = await createTransaction(t.db, { brandId, mode });
+      return { url: `/api/v1/transactions/${tx.txref}`, marker: tx.txref };
+    },
+  }, () => t);
+
+  it('addresses a transaction by its txref, not its internal id', async () => {
+    const { brand, testKey } = await createBrandWithCatalog(t.db);
+    const tx = await createTransaction(t.db, { brandId: brand.id });
+    assert.equal((await t.request({ method: 'GET', url: `/api/v1/transactions/${tx.txref}`, key: testKey })).statusCode, 200);
+    assert.equal((await t.request({ method: 'GET', url: `/api/v1/transactions/${tx.id}`, key: testKey })).statusCode, 404);
+  });
+});
