@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+import { startServerProcess } from './testing/processes.ts';
+
+describe('configuration', () => {
+  it('defaults to the embedded database in ./.data on port 3000', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.databaseUrl, undefined);
+    assert.match(config.dataDir, /\.data$/);
+    assert.equal(config.publicUrl, 'http://localhost:3000');
+  });
+
+  for (const [name, value, pattern] of [
+    ['PORT', 'eighty', /PORT/],
+    ['PORT', '70000', /PORT/],
+    ['DATABASE_URL', 'mysql://localhost/x', /DATABASE_URL/],
+    ['DATABASE_URL', 'not a url', /DATABASE_URL/],
+    ['PUBLIC_URL', 'ftp://x', /PUBLIC_URL/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+    ['ROLES', 'api,cron', /ROLES/],
+    ['KEY_CACHE_MS', '5000', /KEY_CACHE_MS/],
+  ] as const) {
+    it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
+      assert.throws(() => loadConfig({ [name]: value }), (err: Error) => err instanceof ConfigError && pattern.test(err.message));
+    });
+  }
+
+  it('stops start-up with a message naming the bad variable', async () => {
+    await assert.rejects(startServerProcess({ PORT: 'eighty' }), /PORT must be a whole number/);
+  });
+});

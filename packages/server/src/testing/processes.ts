@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const serverRoot = new URL('../../', import.meta.url).pathname;
+const mainScript = join(serverRoot, 'src/main.ts');
+const cliScript = join(serverRoot, 'src/cli/main.ts');
+
+/** A PostgreSQL URL whose connections use the given schema first (pg reads `options` from the URL). */
+export function urlWithSchema(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return u.toString();
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json: <T = any>() => T;
+}
+
+/** Runs `npm run cli -- …` the way a user does (the same script, the same environment variables). */
+export async function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  const child = spawn(process.execPath, [cliScript, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => { stdout += c; });
+  child.stderr.on('data', (c: Buffer) => { stderr += c; });
+  const [code] = await once(child, 'close');
+  return { code, stdout, stderr, json: () => JSON.parse(stdout) };
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts `npm start` (main.ts) as a real process on a free port and waits until it serves. */
+export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => { output += c; });
+  child.stderr!.on('data', (c: Buffer) => { output += c; });
+  const deadline = Date.now() + 30_000;
+  let port = 0;
+  while (!port) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
+    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`server did not start: ${output}`); }
+    const m = output.match(/Server listening at http:\/\/127\.0\.0\.1:(\d+)/);
+    if (m) port = Number(m[1]);
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  // The lock file gets the port right after listen; wait until the CLI could find it.
+  if (env.DATA_DIR) {
+    while (!(await readFile(join(env.DATA_DIR, 'lock.json'), 'utf8').catch(() => '')).includes('"port"')) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  return {
+    child,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'close');
+    },
+  };
+}
