@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openPglite, openPostgres, type Db } from './db/client.ts';
 import { acquireDataLock, DataDirBusyError } from './db/data-lock.ts';
+import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { migrate } from './db/migrate.ts';
 import { workSources } from './worker/sources.ts';
 import { startWorker } from './worker/loop.ts';
@@ -41,6 +42,7 @@ async function main() {
 
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
+  const stopMaintenance = startEmbeddedMaintenance(db, (err) => log.error({ err }, 'ANALYZE failed'));
 
   const app = config.roles.api ? await buildApp({ db, config, adminToken }) : undefined;
   if (app) {
@@ -56,6 +58,7 @@ async function main() {
     if (closing) return;
     closing = true;
     log.info({ signal }, 'shutting down');
+    stopMaintenance();
     await app?.close();
     await worker?.stop();
     await db.close();
