@@ -104,6 +104,12 @@ describe('the admin CLI', () => {
       assert.equal(body.data.items.length, 4);
       assert.ok(body.data.items.some((p: any) => p.id === ids['live-workshop']));
 
+      const headers = { 'x-service-api': key };
+      const members = (await (await fetch(`${server.url}/api/v1/hubs/${ids['studio-club']}/members`, { headers })).json()) as any;
+      assert.equal(members.data.items.length, 3, 'the demo hub has members');
+      const transactions = (await (await fetch(`${server.url}/api/v1/transactions`, { headers })).json()) as any;
+      assert.equal(transactions.data.items.length, 2, 'the demo brand has transactions');
+
       const failedKey = (await runCli(['key', 'create', '--brand', brandWithFailedLoad, '--mode', 'test'], env)).json().key;
       const failed = (await (await fetch(`${server.url}/api/v1/products`, { headers: { 'x-service-api': failedKey } })).json()) as any;
       assert.deepEqual(failed.data.items, [], 'a refused catalog file stores nothing');

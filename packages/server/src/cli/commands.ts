@@ -7,6 +7,7 @@ import { migrate } from '../db/migrate.ts';
 import type { KeyCache } from '../keys/cache.ts';
 import { scopes, type Scope } from '../keys/scopes.ts';
 import { createKey, listKeys, revokeKey } from '../keys/service.ts';
+import { seedDemoActivity } from './demo.ts';
 
 const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...scopes] });
 const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);
@@ -49,6 +50,7 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
     case 'seed demo': {
       const brand = await createBrand(db, { name: 'Demo Creator', plan: 'plus' });
       const ids = await loadCatalog(db, brand.id, JSON.parse(await readFile(exampleCatalogPath, 'utf8')));
+      await seedDemoActivity(db, brand.id, ids);
       const key = await createKey(db, { brandId: brand.id, mode: 'test', scopes: [...scopes], name: 'demo' });
       return { brand, key: key.key, keyId: key.id, mode: key.mode, scopes: key.scopes, ids };
     }

@@ -10,7 +10,7 @@ import { parseCommand, UsageError } from './parse.ts';
  * The admin CLI. With DATABASE_URL it talks to PostgreSQL directly. In embedded mode the data
  * folder belongs to one process: if the server runs, the command is sent to it (its lock file
  * names its port and admin token); if not, the CLI opens the folder itself, holding the lock
- * so a server started meanwhile waits its turn.
+ * so that a server started meanwhile refuses to open it too.
  */
 async function run(argv: string[]): Promise<unknown> {
   const cmd = await parseCommand(argv);

@@ -5,6 +5,8 @@ import { buildApp } from '../app.ts';
 import type { App } from './app-type.ts';
 import { openTestDb, type TestDb } from '../testing/db.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
+import { startTestApp, type TestApp } from '../testing/app.ts';
+import { runCommonRouteTests } from '../testing/auth-checks.ts';
 
 // The app with a real logger writing to memory, so tests can read what would be logged.
 let testDb: TestDb;
@@ -14,7 +16,9 @@ before(async () => {
   app = await buildApp({ db: testDb.db, adminToken: 'test-admin-token', config: { bodyLimitBytes: 2048, logLevel: 'info', keyCacheMs: 500, publicUrl: 'http://localhost:3000' } });
   await app.ready();
 });
-after(async () => { await app.close(); await testDb.close(); });
+let t: TestApp;
+before(async () => { t = await startTestApp(); });
+after(async () => { await app.close(); await testDb.close(); await t.close(); });
 
 function expectEnvelope(res: { statusCode: number; headers: Record<string, unknown>; json: () => any }, status: number, code: string) {
   assert.equal(res.statusCode, status);
@@ -25,6 +29,16 @@ function expectEnvelope(res: { statusCode: number; headers: Record<string, unkno
   assert.ok(body.message.length > 10);
   assert.equal(body.data.requestId, res.headers['x-request-id']);
 }
+
+describe('GET /ping', () => {
+  runCommonRouteTests('GET /ping', {
+    method: 'GET',
+    scope: null,
+    foreign: 'none',
+    modeScoped: false,
+    setup: async () => ({ url: '/api/v1/ping' }),
+  }, () => t);
+});
 
 describe('the HTTP edge', () => {
   it('puts x-request-id on every response, success or error', async () => {
