@@ -39,8 +39,11 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
   if (fe.validation) return validationError(fe);
   const known = fe.code ? frameworkCodes[fe.code] : undefined;
   if (known) return new AppError(known.code, known.message ?? fe.message);
-  if (err instanceof SyntaxError || fe.statusCode === 400) return new AppError('invalid_json', `The body is not valid JSON: ${err.message}`);
-  return undefined;
+  if (err instanceof SyntaxError) return new AppError('invalid_json', `The body is not valid JSON: ${err.message}`);
+  // Any other client error Fastify raises keeps its status, under our closest code.
+  const byStatus: Record<number, ErrorCode> = { 400: 'validation_failed', 404: 'route_not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
+  const code = fe.statusCode ? byStatus[fe.statusCode] : undefined;
+  return code ? new AppError(code, fe.message) : undefined;
 }
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError) {
