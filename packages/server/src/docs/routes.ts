@@ -26,7 +26,8 @@ export function documentRoute(route: RouteOptions) {
   }
   const auth = route.config?.auth;
   if (!auth || !route.schema) return;
-  const scopeNote = auth.scope ? `Scope: \`${auth.scope}\`.` : 'Any valid key; no scope needed.';
+  const accepted = auth.scope === null ? [] : [auth.scope].flat();
+  const scopeNote = accepted.length ? `Scope: ${accepted.map((scope) => `\`${scope}\``).join(' or ')}.` : 'Any valid key; no scope needed.';
   route.schema = {
     ...route.schema,
     description: [route.schema.description, scopeNote].filter(Boolean).join('\n\n'),

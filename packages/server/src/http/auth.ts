@@ -8,8 +8,11 @@ import { AppError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The scope a route needs; null means any valid key (e.g. /ping). Routes without `auth` are public. */
-    auth?: { scope: Scope | null };
+    /**
+     * The scope a route needs, or a list of which any one will do; null means any valid key
+     * (e.g. /ping). Routes without `auth` are public.
+     */
+    auth?: { scope: Scope | Scope[] | null };
   }
   interface FastifyRequest {
     principal?: Principal;
@@ -24,8 +27,11 @@ export function installAuth(app: FastifyInstance, deps: { db: Db; keyCache: KeyC
     const auth = req.routeOptions.config.auth;
     if (!auth) return;
     const principal = await authenticate(req, deps);
-    if (auth.scope && !principal.scopes.includes(auth.scope)) {
-      throw new AppError('scope_missing', `This API key lacks the ${auth.scope} scope, which this endpoint needs.`);
+    const accepted = auth.scope === null ? [] : [auth.scope].flat();
+    if (accepted.length && !accepted.some((scope) => principal.scopes.includes(scope))) {
+      throw new AppError('scope_missing', accepted.length === 1
+        ? `This API key lacks the ${accepted[0]} scope, which this endpoint needs.`
+        : `This API key lacks the ${accepted.join(' or ')} scope; this endpoint needs one of them.`);
     }
     req.principal = principal;
   });

@@ -8,7 +8,8 @@ import { createBrand, createKey } from './factories.ts';
 
 export interface RouteCase {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  scope: Scope | null;
+  /** As in the route's config: one scope, any of several, or null for any valid key. */
+  scope: Scope | Scope[] | null;
   /**
    * Makes a resource owned by `brandId` in `mode` and returns the request that reaches it. Called
    * afresh for every check. `marker` is a string (usually the resource's id) that the owner's
@@ -76,14 +77,21 @@ export function runCommonRouteTests(name: string, c: RouteCase, getApp: () => Te
     expectError(await send(key.key, await c.setup({ t, brandId, mode: 'test' })), 401, 'authentication_required');
   });
 
-  if (c.scope) {
-    const scope = c.scope;
-    it(`${name}: needs the ${scope} scope`, async () => {
-      const { t, brandId, key } = await owner('test', allScopes.filter((s) => s !== scope));
+  const accepted = c.scope === null ? [] : [c.scope].flat();
+  if (accepted.length) {
+    it(`${name}: needs the ${accepted.join(' or ')} scope`, async () => {
+      const { t, brandId, key } = await owner('test', allScopes.filter((s) => !accepted.includes(s)));
       const res = await send(key.key, await c.setup({ t, brandId, mode: 'test' }));
       expectError(res, 403, 'scope_missing');
-      assert.match(res.json().message, new RegExp(scope));
+      for (const scope of accepted) assert.match(res.json().message, new RegExp(scope));
     });
+    for (const scope of accepted.length > 1 ? accepted : []) {
+      it(`${name}: accepts a key holding only ${scope}`, async () => {
+        const { t, brandId, key } = await owner('test', [scope]);
+        const res = await send(key.key, await c.setup({ t, brandId, mode: 'test' }));
+        assert.equal(res.statusCode, c.okStatus ?? 200, res.body);
+      });
+    }
   }
 
   if (c.foreign !== 'none') {
