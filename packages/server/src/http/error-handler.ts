@@ -40,6 +40,12 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
   const known = fe.code ? frameworkCodes[fe.code] : undefined;
   if (known) return new AppError(known.code, known.message ?? fe.message);
   if (err instanceof SyntaxError) return new AppError('invalid_json', `The body is not valid JSON: ${err.message}`);
+  // SQLSTATE class 22 (data exception) comes only from values the client sent that the database
+  // cannot hold, such as a NUL byte in a path parameter: the client's mistake, not ours.
+  const sqlState = (err as { code?: unknown }).code;
+  if (typeof sqlState === 'string' && /^22[0-9A-Z]{3}$/.test(sqlState)) {
+    return new AppError('validation_failed', 'A value in this request is not valid text or is out of range (for example a NUL character).');
+  }
   // Any other client error Fastify raises keeps its status, under our closest code.
   const byStatus: Record<number, ErrorCode> = { 400: 'validation_failed', 404: 'route_not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type', 429: 'rate_limited' };
   const code = fe.statusCode ? byStatus[fe.statusCode] : undefined;
