@@ -1,10 +1,13 @@
 /**
  * `npm run bench`: every benchmark, on PGlite and, when DATABASE_URL is set, on PostgreSQL.
+ * `npm run bench -- products webhooks imports` picks some of them.
  * Prints the tables and writes them to bench/results/latest.md.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
+import { benchImports } from './imports.ts';
 import { benchProducts } from './products.ts';
+import { benchWebhooks } from './webhooks.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 const only = process.argv.slice(2);
@@ -23,6 +26,9 @@ if (wanted('products')) {
   if (databaseUrl) add(await benchProducts(databaseUrl));
   else add('_PostgreSQL not measured: set DATABASE_URL to include it._\n');
 }
+
+if (wanted('webhooks')) add(await benchWebhooks());
+if (wanted('imports')) add(await benchImports());
 
 await writeFile(new URL('./results/latest.md', import.meta.url), `${sections.join('\n')}\n`);
 console.log('Written to bench/results/latest.md');

@@ -11,18 +11,28 @@ import { installErrorHandling } from './http/error-handler.ts';
 import { pingRoute } from './http/ping.ts';
 import { KeyCache } from './keys/cache.ts';
 import { adminRoutes } from './cli/admin-route.ts';
+import { checkoutPages } from './checkout/pages.ts';
+import { checkoutRoutes } from './checkout/routes.ts';
+import { importRoutes } from './imports/routes.ts';
 import { membershipRoutes } from './memberships/routes.ts';
 import { productRoutes } from './products/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
+import { eventRoutes } from './events/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
+import type { Lookup } from './webhooks/url-guard.ts';
 
 export interface AppDeps {
   db: Db;
-  config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'keyCacheMs' | 'publicUrl'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'keyCacheMs' | 'publicUrl'>
+    // Webhook settings; without them webhook routes use defaults and a throwaway sealing key.
+    & Partial<Pick<Config, 'webhooks' | 'databaseUrl' | 'dataDir'>>;
   keyCache?: KeyCache;
   /** When set, the CLI may run admin commands through this process (embedded mode). */
   adminToken?: string;
   /** Where logs go; stdout unless a test captures them. */
   logStream?: NodeJS.WritableStream;
+  /** DNS for the webhook URL checks; tests swap in a table. */
+  webhookLookup?: Lookup;
 }
 
 /** Never logged, wherever they appear. */
@@ -32,6 +42,8 @@ const redact = [
   'req.headers.cookie',
   'req.headers["x-admin-token"]',
   'res.headers["set-cookie"]',
+  // Webhook signing secrets, should a body or an object holding one ever be logged.
+  'signingSecret', '*.signingSecret', '*.*.signingSecret',
 ];
 
 export async function buildApp(deps: AppDeps): Promise<App> {
@@ -80,9 +92,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     productRoutes(v1, deps);
     membershipRoutes(v1, deps);
     transactionRoutes(v1, deps);
+    webhookRoutes(v1, { ...deps, lookup: deps.webhookLookup });
+    eventRoutes(v1, deps);
+    checkoutRoutes(v1, deps);
+    importRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   docsRoutes(app);
+  checkoutPages(app, deps);
   if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache, adminToken: deps.adminToken });
   return app;
 }

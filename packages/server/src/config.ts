@@ -15,6 +15,31 @@ export interface Config {
   roles: { api: boolean; worker: boolean };
   /** How long a verified API key is trusted without asking the database again. */
   keyCacheMs: number;
+  /** Webhook delivery (docs/webhooks.md). */
+  webhooks: WebhookSettings;
+  /** Records one import batch writes in one transaction (docs/imports.md). */
+  importBatchSize: number;
+}
+
+export interface WebhookSettings {
+  /** AES-256-GCM key for signing secrets at rest; absent in embedded mode means a key file in dataDir. */
+  secretKey?: Buffer;
+  /** Delay before each retry, in ms: retryScheduleMs[0] after the first try failed, and so on. */
+  retryScheduleMs: number[];
+  /** Each delay is moved by up to this fraction either way, so retries of many deliveries spread out. */
+  retryJitter: number;
+  /** The longest Retry-After (429/503) we wait for before retrying anyway. */
+  retryAfterMaxMs: number;
+  /** A receiver that has not answered 2xx within this is a failed attempt. */
+  timeoutMs: number;
+  /** How long a worker owns a claimed delivery; a killed worker's deliveries are retried after this. */
+  claimLeaseMs: number;
+  /** Deliveries one worker process sends at once. */
+  concurrency: number;
+  /** An endpoint whose deliveries have failed for this long without a success is disabled. */
+  disableAfterMs: number;
+  /** Events (and their deliveries) older than this are purged; GET /events promises at least 30 days. */
+  eventRetentionMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -45,6 +70,66 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "500ms", "5s", "30m", "2h", "5d" or a bare number of milliseconds. */
+function parseDuration(raw: string): number | undefined {
+  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(raw.trim());
+  return m ? Number(m[1]) * units[m[2] ?? 'ms'] : undefined;
+}
+
+function duration(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < min || ms > max) {
+    throw new ConfigError(`${name} must be a duration such as 500ms, 5s, 30m, 2h or 5d, from ${min} ms to ${max} ms; got "${raw}".`);
+  }
+  return ms;
+}
+
+function webhookSettings(env: Env): WebhookSettings {
+  let secretKey: Buffer | undefined;
+  const rawKey = env.WEBHOOK_SECRET_KEY;
+  if (rawKey) {
+    secretKey = /^[0-9a-fA-F]{64}$/.test(rawKey) ? Buffer.from(rawKey, 'hex') : Buffer.from(rawKey, 'base64');
+    if (secretKey.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(rawKey) && !/^[A-Za-z0-9+/_-]{43}=?$/.test(rawKey))) {
+      throw new ConfigError('WEBHOOK_SECRET_KEY must be 32 random bytes as 64 hex digits or base64 (e.g. `openssl rand -base64 32`).');
+    }
+  }
+  const day = 86_400_000;
+  let retryScheduleMs = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+  const rawSchedule = env.WEBHOOK_RETRY_SCHEDULE;
+  if (rawSchedule !== undefined && rawSchedule.trim() !== '') {
+    const parts = rawSchedule.split(',').map((p) => p.trim());
+    const parsed = parts.map(parseDuration);
+    const bad = parts.find((_, i) => parsed[i] === undefined || parsed[i]! > 7 * day);
+    if (bad !== undefined || parts.length > 50) {
+      throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of up to 50 delays such as 5s,5m,30m,2h (each at most 7d); got "${rawSchedule}".`);
+    }
+    retryScheduleMs = parsed as number[];
+  } else if (rawSchedule !== undefined) {
+    retryScheduleMs = []; // explicitly empty: one try, no retries
+  }
+  const jitterPercent = integer(env, 'WEBHOOK_RETRY_JITTER_PERCENT', 10, 0, 100);
+  const timeoutMs = duration(env, 'WEBHOOK_TIMEOUT', 15_000, 100, 120_000);
+  const claimLeaseMs = duration(env, 'WEBHOOK_CLAIM_LEASE', timeoutMs + 30_000, 1_000, day);
+  if (claimLeaseMs <= timeoutMs) {
+    throw new ConfigError(`WEBHOOK_CLAIM_LEASE (${claimLeaseMs} ms) must be longer than WEBHOOK_TIMEOUT (${timeoutMs} ms), or a slow receiver's delivery would be sent twice.`);
+  }
+  return {
+    secretKey,
+    retryScheduleMs,
+    retryJitter: jitterPercent / 100,
+    retryAfterMaxMs: duration(env, 'WEBHOOK_RETRY_AFTER_MAX', day, 0, 7 * day),
+    timeoutMs,
+    claimLeaseMs,
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1000),
+    disableAfterMs: duration(env, 'WEBHOOK_DISABLE_AFTER', 5 * day, 1, 365 * day),
+    eventRetentionMs: duration(env, 'EVENT_RETENTION', 30 * day, 30 * day, 3650 * day),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -72,5 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     roles,
     keyCacheMs: integer(env, 'KEY_CACHE_MS', 500, 0, 1000),
+    webhooks: webhookSettings(env),
+    importBatchSize: integer(env, 'IMPORT_BATCH_SIZE', 1000, 1, 10_000),
   };
 }

@@ -10,16 +10,7 @@ import { workSources } from './worker/sources.ts';
 import { startWorker } from './worker/loop.ts';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfig();
   const log = pino({ level: config.logLevel });
 
   let db: Db;
@@ -69,4 +60,12 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-await main();
+try {
+  await main();
+} catch (err) {
+  // A setting found wrong during start-up (some are checked only once the data folder or the
+  // database is open) stops the process with its message, not a stack trace.
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`Configuration error: ${err.message}\n`);
+  process.exit(1);
+}

@@ -36,6 +36,31 @@ export async function insertMembership(db: Queryable, m: NewMembership): Promise
   return row;
 }
 
+/**
+ * insertMembership for many rows in one statement (bulk imports). Rows whose person already
+ * holds a membership of the same hub or product in the same mode, or that repeat an earlier row
+ * of this call, are skipped; only the rows actually inserted are returned.
+ */
+export async function insertMemberships(db: Queryable, rows: NewMembership[]): Promise<MembershipRow[]> {
+  if (!rows.length) return [];
+  // One JSON parameter rather than a dozen arrays: PGlite and pg encode it the same way.
+  const input = rows.map((m) => ({
+    brand_id: m.brand_id, id: m.id, mode: m.mode, hub_id: m.hub_id, product_id: m.product_id, name: m.name, email: m.email,
+    phone: m.phone ?? null, fields: m.fields ?? {}, status: m.status ?? 'active', plan: m.plan, joined_at: m.joined_at?.toISOString() ?? null,
+  }));
+  return db.query<MembershipRow>(
+    `INSERT INTO memberships (brand_id, id, mode, hub_id, product_id, name, email, phone, fields, status, plan, joined_at)
+     SELECT brand_id, id, mode, hub_id, product_id, name, email, phone, fields, status, plan,
+       COALESCE(joined_at, date_trunc('milliseconds', clock_timestamp()))
+     FROM jsonb_to_recordset($1::jsonb) AS r(brand_id text, id text, mode text, hub_id text, product_id text, name text,
+       email text, phone text, fields jsonb, status text, plan text, joined_at timestamptz)
+     ON CONFLICT DO NOTHING
+     RETURNING *`,
+    [JSON.stringify(input)],
+    'insert_memberships',
+  );
+}
+
 export function listHubMembers(db: Queryable, brandId: string, mode: Mode, hubId: string, page: PageRequest) {
   const after = afterCursor(page, 5);
   return db.query<MembershipRow>(
@@ -64,4 +89,31 @@ export function listProductCustomers(db: Queryable, brandId: string, mode: Mode,
      LIMIT $4`,
     [brandId, mode, productId, page.limit + 1, ...after.params],
   );
+}
+
+/**
+ * Makes the person an active member of the hub or product (a purchase): inserts the membership,
+ * or, when the person already holds one (of any status), makes it active on the new plan.
+ * `joined` is true when the person was not an active member before this call.
+ */
+export async function activateMembership(db: Queryable, m: NewMembership): Promise<{ row: MembershipRow; joined: boolean }> {
+  const inserted = await insertMembership(db, m);
+  if (inserted) return { row: inserted, joined: true };
+  const target = m.hub_id !== null ? 'hub_id' : 'product_id';
+  const [row] = await db.query<MembershipRow & { was_active: boolean }>(
+    `WITH prev AS (
+       SELECT id, status FROM memberships
+       WHERE brand_id = $1 AND mode = $2 AND ${target} = $3 AND lower(email) = lower($4)
+       FOR UPDATE
+     )
+     UPDATE memberships m
+     SET status = 'active', plan = $5, phone = COALESCE($6, m.phone),
+         joined_at = CASE WHEN prev.status = 'active' THEN m.joined_at ELSE date_trunc('milliseconds', clock_timestamp()) END
+     FROM prev
+     WHERE m.brand_id = $1 AND m.id = prev.id
+     RETURNING m.*, prev.status = 'active' AS was_active`,
+    [m.brand_id, m.mode, m.hub_id ?? m.product_id, m.email, m.plan, m.phone ?? null],
+  );
+  const { was_active: wasActive, ...membership } = row;
+  return { row: membership, joined: !wasActive };
 }

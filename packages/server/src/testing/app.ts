@@ -1,35 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
+import { loadConfig, type Config, type WebhookSettings } from '../config.ts';
 import type { App } from '../http/app-type.ts';
 import { KeyCache } from '../keys/cache.ts';
+import type { Lookup } from '../webhooks/url-guard.ts';
+import { startWorker, type Worker } from '../worker/loop.ts';
+import { workSources, type WorkerDeps } from '../worker/sources.ts';
 import { openTestDb, type TestDb } from './db.ts';
 
 export interface TestApp extends TestDb {
   app: App;
   keyCache: KeyCache;
+  /** The full config the app (and worker) run with: defaults plus the test overrides below. */
+  config: Config;
+  /** The running worker when started with `worker: true` (or after startWorker()). */
+  worker?: Worker;
+  /** Starts the worker (every work source, webhook deliveries included) on this app's database. */
+  startWorker(): Promise<Worker>;
   /** app.inject with the key header set when `key` is given; the JSON body parsed. */
   request(options: InjectOptions & { key?: string }): Promise<LightMyRequestResponse & { body: string; json: <T = any>() => T }>;
 }
 
+/**
+ * Webhook settings for tests: a fresh sealing key, retries after 50, 100 and 200 ms, no jitter
+ * and a 1 s receiver timeout, so a whole retry schedule runs in well under a second.
+ */
+export const testWebhookSettings = (): WebhookSettings => ({
+  secretKey: randomBytes(32),
+  retryScheduleMs: [50, 100, 200],
+  retryJitter: 0,
+  retryAfterMaxMs: 86_400_000,
+  timeoutMs: 1000,
+  claimLeaseMs: 3000,
+  concurrency: 64,
+  disableAfterMs: 5 * 86_400_000,
+  eventRetentionMs: 30 * 86_400_000,
+});
+
+export interface TestAppOptions {
+  keyCacheMs?: number;
+  publicUrl?: string;
+  /** Start the worker too (polling every 25 ms), so queued work such as webhook deliveries happens. */
+  worker?: boolean;
+  /** Overrides of testWebhookSettings(). */
+  webhooks?: Partial<WebhookSettings>;
+  /** DNS for webhook URL checks (registration and delivery), so tests never ask a real resolver. */
+  lookup?: Lookup;
+}
+
 /** The real app on a fresh database; call close() in after(). */
-export async function startTestApp(overrides: { keyCacheMs?: number; publicUrl?: string } = {}): Promise<TestApp> {
+export async function startTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await openTestDb();
   const keyCache = new KeyCache(overrides.keyCacheMs ?? 500);
+  const logLevel = process.env.TEST_LOG_LEVEL ?? 'silent';
+  const config: Config = {
+    ...loadConfig({}),
+    logLevel,
+    keyCacheMs: 500,
+    publicUrl: overrides.publicUrl ?? 'http://localhost:3000',
+    webhooks: { ...testWebhookSettings(), ...overrides.webhooks },
+  };
   const app = await buildApp({
     db: testDb.db,
     keyCache,
-    config: { bodyLimitBytes: 4 * 1024 * 1024, logLevel: process.env.TEST_LOG_LEVEL ?? 'silent', keyCacheMs: 500, publicUrl: overrides.publicUrl ?? 'http://localhost:3000' },
+    webhookLookup: overrides.lookup,
+    config: { bodyLimitBytes: 4 * 1024 * 1024, logLevel, keyCacheMs: 500, publicUrl: config.publicUrl, webhooks: config.webhooks, dataDir: config.dataDir },
   });
   await app.ready();
-  return {
+  const t: TestApp = {
     ...testDb,
     app,
     keyCache,
+    config,
+    async startWorker() {
+      t.worker ??= await startWorker(testDb.db, workSources({ db: testDb.db, config, log: pino({ level: logLevel }), lookup: overrides.lookup } as WorkerDeps), pino({ level: logLevel }), 25);
+      return t.worker;
+    },
     request: ({ key, headers, ...options }) =>
       app.inject({ ...options, headers: { ...headers, ...(key ? { 'x-service-api': key } : {}) } }) as never,
     async close() {
+      await t.worker?.stop();
       await app.close();
       await testDb.close();
     },
   };
+  if (overrides.worker) await t.startWorker();
+  return t;
 }

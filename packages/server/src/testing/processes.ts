@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
+/** With DATABASE_URL the server needs a webhook sealing key (docs/webhooks.md); one for every test process. */
+const webhookTestKey = randomBytes(32).toString('base64');
 
 export const serverRoot = new URL('../../', import.meta.url).pathname;
 const mainScript = join(serverRoot, 'src/main.ts');
@@ -42,7 +46,7 @@ export interface ServerProcess {
 
 /** Starts `npm start` (main.ts) as a real process on a free port and waits until it serves. */
 export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEBHOOK_SECRET_KEY: webhookTestKey, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => { output += c; });
   child.stderr!.on('data', (c: Buffer) => { output += c; });

@@ -1,0 +1,187 @@
+import type { ErrorDetail } from '../http/errors.ts';
+import type { HubRow } from '../hubs/repository.ts';
+import { exponentOf, toMajor, toMinor } from '../money.ts';
+import type { ItemRow, ProductRow, TierRow } from '../products/repository.ts';
+import type { PaymentLinkBody, PaymentLinkItem } from './schemas.ts';
+
+/**
+ * The amount of a payment link, computed from the catalog alone: the client names what is
+ * bought, never what it costs. Everything is in minor units, in the one currency of the link.
+ */
+
+/** One entry of `items`, with what the catalog says about it. A hub plan has a hub and no product. */
+export type CatalogItem =
+  | { kind: 'product'; product: ProductRow; tier: TierRow; items: ItemRow[] }
+  | { kind: 'hub'; hub: HubRow; tier: TierRow };
+
+/** What a successful payment grants: memberships of the product and/or hub, on `tierId`. */
+export interface Purchase {
+  productId: string | null;
+  hubId: string | null;
+  tierId: string;
+  count: number;
+}
+
+export interface LineItem {
+  description: string;
+  /** The product (or hub) and tier names, for the page's heading; absent on add-on lines. */
+  product?: string;
+  tier?: string;
+  /** e.g. the items the buyer picked with `selected`, or the tickets a tier holds. */
+  detail?: string;
+  unitAmount: number;
+  quantity: number;
+  amount: number;
+}
+
+export interface Priced {
+  currency: string;
+  amount: number;
+  lineItems: LineItem[];
+  purchases: Purchase[];
+  /** Event tickets bought in all: the buyer holds one, `guests` the rest. */
+  tickets: number;
+}
+
+/** 3950 USD -> "39.50 USD": how amounts read in messages and on the checkout page. */
+export const formatMoney = (minor: number, currency: string) => `${toMajor(minor, currency).toFixed(exponentOf(currency))} ${currency}`;
+
+const typeOf = (c: CatalogItem) => (c.kind === 'hub' ? 'membership' : c.product.type);
+
+/** Checks every item against the catalog and prices the link; `problems` collects what is wrong, by field. */
+export function priceLink(body: PaymentLinkBody, catalog: CatalogItem[], now: Date, problems: ErrorDetail[]): Priced {
+  const lineItems: LineItem[] = [];
+  const purchases: Purchase[] = [];
+  const currencies = new Set<string>();
+  let tickets = 0;
+  const seen = new Map<string, number>();
+
+  catalog.forEach((c, i) => {
+    const input = body.items[i];
+    const at = (field: string) => `items[${i}].${field}`;
+    const problem = (field: string, message: string) => problems.push({ field: at(field), index: i, message });
+    const ownerId = c.kind === 'hub' ? c.hub.id : c.product.id;
+    const title = c.kind === 'hub' ? c.hub.name : c.product.title;
+
+    if (seen.has(ownerId)) problem('id', `buys the same ${c.kind} as items[${seen.get(ownerId)}]; use \`count\` to buy more than one`);
+    seen.set(ownerId, i);
+    if (c.kind === 'product' && c.product.status !== 'published') problem('id', `product "${c.product.title}" is ${c.product.status} and not on sale`);
+    if (input.type !== typeOf(c)) problem('type', `must be "${typeOf(c)}", the ${c.kind === 'hub' ? 'type of a hub plan' : 'product\'s type'}; got "${input.type}"`);
+
+    const { tier } = c;
+    if (tier.archived || tier.status !== 'active') problem('plan', `tier "${tier.name}" is ${tier.archived ? 'archived' : tier.status} and not on sale`);
+    if (tier.time_bound && tier.time_bound.getTime() <= now.getTime()) problem('plan', `the offer of tier "${tier.name}" ended at ${tier.time_bound.toISOString()}`);
+    currencies.add(tier.currency);
+
+    const hubId = membershipHub(c, input, problem);
+    const count = input.count ?? 1;
+    const once = tier.recurrence_periodic !== null || c.kind === 'hub';
+    if (count > 1 && once) problem('count', `tier "${tier.name}" is a ${c.kind === 'hub' ? 'hub plan' : 'recurring plan'}, bought once per person; count must be 1`);
+
+    const unit = unitPrice(tier, input, problem);
+    const isEvent = c.kind === 'product' && c.product.type === 'event';
+    if (isEvent) tickets += tier.no_of_tickets * count;
+
+    const details: string[] = [];
+    if (isEvent && tier.no_of_tickets > 1) details.push(`${tier.no_of_tickets} tickets each`);
+    if (input.selected?.length) {
+      const names = selectedItems(c, input.selected, problem);
+      if (names.length) details.push(`Selected: ${names.join(', ')}`);
+    }
+    lineItems.push({
+      description: `${title} (${tier.name})`,
+      product: title,
+      tier: tier.name,
+      ...(details.length ? { detail: details.join('. ') } : {}),
+      unitAmount: unit,
+      quantity: count,
+      amount: unit * count,
+    });
+    purchases.push({ productId: c.kind === 'product' ? c.product.id : null, hubId, tierId: tier.id, count });
+  });
+
+  lineItems.push(...addonLines(body.addons ?? [], catalog, currencies, problems));
+
+  const [currency] = currencies;
+  if (currencies.size > 1) {
+    problems.push({ field: 'items', message: `a payment link is paid in one currency; these items are priced in ${[...currencies].join(' and ')}` });
+  }
+  if (body.currency !== undefined && currency !== undefined && body.currency !== currency) {
+    problems.push({ field: 'currency', message: `these items are priced in ${currency}; the catalog has no prices in ${body.currency} and there is no conversion` });
+  }
+  const amount = lineItems.reduce((sum, l) => sum + l.amount, 0);
+  if (amount > 1e12) problems.push({ field: 'items', message: 'the total is more than a payment link can hold' });
+  return { currency: currency ?? 'USD', amount, lineItems, purchases, tickets };
+}
+
+/** The hub a purchase also joins: the one the item names (it must be the product's hub), or the hub whose plan is bought. */
+function membershipHub(c: CatalogItem, input: PaymentLinkItem, problem: (field: string, message: string) => void): string | null {
+  if (c.kind === 'hub') {
+    if (input.hubID !== undefined && input.hubID !== c.hub.id) problem('hubID', `must be "${c.hub.id}", the hub whose plan is bought`);
+    return c.hub.id;
+  }
+  if (input.hubID === undefined) {
+    // A membership product that belongs to a hub is one of the hub's plans: buying it joins the hub.
+    return c.product.type === 'membership' ? c.product.hub_id : null;
+  }
+  if (input.hubID !== c.product.hub_id) {
+    problem('hubID', c.product.hub_id
+      ? `product "${c.product.title}" belongs to hub "${c.product.hub_id}", not "${input.hubID}"`
+      : `product "${c.product.title}" does not belong to a hub`);
+    return null;
+  }
+  return input.hubID;
+}
+
+/** The price of one unit of the tier: its price less its discount, or the buyer's amount on a pay-what-you-want tier. */
+function unitPrice(tier: TierRow, input: PaymentLinkItem, problem: (field: string, message: string) => void): number {
+  const listed = tier.price_amount - (tier.discount_amount ?? 0);
+  if (input.customAmount === undefined) return listed;
+  if (tier.type !== 'pay_what_you_want') {
+    problem('customAmount', `applies only to pay-what-you-want tiers; tier "${tier.name}" is ${tier.type} at ${formatMoney(listed, tier.currency)}`);
+    return listed;
+  }
+  const custom = toMinor(input.customAmount, tier.currency);
+  if (custom === null) {
+    problem('customAmount', `has more decimals than ${tier.currency} allows`);
+    return listed;
+  }
+  if (custom < listed) {
+    problem('customAmount', `may not be below the tier price of ${formatMoney(listed, tier.currency)}`);
+    return listed;
+  }
+  return custom;
+}
+
+function selectedItems(c: CatalogItem, selected: string[], problem: (field: string, message: string) => void): string[] {
+  const names: string[] = [];
+  const items = c.kind === 'product' ? c.items : [];
+  selected.forEach((id, j) => {
+    const item = items.find((x) => x.id === id);
+    if (selected.indexOf(id) !== j) problem(`selected[${j}]`, `"${id}" is listed twice`);
+    else if (!item || !c.tier.item_ids.includes(id)) problem(`selected[${j}]`, `"${id}" is not an item included in tier "${c.tier.name}"`);
+    else names.push(item.title);
+  });
+  return names;
+}
+
+function addonLines(addons: string[], catalog: CatalogItem[], currencies: Set<string>, problems: ErrorDetail[]): LineItem[] {
+  const lines: LineItem[] = [];
+  addons.forEach((id, j) => {
+    const field = `addons[${j}]`;
+    if (addons.indexOf(id) !== j) return void problems.push({ field, index: j, message: `"${id}" is listed twice; an add-on is bought once` });
+    let found: { item: ItemRow; title: string } | undefined;
+    for (const c of catalog) {
+      const item = c.kind === 'product' ? c.items.find((x) => x.id === id) : undefined;
+      if (item && c.kind === 'product') found = { item, title: c.product.title };
+    }
+    if (!found) return void problems.push({ field, index: j, message: `"${id}" is not an item of the products in this link` });
+    const { item } = found;
+    if (!item.is_addon || item.price_amount === null || !item.currency) {
+      return void problems.push({ field, index: j, message: `"${item.title}" is not an add-on of "${found.title}"` });
+    }
+    currencies.add(item.currency);
+    lines.push({ description: `${item.title} (add-on)`, unitAmount: item.price_amount, quantity: 1, amount: item.price_amount });
+  });
+  return lines;
+}

@@ -1,0 +1,37 @@
+import type { Db } from '../db/client.ts';
+import type { App } from '../http/app-type.ts';
+import { principalOf } from '../http/auth.ts';
+import { Envelope, ok } from '../http/envelope.ts';
+import { Transaction } from '../transactions/schemas.ts';
+import { PaymentLink, PaymentLinkBody, VerifyBody } from './schemas.ts';
+import * as service from './service.ts';
+
+export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: string } }) {
+  const { db } = deps;
+  app.post('/payment-links', {
+    schema: {
+      summary: 'Create a payment link',
+      description: 'Prepares a checkout for one buyer and returns the hosted checkout page to send them to. The amount is computed '
+        + 'from the catalog; every item must be a product (or hub plan) of your brand. A link is paid once. In live mode this '
+        + 'answers 503 until a live payment provider is configured. See docs/checkout.md for every rule.',
+      tags: ['Checkout'],
+      body: PaymentLinkBody,
+      response: { 200: Envelope(PaymentLink) },
+    },
+    config: { auth: { scope: 'checkout:write' } },
+  }, async (req) => ok('Payment link created', await service.createPaymentLink(db, principalOf(req), req.body, deps.config.publicUrl)));
+
+  app.post('/payments/verify', {
+    schema: {
+      summary: 'Verify a payment',
+      description: 'Asks the payment provider for the transaction\'s true state, records any change (and its events) exactly once, '
+        + 'and returns the transaction. Safe to repeat.',
+      tags: ['Checkout'],
+      body: VerifyBody,
+      response: { 200: Envelope(Transaction) },
+    },
+    // The reference names no scope for verify. Reconciling a payment is reading a transaction, and
+    // the server that made the link should be able to check it too, so either scope will do.
+    config: { auth: { scope: ['transactions:read', 'checkout:write'] } },
+  }, async (req) => ok('Transaction verified', await service.verifyPayment(db, principalOf(req), req.body.txref)));
+}

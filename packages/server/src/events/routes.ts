@@ -1,0 +1,91 @@
+import { Type } from 'typebox';
+import type { Db } from '../db/client.ts';
+import { pageRequest, toPage } from '../db/paging.ts';
+import type { App } from '../http/app-type.ts';
+import { principalOf } from '../http/auth.ts';
+import { Envelope, ListOf, ok } from '../http/envelope.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import type { Mode } from '../keys/scopes.ts';
+import { isEventType } from './types.ts';
+
+/**
+ * GET /events and GET /events/{id}: our addition to the reference. The events themselves, in the
+ * delivery body's shape, so a receiver that was down can reconcile from one list instead of
+ * resending deliveries one by one. Mode-scoped, newest first, kept at least 30 days.
+ */
+export const Event = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  created: Type.String({ format: 'date-time' }),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: 'What the event is about: a Transaction, a Membership record or a payout.' }),
+}, { $id: 'Event' });
+
+interface EventRow {
+  brand_id: string;
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+const render = (r: EventRow) => ({ id: r.id, type: r.type, created: r.created_at.toISOString(), data: r.data });
+
+function listEvents(db: Db, brandId: string, mode: Mode, type: string | undefined, page: ReturnType<typeof pageRequest>) {
+  const params: unknown[] = [brandId, mode, page.limit + 1, type ?? null];
+  let after = '';
+  if (page.after) {
+    after = 'AND (created_at, id) < ($5, $6)';
+    params.push(page.after.createdAt, page.after.id);
+  }
+  return db.query<EventRow>(
+    `SELECT brand_id, id, type, data, created_at FROM events
+     WHERE brand_id = $1 AND mode = $2 AND ($4::text IS NULL OR type = $4) ${after}
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    params,
+  );
+}
+
+export function eventRoutes(app: App, { db }: { db: Db }) {
+  app.get('/events', {
+    schema: {
+      summary: 'List events',
+      description: 'Our addition to the reference: every event of the key\'s mode, newest first, in the webhook body\'s shape, kept at least 30 days. Filter by `type`.',
+      tags: ['Webhooks'],
+      querystring: Type.Object({
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100 (default 20).' })),
+        cursor: Type.Optional(Type.String({ description: '`nextCursor` of the previous page.' })),
+        type: Type.Optional(Type.String({ description: 'Only events of this type.' })),
+      }),
+      response: { 200: Envelope(ListOf(Event)) },
+    },
+    config: { auth: { scope: 'webhooks:write' } },
+  }, async (req) => {
+    const p = principalOf(req);
+    const { type } = req.query;
+    if (type !== undefined && !isEventType(type)) {
+      throw new AppError('validation_failed', `Invalid query parameter \`type\`: "${type}" is not an event type.`, [{ field: 'type', message: 'is not an event type' }]);
+    }
+    const list = `events:${type ?? ''}`;
+    const page = pageRequest(list, req.query);
+    return ok('Events retrieved', toPage(list, page, await listEvents(db, p.brandId, p.mode, type, page), render));
+  });
+
+  app.get('/events/:id', {
+    schema: {
+      summary: 'Get an event',
+      description: 'Our addition to the reference: one event, exactly as its webhook deliveries carry it.',
+      tags: ['Webhooks'],
+      params: Type.Object({ id: Type.String() }),
+      response: { 200: Envelope(Event) },
+    },
+    config: { auth: { scope: 'webhooks:write' } },
+  }, async (req) => {
+    const p = principalOf(req);
+    const [row] = await db.query<EventRow>(
+      'SELECT brand_id, id, type, data, created_at FROM events WHERE brand_id = $1 AND mode = $2 AND id = $3',
+      [p.brandId, p.mode, req.params.id],
+    );
+    if (!row) throw notFound('event');
+    return ok('Event retrieved', render(row));
+  });
+}

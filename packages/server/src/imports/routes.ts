@@ -1,0 +1,63 @@
+import { Type } from 'typebox';
+import type { Db } from '../db/client.ts';
+import type { App } from '../http/app-type.ts';
+import { principalOf } from '../http/auth.ts';
+import { Envelope, ok } from '../http/envelope.ts';
+import { Import, ImportBody, importBodyLimitBytes, ImportQueued, maxImportRecords } from './schemas.ts';
+import * as service from './service.ts';
+
+const rules = `Every record is checked before anything is queued: if any record is invalid the answer is 400 `
+  + `with up to 100 problems in \`data.details\` as \`{ index, field, message }\`, and nothing is imported. `
+  + `At most ${maxImportRecords.toLocaleString('en-US')} records per request. Records repeating an earlier email (case-insensitive) are counted once; `
+  + `people who already have a membership here in the key's mode are left as they are. Each new person becomes an active membership `
+  + `and emits one \`member.joined\` event. Answers 202 at once with \`importID\`; follow progress with GET /imports/{id}.`;
+
+export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyLimitBytes: number } }) {
+  const bodyLimit = Math.max(config.bodyLimitBytes, importBodyLimitBytes);
+
+  app.post('/hubs/:hubID/members/import', {
+    bodyLimit,
+    schema: {
+      summary: 'Import hub members',
+      description: `Queues hub members for import. Hub records take only \`fullName\` and \`email\`. Without \`plan\`, members join the hub's free tier. ${rules}`,
+      tags: ['Hub members'],
+      params: Type.Object({ hubID: Type.String() }),
+      body: ImportBody,
+      response: { 202: Envelope(ImportQueued) },
+    },
+    config: { auth: { scope: 'customers:write' } },
+  }, async (req, reply) => {
+    const data = await db.transaction((tx) => service.queueHubImport(tx, principalOf(req), req.params.hubID, req.body));
+    return reply.code(202).send(ok('Import queued', data));
+  });
+
+  app.post('/products/:id/customers/import', {
+    bodyLimit,
+    schema: {
+      summary: 'Import a product\'s customers',
+      description: `Queues customers of the product for import. Records may add \`phone\` and any id in the product's \`checkoutFields\`, `
+        + `with a value of the field's type. Without \`plan\`, customers get the product's default tier. ${rules}`,
+      tags: ['Products'],
+      params: Type.Object({ id: Type.String() }),
+      body: ImportBody,
+      response: { 202: Envelope(ImportQueued) },
+    },
+    config: { auth: { scope: 'customers:write' } },
+  }, async (req, reply) => {
+    const data = await db.transaction((tx) => service.queueProductImport(tx, principalOf(req), req.params.id, req.body));
+    return reply.code(202).send(ok('Import queued', data));
+  });
+
+  app.get('/imports/:id', {
+    schema: {
+      summary: 'Get an import',
+      description: 'Our addition to the reference: the status of an import made with POST …/import, with counts of people created, '
+        + 'already present and failed, and its timestamps. Only the brand and mode that made the import see it. '
+        + 'Needs customers:write, the scope that made the import.',
+      tags: ['Imports'],
+      params: Type.Object({ id: Type.String({ description: 'The importID the import request answered.' }) }),
+      response: { 200: Envelope(Import) },
+    },
+    config: { auth: { scope: 'customers:write' } },
+  }, async (req) => ok('Import retrieved', await service.getImport(db, principalOf(req), req.params.id)));
+}

@@ -1,0 +1,118 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { recordEvents } from '../events/service.ts';
+import { newId } from '../ids.ts';
+import { insertMemberships, type MembershipRow } from '../memberships/repository.ts';
+import { renderMembership } from '../memberships/service.ts';
+import type { WorkSource } from '../worker/loop.ts';
+import * as repo from './repository.ts';
+
+export interface ImportWorkOptions {
+  /** Records per batch transaction (IMPORT_BATCH_SIZE). */
+  batchSize: number;
+  /** Consecutive failed attempts of one import before it is marked failed. */
+  maxAttempts?: number;
+  /** Back-off after the first failed attempt, doubled after each further one (capped at a minute). */
+  retryBaseMs?: number;
+  /** Tests only: runs inside the batch transaction after the memberships are written, before the commit. */
+  beforeCommit?: (batch: { importId: string; created: number }) => Promise<void> | void;
+}
+
+/** member.joined's data: the Membership record as the API renders it, plus the product for a product's customer. */
+export function memberJoinedData(row: MembershipRow): Record<string, unknown> {
+  return { ...renderMembership(row), ...(row.product_id ? { productID: row.product_id } : {}) };
+}
+
+export interface BatchResult {
+  importId: string;
+  taken: number;
+  created: number;
+  status: repo.ImportStatus;
+}
+
+/**
+ * Processes the next batch of the import whose turn it is, in one transaction: takes up to
+ * batchSize records, inserts the memberships that do not exist yet, records one member.joined
+ * per membership actually inserted, and moves the counters. A crash anywhere before the commit
+ * rolls all of it back, records included, so the next attempt redoes exactly this batch; the
+ * membership unique index (ON CONFLICT DO NOTHING) means even a replayed person is not created,
+ * or announced, twice.
+ *
+ * `onClaim` hears which import was taken, so a failure can be charged to it.
+ */
+export async function processNextBatch(db: Db, options: ImportWorkOptions, onClaim?: (imp: repo.ImportRow) => void): Promise<BatchResult | undefined> {
+  return db.transaction(async (tx) => {
+    const imp = await repo.claimImport(tx);
+    if (!imp) return undefined;
+    onClaim?.(imp);
+    const records = await repo.takeRecords(tx, imp, options.batchSize);
+    if (!records.length) {
+      // Counters say records are pending but none are stored: never expected; do not spin on it.
+      await repo.failImport(tx, imp, 'pending records are missing');
+      return { importId: imp.id, taken: 0, created: 0, status: 'failed' };
+    }
+    // In email order, so two workers inserting overlapping people (two imports to one hub) wait
+    // on each other in the same order instead of deadlocking.
+    const byEmail = [...records].sort((a, b) => (a.email.toLowerCase() < b.email.toLowerCase() ? -1 : 1));
+    const inserted = await insertMemberships(tx, byEmail.map((r) => ({
+      brand_id: imp.brand_id,
+      id: newId('mem'),
+      mode: imp.mode,
+      hub_id: imp.hub_id,
+      product_id: imp.product_id,
+      name: r.name,
+      email: r.email,
+      phone: r.phone ?? null,
+      fields: r.fields,
+      status: 'active',
+      plan: imp.plan,
+    })));
+    await recordEvents(tx, inserted.map((row) => ({ brandId: imp.brand_id, mode: imp.mode, type: 'member.joined', data: memberJoinedData(row) })));
+    await options.beforeCommit?.({ importId: imp.id, created: inserted.length });
+    const updated = await repo.recordBatch(tx, imp, { taken: records.length, created: inserted.length, existing: records.length - inserted.length });
+    return { importId: imp.id, taken: records.length, created: inserted.length, status: updated.status };
+  });
+}
+
+/**
+ * Charges a failed batch to its import: back off and try again, or, after maxAttempts in a row,
+ * mark the import failed so one broken import cannot keep a worker busy forever.
+ */
+async function chargeFailure(db: Db, imp: repo.ImportRow, err: unknown, options: Required<Pick<ImportWorkOptions, 'maxAttempts' | 'retryBaseMs'>>) {
+  const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+  await db.transaction(async (tx) => {
+    const [current] = await tx.query<repo.ImportRow>(
+      `SELECT * FROM imports WHERE brand_id = $1 AND id = $2 AND status IN ('queued', 'processing') FOR UPDATE`,
+      [imp.brand_id, imp.id],
+    );
+    if (!current) return;
+    if (current.attempts + 1 >= options.maxAttempts) await repo.failImport(tx, current, message);
+    else await repo.recordFailedAttempt(tx, current, message, Math.min(options.retryBaseMs * 2 ** current.attempts, 60_000));
+  });
+}
+
+/** The worker's import source: one batch per runOnce; returns how many records it took. */
+export function importWorkSource(db: Db, log: FastifyBaseLogger, options: ImportWorkOptions): WorkSource {
+  const retry = { maxAttempts: options.maxAttempts ?? 5, retryBaseMs: options.retryBaseMs ?? 1000 };
+  return {
+    name: 'imports',
+    async runOnce() {
+      // PGlite runs queries on this thread and its promises settle without a trip through the
+      // event loop, so batch after batch would starve HTTP traffic in embedded mode (a 202 sat
+      // unsent until a 10,000-record import had finished). Yield once per batch.
+      await new Promise((resolve) => setImmediate(resolve));
+      let claimed: repo.ImportRow | undefined;
+      try {
+        const result = await processNextBatch(db, options, (imp) => { claimed = imp; });
+        if (result?.status === 'completed') log.info({ importId: result.importId }, 'import completed');
+        return result ? Math.max(result.taken, 1) : 0;
+      } catch (err) {
+        if (!claimed) throw err;
+        log.error({ err, importId: claimed.id }, 'import batch failed');
+        await chargeFailure(db, claimed, err, retry);
+        // Other imports may be waiting; this one is skipped until its back-off ends.
+        return 1;
+      }
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { Queryable } from '../db/client.ts';
+
+/** What a provider says about one payment. */
+export type PaymentState =
+  | { status: 'pending' }
+  | { status: 'succeeded' }
+  | { status: 'failed'; code: string; message: string }
+  | { status: 'refunded' };
+
+/** One input the hosted checkout page shows for this provider. */
+export interface PaymentDetailField {
+  name: string;
+  label: string;
+  hint?: string;
+  autocomplete?: string;
+  inputmode?: 'numeric' | 'text';
+}
+
+export interface NewPayment {
+  brandId: string;
+  /** Our transaction reference, so the provider's records can be matched to ours. */
+  txref: string;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  description: string;
+}
+
+/**
+ * A payment provider. The hosted checkout page is ours; the provider holds the money side:
+ * it opens a payment, confirms it with what the buyer typed, and answers "what is the state of
+ * this payment?" for POST /payments/verify.
+ *
+ * Every call gets `db`, the connection (or open transaction) of the caller: the built-in sandbox
+ * keeps its payments in our database; a provider with its own servers ignores it.
+ */
+export interface PaymentProvider {
+  readonly name: string;
+  /** The inputs the hosted page asks for, in order. */
+  readonly detailFields: PaymentDetailField[];
+  /** Checks what the buyer typed before an attempt is recorded: a message to show them, or null. */
+  checkDetails(details: Record<string, string>): string | null;
+  createPayment(db: Queryable, payment: NewPayment): Promise<{ reference: string }>;
+  /** Charges the payment. Idempotent: confirming a payment that is no longer pending returns its state and charges nothing. */
+  confirmPayment(db: Queryable, input: { brandId: string; reference: string; details: Record<string, string> }): Promise<PaymentState>;
+  /** The provider's current view of the payment: the truth POST /payments/verify reconciles with. */
+  lookupPayment(db: Queryable, input: { brandId: string; reference: string }): Promise<PaymentState>;
+  /** Gives the money back (no route uses it yet). */
+  refundPayment(db: Queryable, input: { brandId: string; reference: string }): Promise<PaymentState>;
+}

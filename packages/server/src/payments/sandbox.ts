@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../db/client.ts';
+import type { PaymentProvider, PaymentState } from './provider.ts';
+
+/**
+ * The built-in provider for test mode: no network, no real money, and the outcome chosen by the
+ * test card the buyer types. It asks for a card number only (no expiry, no CVC), and keeps its
+ * payments in the `sandbox_payments` table so that any process, including one started after a
+ * restart, sees the same state.
+ */
+
+type CardOutcome = { status: 'succeeded' } | { status: 'failed'; code: string; message: string };
+
+export const testCards: Record<string, CardOutcome & { label: string }> = {
+  '4242424242424242': { label: 'succeeds', status: 'succeeded' },
+  '4000000000000002': { label: 'is declined', status: 'failed', code: 'card_declined', message: 'The card was declined.' },
+  '4000000000009995': { label: 'fails for insufficient funds', status: 'failed', code: 'insufficient_funds', message: 'The card has insufficient funds.' },
+};
+
+const spaced = (card: string) => card.replace(/(\d{4})(?=\d)/g, '$1 ');
+
+const cardNumber = (details: Record<string, string>) => (details.card ?? '').replace(/[\s-]/g, '');
+
+interface SandboxRow {
+  status: 'pending' | 'succeeded' | 'failed' | 'refunded';
+  failure_code: string | null;
+}
+
+function stateOf(row: SandboxRow): PaymentState {
+  if (row.status === 'failed') {
+    const card = Object.values(testCards).find((c) => c.status === 'failed' && c.code === row.failure_code);
+    return { status: 'failed', code: row.failure_code ?? 'card_declined', message: card?.status === 'failed' ? card.message : 'The payment failed.' };
+  }
+  return { status: row.status };
+}
+
+async function current(db: Queryable, brandId: string, reference: string): Promise<SandboxRow> {
+  const [row] = await db.query<SandboxRow>(
+    'SELECT status, failure_code FROM sandbox_payments WHERE brand_id = $1 AND reference = $2',
+    [brandId, reference],
+  );
+  if (!row) throw new Error(`The sandbox has no payment ${reference}.`);
+  return row;
+}
+
+export const sandboxProvider: PaymentProvider = {
+  name: 'sandbox',
+  detailFields: [{
+    name: 'card',
+    label: 'Card number',
+    hint: `Test cards: ${Object.entries(testCards).map(([n, c]) => `${spaced(n)} ${c.label}`).join('; ')}.`,
+    autocomplete: 'off',
+    inputmode: 'numeric',
+  }],
+
+  checkDetails(details) {
+    const card = cardNumber(details);
+    if (!card) return 'Enter a card number.';
+    if (testCards[card]) return null;
+    return `${/^\d+$/.test(card) ? 'That' : 'That card number'} is not a sandbox test card. `
+      + 'Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined) or 4000 0000 0000 9995 (insufficient funds).';
+  },
+
+  async createPayment(db, payment) {
+    const reference = `sbx_${randomBytes(15).toString('base64url')}`;
+    await db.query(
+      'INSERT INTO sandbox_payments (brand_id, reference, amount, currency, description, status) VALUES ($1, $2, $3, $4, $5, \'pending\')',
+      [payment.brandId, reference, payment.amount, payment.currency, `${payment.txref}: ${payment.description}`],
+    );
+    return { reference };
+  },
+
+  async confirmPayment(db, { brandId, reference, details }) {
+    const card = cardNumber(details);
+    const outcome: CardOutcome = testCards[card] ?? { status: 'failed', code: 'invalid_card', message: 'Not a sandbox test card.' };
+    // One conditional update: of two confirmations racing, exactly one moves the payment on;
+    // the other reads the state the first one left.
+    const [row] = await db.query<SandboxRow>(
+      `UPDATE sandbox_payments
+       SET status = $3, failure_code = $4, card_last4 = $5, updated_at = date_trunc('milliseconds', clock_timestamp())
+       WHERE brand_id = $1 AND reference = $2 AND status = 'pending'
+       RETURNING status, failure_code`,
+      [brandId, reference, outcome.status, outcome.status === 'failed' ? outcome.code : null, card.slice(-4) || null],
+    );
+    return stateOf(row ?? await current(db, brandId, reference));
+  },
+
+  async lookupPayment(db, { brandId, reference }) {
+    return stateOf(await current(db, brandId, reference));
+  },
+
+  async refundPayment(db, { brandId, reference }) {
+    await db.query(
+      `UPDATE sandbox_payments SET status = 'refunded', updated_at = date_trunc('milliseconds', clock_timestamp())
+       WHERE brand_id = $1 AND reference = $2 AND status = 'succeeded'`,
+      [brandId, reference],
+    );
+    return stateOf(await current(db, brandId, reference));
+  },
+};

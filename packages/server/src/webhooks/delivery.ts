@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebhookSettings } from '../config.ts';
+import type { Queryable } from '../db/client.ts';
+import type { Mode } from '../keys/scopes.ts';
+import * as repo from './repository.ts';
+import { openSecret, secretContext } from './secret-box.ts';
+import { deliveryHeaders } from './signing.ts';
+import { forbiddenAddress, guardedLookup, isDevLoopback, systemLookup, type Lookup } from './url-guard.ts';
+
+/** What one POST to a receiver came to. */
+export interface AttemptResult {
+  attemptedAt: Date;
+  durationMs: number;
+  responseCode: number | null;
+  /** Network error, timeout or refusal, in words; null when the receiver answered. */
+  error: string | null;
+  /** The first 1 KB of the receiver's answer. */
+  responseBody: string | null;
+  retryAfterMs: number | null;
+}
+
+const keptBodyBytes = 1024;
+/** Read at most this much of an answer (to keep the connection reusable), then hang up. */
+const drainBytes = 64 * 1024;
+
+/** The exact bytes sent: the same for every attempt and resend of one event. */
+export function deliveryBody(event: { id: string; type: string; created: Date; data: Record<string, unknown> }): string {
+  return JSON.stringify({ id: event.id, type: event.type, created: event.created.toISOString(), data: event.data });
+}
+
+function parseRetryAfter(value: string | undefined, now: number): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** PostgreSQL text cannot hold NUL, and a receiver may answer with anything. */
+const printable = (bytes: Buffer) => bytes.toString('utf8').replaceAll('\u0000', '\uFFFD');
+
+export interface Poster {
+  post(target: { url: string; mode: Mode }, body: string, headers: Record<string, string>): Promise<AttemptResult>;
+  close(): void;
+}
+
+/**
+ * POSTs over node:http(s) with keep-alive, no redirects (a 3xx is a failed attempt) and one
+ * deadline for the whole exchange. Every name is resolved through `guardedLookup`, so the address
+ * connected to is the one checked; IP literals are checked here. Test mode's loopback exception
+ * (localhost, 127.0.0.1, [::1]) is the only way to reach a private address.
+ */
+export function createPoster(timeoutMs: number, lookup: Lookup = systemLookup): Poster {
+  const agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
+  };
+  const post: Poster['post'] = (target, body, headers) => new Promise((resolve) => {
+    const started = Date.now();
+    const attemptedAt = new Date(started);
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (r: Partial<AttemptResult>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ attemptedAt, durationMs: Date.now() - started, responseCode: null, error: null, responseBody: null, retryAfterMs: null, ...r });
+    };
+    let url: URL;
+    try {
+      url = new URL(target.url);
+    } catch {
+      return finish({ error: 'refused: the endpoint URL is not valid' });
+    }
+    const loopbackOk = isDevLoopback(url, target.mode);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (url.protocol !== 'https:' && !(loopbackOk && url.protocol === 'http:')) {
+      return finish({ error: `refused: ${url.protocol}// is not allowed for this endpoint` });
+    }
+    if (isIP(host) && !loopbackOk) {
+      const why = forbiddenAddress(host);
+      if (why) return finish({ error: `refused: ${why}` });
+    }
+    timer = setTimeout(() => {
+      req.destroy();
+      finish({ error: `timeout: no answer within ${timeoutMs} ms` });
+    }, timeoutMs);
+    const mod = url.protocol === 'https:' ? https : http;
+    const req = mod.request(url, {
+      method: 'POST',
+      agent: url.protocol === 'https:' ? agents.https : agents.http,
+      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      lookup: guardedLookup(lookup, loopbackOk) as never,
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      let seen = 0;
+      const done = () => {
+        const code = res.statusCode ?? 0;
+        const retryAfterMs = code === 429 || code === 503 ? parseRetryAfter(res.headers['retry-after'], Date.now()) : null;
+        finish({ responseCode: code, responseBody: printable(Buffer.concat(chunks)), retryAfterMs });
+      };
+      res.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (kept < keptBodyBytes) {
+          const part = chunk.subarray(0, keptBodyBytes - kept);
+          chunks.push(part);
+          kept += part.length;
+        }
+        if (seen > drainBytes) { res.destroy(); done(); }
+      });
+      res.on('end', done);
+      res.on('error', done);
+      res.on('aborted', done);
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      const message = err.message.startsWith('refused:') ? err.message : `network error: ${err.code ?? ''} ${err.message}`.replace(/\s+/g, ' ').trim();
+      finish({ error: message.replaceAll('\u0000', '') });
+    });
+    req.end(body);
+  });
+  return {
+    post,
+    close() { agents.http.destroy(); agents.https.destroy(); },
+  };
+}
+
+/** When to try again after attempt number `attempt` (1-based) failed, or null when that was the last. */
+export function nextAttemptDelay(settings: WebhookSettings, attempt: number, retryAfterMs: number | null): number | null {
+  const base = settings.retryScheduleMs[attempt - 1];
+  if (base === undefined) return null;
+  const jittered = base * (1 + settings.retryJitter * (Math.random() * 2 - 1));
+  return Math.round(retryAfterMs === null ? jittered : Math.max(jittered, Math.min(retryAfterMs, settings.retryAfterMaxMs)));
+}
+
+export interface DelivererDeps {
+  db: Queryable;
+  settings: WebhookSettings;
+  key: Buffer;
+  log: FastifyBaseLogger;
+  lookup?: Lookup;
+}
+
+export interface Deliverer {
+  /** Sends one claimed delivery and records the attempt; never throws for a receiver's failure. */
+  deliver(d: repo.ClaimedDelivery): Promise<void>;
+  /** A claim token unique to this process and call. */
+  claimToken(): string;
+  close(): void;
+}
+
+/**
+ * Writes finished attempts in batches: a write starts as soon as one is waiting, and whatever
+ * finishes meanwhile goes into the next write. Idle, that is one statement per attempt with no
+ * added delay; under load, one statement for many (autocommit is the expensive part).
+ */
+function attemptRecorder(db: Queryable) {
+  let queue: { item: repo.RecordedAttempt; done: (ok: boolean) => void; fail: (err: unknown) => void }[] = [];
+  let writing = false;
+  // setImmediate lets finished HTTP exchanges (I/O callbacks) join the queue before each write;
+  // PGlite runs on this thread, so without it every write would carry one attempt.
+  const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const flush = async () => {
+    writing = true;
+    await yieldToIo();
+    while (queue.length) {
+      const batch = queue.slice(0, 500);
+      queue = queue.slice(batch.length);
+      try {
+        const recorded = await repo.recordAttempts(db, batch.map((b) => b.item));
+        for (const b of batch) b.done(recorded.has(b.item.delivery.id));
+      } catch (err) {
+        for (const b of batch) b.fail(err);
+      }
+      await yieldToIo();
+    }
+    writing = false;
+  };
+  return {
+    record(item: repo.RecordedAttempt): Promise<boolean> {
+      return new Promise((done, fail) => {
+        queue.push({ item, done, fail });
+        if (!writing) void flush();
+      });
+    },
+  };
+}
+
+/** The one path every delivery takes (worker and resend alike): sign, POST, record. */
+export function createDeliverer(deps: DelivererDeps): Deliverer {
+  const poster = createPoster(deps.settings.timeoutMs, deps.lookup);
+  const processId = randomBytes(6).toString('base64url');
+  const recorder = attemptRecorder(deps.db);
+  let seq = 0;
+  return {
+    claimToken: () => `${processId}:${++seq}`,
+    close: () => poster.close(),
+    async deliver(d) {
+      if (!d.url || !d.secret_sealed || d.endpoint_status !== 'active') {
+        await repo.abandonDelivery(deps.db, d, d.url ? 'endpoint_disabled' : 'endpoint_deleted');
+        return;
+      }
+      const secret = openSecret(deps.key, d.secret_sealed, secretContext(d.brand_id, d.endpoint_id));
+      const body = deliveryBody({ id: d.event_id, type: d.event_type, created: d.event_created_at, data: d.event_data });
+      const result = await poster.post({ url: d.url, mode: d.mode }, body, deliveryHeaders(secret, d.event_id, body));
+      const attempt = d.attempts + 1;
+      const ok = result.responseCode !== null && result.responseCode >= 200 && result.responseCode < 300;
+      const gone = result.responseCode === 410;
+      const delay = ok || gone ? null : nextAttemptDelay(deps.settings, attempt, result.retryAfterMs);
+      const status: repo.DeliveryStatus = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+      const recorded = await recorder.record({ delivery: d, attempt: result, outcome: {
+        status,
+        nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),
+        failureReason: status !== 'failed' ? null : gone ? 'endpoint_gone' : 'attempts_exhausted',
+        disableReason: gone ? 'gone: the endpoint answered 410 Gone' : null,
+        failingCutoff: new Date(result.attemptedAt.getTime() - deps.settings.disableAfterMs),
+      } });
+      if (!recorded) deps.log.warn({ delivery: d.id }, 'webhook delivery claim expired before its attempt was recorded');
+    },
+  };
+}

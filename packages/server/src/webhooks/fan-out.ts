@@ -1,0 +1,94 @@
+import type { Queryable } from '../db/client.ts';
+import { newId } from '../ids.ts';
+import type { Mode } from '../keys/scopes.ts';
+import { resourceOf } from './samples.ts';
+
+/**
+ * The outbox's other half (DESIGN.md, Events and the worker): in the transaction that records an
+ * event, one delivery row per active endpoint of that brand and mode subscribed to its type.
+ * events/service.ts calls these; they take the NOTIFY channel so this module does not import it.
+ */
+
+/** Delivery ids generated up front for the common case; an event with more endpoints takes a second statement. */
+const prefetchedIds = 4;
+
+/**
+ * Inserts an event and one delivery per active endpoint of its brand and mode subscribed to its
+ * type, in one round trip, and NOTIFYs the worker (at commit) when there is something to send.
+ * With `endpointId`, only that endpoint gets a delivery (POST /webhooks/test), whatever it
+ * subscribes to.
+ */
+export async function insertEventWithDeliveries(
+  tx: Queryable,
+  notifyChannel: string,
+  e: { brandId: string; id: string; mode: Mode; type: string; data: Record<string, unknown>; resourceType: string | null; resourceId: string | null; endpointId?: string },
+): Promise<{ createdAt: Date; deliveries: number }> {
+  const ids = Array.from({ length: prefetchedIds }, () => newId('whd'));
+  const [row] = await tx.query<{ created_at: Date; inserted: number; rest: string[] }>(
+    `WITH ev AS (
+       INSERT INTO events (brand_id, id, mode, type, data) VALUES ($1, $2, $3, $4, $5) RETURNING created_at
+     ), targets AS (
+       SELECT id, row_number() OVER (ORDER BY id) AS n FROM webhook_endpoints
+       WHERE brand_id = $1 AND mode = $3
+         AND CASE WHEN $9::text IS NULL THEN status = 'active' AND $4 = ANY (events) ELSE id = $9 END
+     ), ins AS (
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
+       SELECT $1, ($6::text[])[t.n], $3, t.id, $2, $4, $7, $8 FROM targets t WHERE t.n <= ${prefetchedIds}
+       RETURNING 1
+     )
+     SELECT (SELECT created_at FROM ev) AS created_at,
+            (SELECT count(*) FROM ins)::int AS inserted,
+            (SELECT coalesce(array_agg(id ORDER BY n), '{}') FROM targets WHERE n > ${prefetchedIds}) AS rest,
+            (SELECT pg_notify($10, 'delivery') WHERE EXISTS (SELECT 1 FROM targets)) AS notified`,
+    [e.brandId, e.id, e.mode, e.type, e.data, ids, e.resourceType, e.resourceId, e.endpointId ?? null, notifyChannel],
+    'record_event_fan_out',
+  );
+  let deliveries = row.inserted;
+  if (row.rest.length) {
+    await tx.query(
+      `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
+       SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6 FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)`,
+      [e.brandId, e.id, e.mode, e.type, e.resourceType, e.resourceId, row.rest.map(() => newId('whd')), row.rest],
+    );
+    deliveries += row.rest.length;
+  }
+  return { createdAt: row.created_at, deliveries };
+}
+
+
+/**
+ * Fan-out for events already inserted in bulk (recordEvents): one SELECT of the endpoints that
+ * could want any of them, and one INSERT of the deliveries when there are some.
+ */
+export async function fanOutInserted(
+  tx: Queryable,
+  notifyChannel: string,
+  events: { brand_id: string; id: string; mode: Mode; type: string; data: Record<string, unknown> }[],
+): Promise<number> {
+  if (!events.length) return 0;
+  const pairs = [...new Set(events.map((e) => `${e.brand_id} ${e.mode}`))].map((p) => p.split(' '));
+  const endpoints = await tx.query<{ brand_id: string; mode: Mode; id: string; events: string[] }>(
+    `SELECT w.brand_id, w.mode, w.id, w.events FROM webhook_endpoints w
+     JOIN unnest($1::text[], $2::text[]) AS p (brand_id, mode) ON w.brand_id = p.brand_id AND w.mode = p.mode
+     WHERE w.status = 'active'`,
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+  );
+  if (!endpoints.length) return 0;
+  const rows = [];
+  for (const e of events) {
+    for (const w of endpoints) {
+      if (w.brand_id !== e.brand_id || w.mode !== e.mode || !w.events.includes(e.type)) continue;
+      const resource = resourceOf(e.data);
+      rows.push({ brand_id: e.brand_id, id: newId('whd'), mode: e.mode, endpoint_id: w.id, event_id: e.id, event_type: e.type, resource_type: resource.type, resource_id: resource.id });
+    }
+  }
+  if (!rows.length) return 0;
+  await tx.query(
+    `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
+     SELECT brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id
+     FROM jsonb_to_recordset($1::jsonb) AS d (brand_id text, id text, mode text, endpoint_id text, event_id text, event_type text, resource_type text, resource_id text)`,
+    [JSON.stringify(rows)],
+  );
+  await tx.query('SELECT pg_notify($1, $2)', [notifyChannel, 'delivery']);
+  return rows.length;
+}

@@ -1,0 +1,46 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Queryable } from '../db/client.ts';
+import type { WorkSource } from '../worker/loop.ts';
+
+/**
+ * Retention (DESIGN.md, Data): events older than the retention period are deleted, and with them
+ * (ON DELETE CASCADE) their deliveries and attempts. GET /events promises at least 30 days, so the
+ * setting cannot go below that. Brand by brand, in small batches, so every statement uses a
+ * brand-first index and no lock is held for long.
+ */
+export async function purgeEventsBefore(db: Queryable, cutoff: Date, batch = 1000): Promise<number> {
+  let purged = 0;
+  const brands = await db.query<{ id: string }>('SELECT id FROM brands');
+  for (const { id } of brands) {
+    for (;;) {
+      const rows = await db.query(
+        `DELETE FROM events WHERE brand_id = $1 AND id IN (
+           SELECT id FROM events WHERE brand_id = $1 AND created_at < $2 LIMIT $3
+         ) RETURNING id`,
+        [id, cutoff, batch],
+      );
+      purged += rows.length;
+      if (rows.length < batch) break;
+    }
+  }
+  return purged;
+}
+
+/**
+ * Runs the purge once per `everyMs` in each worker process, the first time `everyMs` after start
+ * (so short-lived processes and tests never purge; running it in two processes is harmless).
+ */
+export function retentionSource(deps: { db: Db; log: FastifyBaseLogger; retentionMs: number; everyMs?: number }): WorkSource {
+  const everyMs = deps.everyMs ?? 3_600_000;
+  let lastRun = Date.now();
+  return {
+    name: 'event-retention',
+    async runOnce() {
+      if (Date.now() - lastRun < everyMs) return 0;
+      lastRun = Date.now();
+      const purged = await purgeEventsBefore(deps.db, new Date(Date.now() - deps.retentionMs));
+      if (purged) deps.log.info({ purged }, 'old events and their deliveries purged');
+      return 0;
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { Type } from 'typebox';
+import type { AppDeps } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { PageQuery } from '../db/paging.ts';
+import type { App } from '../http/app-type.ts';
+import { principalOf } from '../http/auth.ts';
+import { Envelope, ListOf, ok } from '../http/envelope.ts';
+import { createDeliverer } from './delivery.ts';
+import {
+  CreatedWebhookEndpoint, CreateEndpointBody, DeliveryListQuery, TestEventBody, UpdateEndpointBody,
+  WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint,
+} from './schemas.ts';
+import { webhookKey } from './secret-box.ts';
+import * as service from './service.ts';
+import type { Lookup } from './url-guard.ts';
+
+const scope = { auth: { scope: 'webhooks:write' as const } };
+const Id = Type.Object({ id: Type.String() });
+
+/**
+ * Endpoints 13 to 21. Apps built without webhook settings (some tests, benches) get the defaults
+ * and a throwaway sealing key: fine for a process whose secrets need not outlive it.
+ */
+export function webhookRoutes(app: App, deps: Pick<AppDeps, 'db' | 'config'> & { lookup?: Lookup }) {
+  const { db } = deps;
+  const settings = deps.config.webhooks ?? loadConfig({}).webhooks;
+  const key = deps.config.webhooks
+    ? webhookKey({ webhooks: deps.config.webhooks, databaseUrl: deps.config.databaseUrl, dataDir: deps.config.dataDir ?? '.data' })
+    : randomBytes(32);
+  const deliverer = createDeliverer({ db, settings, key, log: app.log, lookup: deps.lookup });
+  app.addHook('onClose', async () => deliverer.close());
+  const w: service.WebhookDeps = { key, lookup: deps.lookup, leaseMs: settings.claimLeaseMs, deliverer };
+
+  app.get('/webhooks', {
+    schema: {
+      summary: 'List webhook endpoints',
+      description: 'The endpoints of the key\'s mode, newest first.',
+      tags: ['Webhooks'],
+      querystring: PageQuery,
+      response: { 200: Envelope(ListOf(WebhookEndpoint)) },
+    },
+    config: scope,
+  }, async (req) => ok('Webhook endpoints retrieved', await service.listEndpoints(db, principalOf(req), req.query)));
+
+  app.post('/webhooks', {
+    schema: {
+      summary: 'Register a webhook endpoint',
+      description: 'Returns the endpoint with its signing secret, which is shown only here. Live mode needs https:// to a public address.',
+      tags: ['Webhooks'],
+      body: CreateEndpointBody,
+      response: { 200: Envelope(CreatedWebhookEndpoint) },
+    },
+    config: scope,
+  }, async (req) => ok('Webhook endpoint created', await service.createEndpoint(db, principalOf(req), req.body, w)));
+
+  app.post('/webhooks/test', {
+    schema: {
+      summary: 'Send a test event',
+      description: 'Records a sample event of `eventType` (its data shaped like the real one) and delivers it through the real pipeline: to `endpointID` only, or to every active endpoint subscribed to the type. `created` is the number of deliveries queued.',
+      tags: ['Webhooks'],
+      body: TestEventBody,
+      response: { 200: Envelope(Type.Object({ created: Type.Number() })) },
+    },
+    config: scope,
+  }, async (req) => ok('Test event queued', await service.sendTestEvent(db, principalOf(req), req.body)));
+
+  app.get('/webhooks/deliveries', {
+    schema: {
+      summary: 'List webhook deliveries',
+      description: 'Deliveries of the key\'s mode, newest first (by when the event was recorded), filtered by `status`, `endpointID` and `eventType` when given.',
+      tags: ['Webhooks'],
+      querystring: DeliveryListQuery,
+      response: { 200: Envelope(ListOf(WebhookDelivery)) },
+    },
+    config: scope,
+  }, async (req) => ok('Webhook deliveries retrieved', await service.listDeliveries(db, principalOf(req), req.query)));
+
+  app.get('/webhooks/deliveries/:id', {
+    schema: {
+      summary: 'Get a webhook delivery',
+      description: 'One delivery with every attempt: when, the response code or error, how long it took and the first 1 KB of the answer.',
+      tags: ['Webhooks'],
+      params: Id,
+      response: { 200: Envelope(WebhookDeliveryDetail) },
+    },
+    config: scope,
+  }, async (req) => ok('Webhook delivery retrieved', await service.getDelivery(db, principalOf(req), req.params.id)));
+
+  app.post('/webhooks/deliveries/:id/resend', {
+    schema: {
+      summary: 'Resend a webhook delivery',
+      description: 'Sends the same event (same id and body, freshly signed) to the same endpoint now, as one more attempt on this delivery record, and returns the record with that attempt.',
+      tags: ['Webhooks'],
+      params: Id,
+      response: { 200: Envelope(WebhookDeliveryDetail) },
+    },
+    config: scope,
+  }, async (req) => ok('Webhook delivery resent', await service.resendDelivery(db, principalOf(req), req.params.id, w)));
+
+  app.get('/webhooks/:id', {
+    schema: {
+      summary: 'Get a webhook endpoint',
+      tags: ['Webhooks'],
+      params: Id,
+      response: { 200: Envelope(WebhookEndpoint) },
+    },
+    config: scope,
+  }, async (req) => ok('Webhook endpoint retrieved', await service.getEndpoint(db, principalOf(req), req.params.id)));
+
+  app.patch('/webhooks/:id', {
+    schema: {
+      summary: 'Update a webhook endpoint',
+      description: 'Changes url, events, status (`active` or `disabled`) or description. Enabling an endpoint clears `disabledReason`.',
+      tags: ['Webhooks'],
+      params: Id,
+      body: UpdateEndpointBody,
+      response: { 200: Envelope(WebhookEndpoint) },
+    },
+    config: scope,
+  }, async (req) => ok('Webhook endpoint updated', await service.updateEndpoint(db, principalOf(req), req.params.id, req.body, w)));
+
+  app.delete('/webhooks/:id', {
+    schema: {
+      summary: 'Delete a webhook endpoint',
+      description: 'Its deliveries stay in the log; those still pending become `failed` (`endpoint_deleted`).',
+      tags: ['Webhooks'],
+      params: Id,
+      response: { 200: Envelope(Type.Object({ id: Type.String(), deleted: Type.Boolean() })) },
+    },
+    config: scope,
+  }, async (req) => ok('Webhook endpoint deleted', await service.deleteEndpoint(db, principalOf(req), req.params.id)));
+}

@@ -1,0 +1,209 @@
+import type { Db, Queryable } from '../db/client.ts';
+import { pageRequest, toPage } from '../db/paging.ts';
+import { recordEvent } from '../events/service.ts';
+import { isEventType, type EventType } from '../events/types.ts';
+import { AppError, notFound, type ErrorDetail } from '../http/errors.ts';
+import { newId } from '../ids.ts';
+import type { Principal } from '../keys/scopes.ts';
+import type { Deliverer } from './delivery.ts';
+import * as repo from './repository.ts';
+import { sampleEventData } from './samples.ts';
+import type { WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint } from './schemas.ts';
+import { sealSecret, secretContext } from './secret-box.ts';
+import { newSigningSecret } from './signing.ts';
+import { checkEndpointUrl, type Lookup } from './url-guard.ts';
+
+export interface WebhookDeps {
+  /** Seals signing secrets at rest. */
+  key: Buffer;
+  lookup?: Lookup;
+  leaseMs: number;
+  deliverer: Deliverer;
+}
+
+type PageQuery = { limit?: number; cursor?: string };
+
+const invalid = (field: string, message: string, value?: string) => {
+  const said = value === undefined ? message : `"${value}" ${message}`;
+  return new AppError('validation_failed', `Invalid body field \`${field}\`: ${said}.`, [{ field, message: said }]);
+};
+
+export function renderEndpoint(row: repo.EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    status: row.status,
+    ...(row.disabled_reason ? { disabledReason: row.disabled_reason } : {}),
+    ...(row.description !== null ? { description: row.description } : {}),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export function renderDelivery(row: repo.DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    endpointID: row.endpoint_id,
+    eventID: row.event_id,
+    eventType: row.event_type,
+    ...(row.resource_type ? { resourceType: row.resource_type } : {}),
+    ...(row.resource_id ? { resourceID: row.resource_id } : {}),
+    status: row.status,
+    attempts: row.attempts,
+    ...(row.response_code !== null ? { responseCode: row.response_code } : {}),
+    ...(row.failure_reason ? { failureReason: row.failure_reason } : {}),
+    mode: row.mode,
+    createdAt: row.created_at.toISOString(),
+    ...(row.last_attempt_at ? { lastAttemptAt: row.last_attempt_at.toISOString() } : {}),
+    ...(row.status === 'pending' && row.next_attempt_at ? { nextAttemptAt: row.next_attempt_at.toISOString() } : {}),
+    ...(row.delivered_at ? { deliveredAt: row.delivered_at.toISOString() } : {}),
+  };
+}
+
+/** At least one known event type, each once; the message names the first bad value. */
+function checkEvents(events: string[]): EventType[] {
+  if (!events.length) throw invalid('events', 'must list at least one event type');
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  events.forEach((e, index) => {
+    if (!isEventType(e)) details.push({ field: `events.${index}`, message: `"${e}" is not an event type` });
+    else if (seen.has(e)) details.push({ field: `events.${index}`, message: `"${e}" is listed twice` });
+    seen.add(e);
+  });
+  if (details.length) {
+    throw new AppError('validation_failed', `Invalid body field \`${details[0].field}\`: ${details[0].message}.`, details);
+  }
+  return events as EventType[];
+}
+
+async function checkUrl(url: string, principal: Principal, deps: Pick<WebhookDeps, 'lookup'>) {
+  const verdict = await checkEndpointUrl(url, principal.mode, deps.lookup);
+  if (!verdict.ok) throw invalid('url', `${verdict.reason}`, url);
+}
+
+export async function createEndpoint(db: Queryable, principal: Principal, body: { url: string; events: string[]; description?: string }, deps: Pick<WebhookDeps, 'key' | 'lookup'>) {
+  const events = checkEvents(body.events);
+  await checkUrl(body.url, principal, deps);
+  const id = newId('we');
+  const secret = newSigningSecret();
+  const row = await repo.insertEndpoint(db, {
+    brand_id: principal.brandId,
+    id,
+    mode: principal.mode,
+    url: body.url,
+    events,
+    description: body.description ?? null,
+    secret_sealed: sealSecret(deps.key, secret, secretContext(principal.brandId, id)),
+  });
+  return { ...renderEndpoint(row), signingSecret: secret };
+}
+
+export async function listEndpoints(db: Queryable, principal: Principal, query: PageQuery) {
+  const page = pageRequest('webhooks', query);
+  return toPage('webhooks', page, await repo.listEndpoints(db, principal.brandId, principal.mode, page), renderEndpoint);
+}
+
+async function requireEndpoint(db: Queryable, principal: Principal, id: string) {
+  const row = await repo.findEndpoint(db, principal.brandId, principal.mode, id);
+  if (!row) throw notFound('webhook endpoint');
+  return row;
+}
+
+export async function getEndpoint(db: Queryable, principal: Principal, id: string) {
+  return renderEndpoint(await requireEndpoint(db, principal, id));
+}
+
+export async function updateEndpoint(
+  db: Queryable,
+  principal: Principal,
+  id: string,
+  body: { url?: string; events?: string[]; status?: 'active' | 'disabled'; description?: string },
+  deps: WebhookDeps,
+) {
+  await requireEndpoint(db, principal, id);
+  const events = body.events === undefined ? undefined : checkEvents(body.events);
+  if (body.url !== undefined) await checkUrl(body.url, principal, deps);
+  const row = await repo.updateEndpoint(db, principal.brandId, principal.mode, id, { ...body, events });
+  if (!row) throw notFound('webhook endpoint');
+  return renderEndpoint(row);
+}
+
+export async function deleteEndpoint(db: Db, principal: Principal, id: string) {
+  const deleted = await db.transaction((tx) => repo.deleteEndpoint(tx, principal.brandId, principal.mode, id));
+  if (!deleted) throw notFound('webhook endpoint');
+  return { id, deleted: true };
+}
+
+/** POST /webhooks/test: a realistic sample event, recorded and fanned out like a real one. */
+export async function sendTestEvent(db: Db, principal: Principal, body: { eventType: string; endpointID?: string }) {
+  if (!isEventType(body.eventType)) throw invalid('eventType', 'is not an event type', body.eventType);
+  const type = body.eventType;
+  return db.transaction(async (tx) => {
+    if (body.endpointID !== undefined) {
+      const endpoint = await repo.findEndpoint(tx, principal.brandId, principal.mode, body.endpointID);
+      if (!endpoint) throw notFound('webhook endpoint');
+      if (endpoint.status !== 'active') {
+        throw new AppError('conflict', `Webhook endpoint ${endpoint.id} is disabled; enable it (PATCH status "active") to send it test events.`);
+      }
+    }
+    const event = await recordEvent(
+      tx,
+      { brandId: principal.brandId, mode: principal.mode, type, data: sampleEventData(type) },
+      body.endpointID !== undefined ? { endpointId: body.endpointID } : undefined,
+    );
+    return { created: event.deliveries };
+  });
+}
+
+export async function listDeliveries(
+  db: Queryable,
+  principal: Principal,
+  query: PageQuery & { status?: repo.DeliveryStatus; endpointID?: string; eventType?: string },
+) {
+  if (query.eventType !== undefined && !isEventType(query.eventType)) {
+    throw new AppError('validation_failed', `Invalid query parameter \`eventType\`: "${query.eventType}" is not an event type.`, [{ field: 'eventType', message: 'is not an event type' }]);
+  }
+  // Each filter combination is its own list, so a cursor cannot be carried across filters.
+  const list = `deliveries:${query.status ?? ''}:${query.endpointID ?? ''}:${query.eventType ?? ''}`;
+  const page = pageRequest(list, query);
+  const rows = await repo.listDeliveries(db, principal.brandId, principal.mode, { status: query.status, endpointId: query.endpointID, eventType: query.eventType }, page);
+  return toPage(list, page, rows, renderDelivery);
+}
+
+export async function getDelivery(db: Queryable, principal: Principal, id: string): Promise<WebhookDeliveryDetail> {
+  const row = await repo.findDelivery(db, principal.brandId, principal.mode, id);
+  if (!row) throw notFound('webhook delivery');
+  const attempts = await repo.deliveryAttempts(db, row.brand_id, row.id);
+  return {
+    ...renderDelivery(row),
+    attemptLog: attempts.map((a) => ({
+      number: a.number,
+      attemptedAt: a.attempted_at.toISOString(),
+      durationMs: a.duration_ms,
+      ...(a.response_code !== null ? { responseCode: a.response_code } : {}),
+      ...(a.error !== null ? { error: a.error } : {}),
+      ...(a.response_body !== null ? { responseBody: a.response_body } : {}),
+    })),
+  };
+}
+
+/**
+ * POST /webhooks/deliveries/{id}/resend: one more attempt on the same delivery record, made now,
+ * in this request, with the same event id and body, freshly signed. The record (status,
+ * attempts, responseCode, attempt log) shows it. A failed resend of a delivery with retries left
+ * continues its schedule; otherwise it is `failed`.
+ */
+export async function resendDelivery(db: Queryable, principal: Principal, id: string, deps: WebhookDeps) {
+  const existing = await repo.findDelivery(db, principal.brandId, principal.mode, id);
+  if (!existing) throw notFound('webhook delivery');
+  const endpoint = await repo.findEndpoint(db, principal.brandId, principal.mode, existing.endpoint_id);
+  if (!endpoint) throw new AppError('conflict', `Webhook endpoint ${existing.endpoint_id} was deleted; its deliveries cannot be resent.`);
+  if (endpoint.status !== 'active') {
+    throw new AppError('conflict', `Webhook endpoint ${endpoint.id} is disabled; enable it (PATCH status "active") before resending.`);
+  }
+  const claimed = await repo.claimOne(db, principal.brandId, principal.mode, id, deps.leaseMs, deps.deliverer.claimToken());
+  if (!claimed) throw new AppError('conflict', `Webhook delivery ${id} is being sent right now; try again in a moment.`);
+  await deps.deliverer.deliver(claimed);
+  return getDelivery(db, principal, id);
+}

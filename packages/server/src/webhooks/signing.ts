@@ -1,0 +1,40 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+/**
+ * Webhook signatures. Every delivery carries two, over the exact bytes sent:
+ * - `X-Service-Signature: sha256=<hex>`: HMAC-SHA256 of the body, keyed with the signing secret
+ *   string exactly as the brand saw it (`whsec_…`, prefix included), as the reference says.
+ * - Standard Webhooks (standardwebhooks.com): `webhook-signature: v1,<base64>` over
+ *   `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded bytes after `whsec_`,
+ *   so receivers get replay protection and can use the standard libraries.
+ */
+
+export const secretPrefix = 'whsec_';
+
+/** `whsec_` + base64 of 32 random bytes: the Standard Webhooks secret format. */
+export function newSigningSecret(): string {
+  return `${secretPrefix}${randomBytes(32).toString('base64')}`;
+}
+
+export function serviceSignature(secret: string, body: string | Buffer): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+}
+
+export function standardSignature(secret: string, id: string, timestamp: number, body: string | Buffer): string {
+  const key = Buffer.from(secret.slice(secretPrefix.length), 'base64');
+  const mac = createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64');
+  return `v1,${mac}`;
+}
+
+/** The headers of one delivery attempt; `id` is the event id, the same on every retry and resend. */
+export function deliveryHeaders(secret: string, id: string, body: string, now = Date.now()): Record<string, string> {
+  const timestamp = Math.floor(now / 1000);
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'creator-commerce-webhooks/1',
+    'x-service-signature': serviceSignature(secret, body),
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardSignature(secret, id, timestamp, body),
+  };
+}
