@@ -3,8 +3,8 @@ import type { Db, Queryable } from '../db/client.ts';
 import { recordEvent } from '../events/service.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
-import { activateMembership, type MembershipRow } from '../memberships/repository.ts';
-import { renderMembership } from '../memberships/service.ts';
+import { activateMembership } from '../memberships/repository.ts';
+import { memberJoinedData } from '../memberships/service.ts';
 import type { PaymentProvider, PaymentState } from '../payments/provider.ts';
 import { providerForMode, providerNamed } from '../payments/providers.ts';
 import { renderTransaction } from '../transactions/service.ts';
@@ -142,13 +142,8 @@ export async function settleAttempt(tx: Queryable, attempt: AttemptRow, state: F
         fields: link.form_data,
         plan: purchase.tierId,
       });
-      if (joined) await recordEvent(tx, { ...scope, type: 'member.joined', data: memberEventData(row) });
+      if (joined) await recordEvent(tx, { ...scope, type: 'member.joined', data: memberJoinedData(row) });
     }
   }
   return moved;
-}
-
-/** The Membership record, plus the product a customer joined (the record itself names only a hub). */
-function memberEventData(row: MembershipRow) {
-  return { ...renderMembership(row), ...(row.product_id ? { productID: row.product_id } : {}) };
 }

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { recordEvents } from '../events/service.ts';
 import { newId } from '../ids.ts';
-import { insertMemberships, type MembershipRow } from '../memberships/repository.ts';
-import { renderMembership } from '../memberships/service.ts';
+import { insertMemberships } from '../memberships/repository.ts';
+import { memberJoinedData } from '../memberships/service.ts';
 import type { WorkSource } from '../worker/loop.ts';
 import * as repo from './repository.ts';
 
@@ -16,11 +16,6 @@ export interface ImportWorkOptions {
   retryBaseMs?: number;
   /** Tests only: runs inside the batch transaction after the memberships are written, before the commit. */
   beforeCommit?: (batch: { importId: string; created: number }) => Promise<void> | void;
-}
-
-/** member.joined's data: the Membership record as the API renders it, plus the product for a product's customer. */
-export function memberJoinedData(row: MembershipRow): Record<string, unknown> {
-  return { ...renderMembership(row), ...(row.product_id ? { productID: row.product_id } : {}) };
 }
 
 export interface BatchResult {

@@ -20,6 +20,11 @@ export function renderMembership(row: repo.MembershipRow): Membership {
   };
 }
 
+/** member.joined's data: the Membership record, plus the product for a product's customer (the record itself names only a hub). */
+export function memberJoinedData(row: repo.MembershipRow): Record<string, unknown> {
+  return { ...renderMembership(row), ...(row.product_id ? { productID: row.product_id } : {}) };
+}
+
 type PageQuery = { limit?: number; cursor?: string };
 
 /** Every member of the hub in the key's mode, whatever their status, newest first. */
