@@ -64,7 +64,7 @@ describe('POST /payment-links', () => {
 
   it('ignores any amount the client tries to send and refuses unknown fields', async () => {
     await refused(key, courseBody(ids, { amount: 1 }), 'amount', /not a known field/);
-    await refused(key, { ...courseBody(ids), items: [{ id: ids['brush-course'], plan: ids['brush-standard'], type: 'course', price: 1 }] }, 'items.0.price');
+    await refused(key, { ...courseBody(ids), items: [{ id: ids['brush-course'], plan: ids['brush-standard'], type: 'course', price: 1 }] }, 'items[0].price');
   });
 
   it('multiplies by count and adds add-ons once', async () => {
@@ -154,8 +154,8 @@ describe('POST /payment-links', () => {
     });
 
     it('need an id, a name and a valid email each', async () => {
-      await refused(key, { ...workshop('workshop-pair'), ...form([{ id: 'g1', fullName: 'Grace' }]) }, 'form.guests.0.email');
-      await refused(key, { ...workshop('workshop-pair'), ...form([{ ...guest, email: 'nope' }]) }, 'form.guests.0.email');
+      await refused(key, { ...workshop('workshop-pair'), ...form([{ id: 'g1', fullName: 'Grace' }]) }, 'form.guests[0].email');
+      await refused(key, { ...workshop('workshop-pair'), ...form([{ ...guest, email: 'nope' }]) }, 'form.guests[0].email');
     });
   });
 

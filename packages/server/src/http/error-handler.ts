@@ -16,7 +16,8 @@ const where: Record<string, string> = { body: 'body field', querystring: 'query 
 function validationError(err: FastifyError): AppError {
   const context = err.validationContext ?? 'body';
   const details: ErrorDetail[] = (err.validation ?? []).slice(0, 100).map((v) => {
-    const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    // JSON pointer to the notation the services use in their own messages: /items/0/id -> items[0].id
+    const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.').replace(/\.(\d+)(?=\.|$)/g, '[$1]').replace(/^(\d+)/, '[$1]');
     const params = v.params as Record<string, unknown>;
     const field = typeof params.missingProperty === 'string'
       ? (path ? `${path}.${params.missingProperty}` : params.missingProperty)

@@ -87,7 +87,7 @@ describe('POST /webhooks', () => {
     const unknown = await post(['member.joined', 'order.shipped']);
     assert.equal(unknown.statusCode, 400);
     assert.match(unknown.json().message, /"order\.shipped" is not an event type/);
-    assert.equal(unknown.json().data.details[0].field, 'events.1');
+    assert.equal(unknown.json().data.details[0].field, 'events[1]');
     const missing = await t.request({ method: 'POST', url: '/api/v1/webhooks', key, payload: { events: ['member.joined'] } });
     assert.equal(missing.statusCode, 400);
     assert.match(missing.json().message, /url/);

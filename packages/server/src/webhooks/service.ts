@@ -67,8 +67,8 @@ function checkEvents(events: string[]): EventType[] {
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   events.forEach((e, index) => {
-    if (!isEventType(e)) details.push({ field: `events.${index}`, message: `"${e}" is not an event type` });
-    else if (seen.has(e)) details.push({ field: `events.${index}`, message: `"${e}" is listed twice` });
+    if (!isEventType(e)) details.push({ field: `events[${index}]`, message: `"${e}" is not an event type` });
+    else if (seen.has(e)) details.push({ field: `events[${index}]`, message: `"${e}" is listed twice` });
     seen.add(e);
   });
   if (details.length) {
