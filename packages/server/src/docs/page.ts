@@ -39,6 +39,7 @@ const code = (s: string) => s.replace(/`([^`]+)`/g, '<code>$1</code>');
 function typeName(schema: Schema): string {
   const s = resolve(schema);
   if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
   if (s.anyOf) return s.anyOf.map(typeName).join(' | ');
   if (s.type === 'array') return `array of ${s.items ? typeName(s.items) : 'any'}`;
   if (Array.isArray(s.type)) return s.type.join(' | ');
