@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
 import type { Db } from '../db/client.ts';
-import { pageRequest, toPage } from '../db/paging.ts';
+import { PageQuery, pageRequest, toPage } from '../db/paging.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../http/auth.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { AppError, notFound } from '../http/errors.ts';
-import type { Mode } from '../keys/scopes.ts';
+import { findEvent, listEvents, type EventRow } from './repository.ts';
 import { isEventType } from './types.ts';
 
 /**
@@ -20,30 +20,7 @@ export const Event = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown(), { description: 'What the event is about: a Transaction, a Membership record or a payout.' }),
 }, { $id: 'Event' });
 
-interface EventRow {
-  brand_id: string;
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-  created_at: Date;
-}
-
 const render = (r: EventRow) => ({ id: r.id, type: r.type, created: r.created_at.toISOString(), data: r.data });
-
-function listEvents(db: Db, brandId: string, mode: Mode, type: string | undefined, page: ReturnType<typeof pageRequest>) {
-  const params: unknown[] = [brandId, mode, page.limit + 1, type ?? null];
-  let after = '';
-  if (page.after) {
-    after = 'AND (created_at, id) < ($5, $6)';
-    params.push(page.after.createdAt, page.after.id);
-  }
-  return db.query<EventRow>(
-    `SELECT brand_id, id, type, data, created_at FROM events
-     WHERE brand_id = $1 AND mode = $2 AND ($4::text IS NULL OR type = $4) ${after}
-     ORDER BY created_at DESC, id DESC LIMIT $3`,
-    params,
-  );
-}
 
 export function eventRoutes(app: App, { db }: { db: Db }) {
   app.get('/events', {
@@ -52,8 +29,7 @@ export function eventRoutes(app: App, { db }: { db: Db }) {
       description: 'Our addition to the reference: every event of the key\'s mode, newest first, in the webhook body\'s shape, kept at least 30 days. Filter by `type`.',
       tags: ['Webhooks'],
       querystring: Type.Object({
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100 (default 20).' })),
-        cursor: Type.Optional(Type.String({ description: '`nextCursor` of the previous page.' })),
+        ...PageQuery.properties,
         type: Type.Optional(Type.String({ description: 'Only events of this type.' })),
       }),
       response: { 200: Envelope(ListOf(Event)) },
@@ -81,10 +57,7 @@ export function eventRoutes(app: App, { db }: { db: Db }) {
     config: { auth: { scope: 'webhooks:write' } },
   }, async (req) => {
     const p = principalOf(req);
-    const [row] = await db.query<EventRow>(
-      'SELECT brand_id, id, type, data, created_at FROM events WHERE brand_id = $1 AND mode = $2 AND id = $3',
-      [p.brandId, p.mode, req.params.id],
-    );
+    const row = await findEvent(db, p.brandId, p.mode, req.params.id);
     if (!row) throw notFound('event');
     return ok('Event retrieved', render(row));
   });

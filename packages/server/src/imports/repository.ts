@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/client.ts';
 import type { Mode } from '../keys/scopes.ts';
-import type { TierRow } from '../products/repository.ts';
 
 export type ImportStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
@@ -62,11 +61,6 @@ export async function insertImport(tx: Queryable, imp: NewImport, records: Impor
     [imp.brand_id, imp.id, JSON.stringify(records)],
   );
   return row;
-}
-
-/** A hub's membership tiers (its plans), in catalog order. */
-export function hubTiers(db: Queryable, brandId: string, hubId: string): Promise<TierRow[]> {
-  return db.query<TierRow>('SELECT * FROM tiers WHERE brand_id = $1 AND hub_id = $2 ORDER BY position', [brandId, hubId]);
 }
 
 export async function findImport(db: Queryable, brandId: string, mode: Mode, id: string): Promise<ImportRow | undefined> {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import { workChannel } from '../events/service.ts';
 import { AppError, notFound, type ErrorDetail } from '../http/errors.ts';
-import { requireHub } from '../hubs/repository.ts';
+import { hubTiers, requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
 import type { Principal } from '../keys/scopes.ts';
 import { productCheckoutFields, productTiers, type TierRow } from '../products/repository.ts';
@@ -75,7 +75,7 @@ function requireIdShape(id: string, what: string) {
 export async function queueHubImport(tx: Queryable, principal: Principal, hubId: string, body: ImportBody) {
   requireIdShape(hubId, 'hub');
   await requireHub(tx, principal.brandId, hubId);
-  const tiers = await repo.hubTiers(tx, principal.brandId, hubId);
+  const tiers = await hubTiers(tx, principal.brandId, hubId);
   return queue(tx, principal, { hub_id: hubId, product_id: null }, tiers, { kind: 'hub' }, body);
 }
 
