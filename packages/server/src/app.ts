@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
-import { installAuth } from './http/auth.ts';
+import { installAuth } from './auth/resolve.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { pingRoute } from './http/ping.ts';
 import { KeyCache } from './keys/cache.ts';

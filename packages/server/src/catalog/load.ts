@@ -1,6 +1,6 @@
 import Value from 'typebox/value';
 import type { Db, Queryable } from '../db/client.ts';
-import { AppError, type ErrorDetail } from '../http/errors.ts';
+import { AppError, type ErrorDetail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { toMinor } from '../money.ts';
 import { fieldIdFromLabel } from './field-id.ts';

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../http/errors.ts';
+import type { ErrorDetail } from '../errors.ts';
 import type { CheckoutFieldRow } from '../products/repository.ts';
 import type { PaymentLinkBody } from './schemas.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { toAppError } from '../http/error-handler.ts';
 import { providerForMode } from '../payments/providers.ts';
 import { payLink } from './payment.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/client.ts';
 import { recordEvent } from '../events/service.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { activateMembership } from '../memberships/repository.ts';
 import { memberJoinedData } from '../memberships/service.ts';

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../http/errors.ts';
+import type { ErrorDetail } from '../errors.ts';
 import type { HubRow } from '../hubs/repository.ts';
 import { exponentOf, toMajor, toMinor } from '../money.ts';
 import type { ItemRow, ProductRow, TierRow } from '../products/repository.ts';

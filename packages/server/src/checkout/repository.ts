@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
 import type { LineItem, Purchase } from './pricing.ts';
 

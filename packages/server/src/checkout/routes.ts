@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
-import { principalOf } from '../http/auth.ts';
+import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import { Transaction } from '../transactions/schemas.ts';
 import { PaymentLink, PaymentLinkBody, VerifyBody } from './schemas.ts';

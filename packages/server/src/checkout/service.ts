@@ -1,8 +1,8 @@
 import type { Db, Queryable } from '../db/client.ts';
-import { AppError, notFound, type ErrorDetail } from '../http/errors.ts';
+import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
-import type { Principal } from '../keys/scopes.ts';
+import type { Principal } from '../auth/principal.ts';
 import { toMajor } from '../money.ts';
 import { providerForMode } from '../payments/providers.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
@@ -13,8 +13,6 @@ import { priceLink, type CatalogItem } from './pricing.ts';
 import * as repo from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
 
-const invalid = (problems: ErrorDetail[]) =>
-  new AppError('validation_failed', `Invalid body field \`${problems[0].field}\`: ${problems[0].message}.`, problems.slice(0, 100));
 
 /** Fields of the body that nothing acts on yet; kept on the link as sent, never dropped. */
 const recorded = ['countryCode', 'booking', 'address', 'deliveryLocation', 'pickupLocation', 'utmRef', 'adClickID', 'adType',
@@ -34,14 +32,14 @@ export async function createPaymentLink(db: Db, principal: Principal, body: Paym
     problems.push({ field: 'redirectUrl', message: 'must be an http:// or https:// address' });
   }
   const catalog = await resolveItems(db, principal.brandId, body.items, problems);
-  if (problems.length) throw invalid(problems);
+  if (problems.length) throw invalidAll(problems);
 
   const priced = priceLink(body, catalog, new Date(), problems);
   const fields = await Promise.all(catalog.map(async (c) => c.kind === 'hub'
     ? { productTitle: c.hub.name, fields: [] }
     : { productTitle: c.product.title, fields: await productCheckoutFields(db, principal.brandId, c.product.id) }));
   const buyer = checkForm(body.form, fields, priced.tickets, problems);
-  if (problems.length) throw invalid(problems);
+  if (problems.length) throw invalidAll(problems);
 
   const extras: Record<string, unknown> = {};
   for (const key of recorded) if (body[key] !== undefined) extras[key] = body[key];

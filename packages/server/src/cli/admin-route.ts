@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import Value from 'typebox/value';
 import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import type { KeyCache } from '../keys/cache.ts';
 import { Command, runCommand } from './commands.ts';
 

@@ -5,7 +5,7 @@ import { loadCatalog } from '../catalog/load.ts';
 import type { Db } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import type { KeyCache } from '../keys/cache.ts';
-import { scopes, type Scope } from '../keys/scopes.ts';
+import { scopes, type Scope } from '../auth/principal.ts';
 import { createKey, listKeys, revokeKey } from '../keys/service.ts';
 import { seedDemoActivity } from './demo.ts';
 

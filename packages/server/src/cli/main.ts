@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openPglite, openPostgres } from '../db/client.ts';
 import { acquireDataLock, DataDirBusyError, readDataLock, type DataLock } from '../db/data-lock.ts';

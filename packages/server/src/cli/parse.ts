@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { scopes as allScopes, isScope } from '../keys/scopes.ts';
+import { scopes as allScopes, isScope } from '../auth/principal.ts';
 import type { Command } from './commands.ts';
 
 export const usage = `Usage: npm run cli -- <command>

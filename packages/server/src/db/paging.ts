@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 
 /**
  * Keyset pagination, newest first, on (created_at, id) (DESIGN.md, Lists).

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrand, createKey } from '../testing/factories.ts';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client.ts';
 import { afterCursor, type PageRequest } from '../db/paging.ts';
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 
 export interface EventRow {
   brand_id: string;

@@ -2,9 +2,9 @@ import { Type } from 'typebox';
 import type { Db } from '../db/client.ts';
 import { PageQuery, pageRequest, toPage } from '../db/paging.ts';
 import type { App } from '../http/app-type.ts';
-import { principalOf } from '../http/auth.ts';
+import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import { findEvent, listEvents, type EventRow } from './repository.ts';
 import { isEventType } from './types.ts';
 
@@ -39,7 +39,7 @@ export function eventRoutes(app: App, { db }: { db: Db }) {
     const p = principalOf(req);
     const { type } = req.query;
     if (type !== undefined && !isEventType(type)) {
-      throw new AppError('validation_failed', `Invalid query parameter \`type\`: "${type}" is not an event type.`, [{ field: 'type', message: 'is not an event type' }]);
+      throw invalid('type', `"${type}" is not an event type`, 'query parameter');
     }
     const list = `events:${type ?? ''}`;
     const page = pageRequest(list, req.query);

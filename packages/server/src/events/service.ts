@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 import type { EventType } from './types.ts';
 import { fanOutInserted, insertEventWithDeliveries } from '../webhooks/fan-out.ts';
 import { resourceOf } from '../webhooks/samples.ts';

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode, type ErrorDetail } from './errors.ts';
+import { AppError, type ErrorCode, type ErrorDetail } from '../errors.ts';
 
 // Fastify's own error codes that are the client's fault, and what we call them.
 const frameworkCodes: Record<string, { code: ErrorCode; message?: string }> = {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from './app-type.ts';
-import { principalOf } from './auth.ts';
+import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ok } from './envelope.ts';
 
 export function pingRoute(app: App) {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import type { TierRow } from '../products/repository.ts';
 
 export interface HubRow {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 
 export type ImportStatus = 'queued' | 'processing' | 'completed' | 'failed';
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
-import { principalOf } from '../http/auth.ts';
+import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import { Import, ImportBody, importBodyLimitBytes, ImportQueued, maxImportRecords } from './schemas.ts';
 import * as service from './service.ts';

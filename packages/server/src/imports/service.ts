@@ -1,9 +1,9 @@
 import type { Queryable } from '../db/client.ts';
 import { workChannel } from '../events/service.ts';
-import { AppError, notFound, type ErrorDetail } from '../http/errors.ts';
+import { AppError, notFound, type ErrorDetail } from '../errors.ts';
 import { hubTiers, requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
-import type { Principal } from '../keys/scopes.ts';
+import type { Principal } from '../auth/principal.ts';
 import { productCheckoutFields, productTiers, type TierRow } from '../products/repository.ts';
 import { requireProduct } from '../products/service.ts';
 import { checkRecords, foldDuplicates, maxListedProblems, type RecordRules } from './records.ts';

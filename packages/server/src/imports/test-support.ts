@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
-import type { Mode } from '../keys/scopes.ts';
-import type { Principal } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import { queueHubImport } from './service.ts';
 import { processNextBatch, type ImportWorkOptions } from './worker.ts';
 

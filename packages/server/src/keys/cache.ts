@@ -1,4 +1,4 @@
-import type { Principal } from './scopes.ts';
+import type { Principal } from '../auth/principal.ts';
 
 /**
  * Verified keys, remembered for a short time so the hot path costs no database round trip.

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import type { Mode, Scope } from './scopes.ts';
+import type { Mode, Scope } from '../auth/principal.ts';
 
 export interface KeyRow {
   brand_id: string;

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import * as repo from './repository.ts';
 import type { KeyCache } from './cache.ts';
-import type { Mode, Scope } from './scopes.ts';
+import type { Mode, Scope } from '../auth/principal.ts';
 
 /** SHA-256 is enough: keys carry 192 random bits, so there is nothing to brute-force. */
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');

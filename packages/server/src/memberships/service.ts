@@ -1,8 +1,8 @@
 import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
-import type { Principal } from '../keys/scopes.ts';
+import type { Principal } from '../auth/principal.ts';
 import { requireProduct } from '../products/service.ts';
 import * as repo from './repository.ts';
 import type { Membership } from './schemas.ts';

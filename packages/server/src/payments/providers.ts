@@ -1,4 +1,4 @@
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 import type { PaymentProvider } from './provider.ts';
 import { sandboxProvider } from './sandbox.ts';
 

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
-import { notFound } from '../http/errors.ts';
-import type { Principal } from '../keys/scopes.ts';
+import { notFound } from '../errors.ts';
+import type { Principal } from '../auth/principal.ts';
 import { renderProduct, renderProductSummary } from './render.ts';
 import * as repo from './repository.ts';
 

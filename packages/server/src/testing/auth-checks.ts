@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { Mode, Scope } from '../keys/scopes.ts';
-import { scopes as allScopes } from '../keys/scopes.ts';
+import type { Mode, Scope } from '../auth/principal.ts';
+import { scopes as allScopes } from '../auth/principal.ts';
 import { revokeKey } from '../keys/service.ts';
 import type { TestApp } from './app.ts';
 import { createBrand, createKey } from './factories.ts';

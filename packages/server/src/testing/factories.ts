@@ -4,7 +4,7 @@ import { loadCatalog } from '../catalog/load.ts';
 import { exampleCatalogPath } from '../cli/commands.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
-import { scopes as allScopes, type Mode, type Scope } from '../keys/scopes.ts';
+import { scopes as allScopes, type Mode, type Scope } from '../auth/principal.ts';
 import { createKey as insertKey } from '../keys/service.ts';
 import { insertMembership, type MembershipRow } from '../memberships/repository.ts';
 import { insertTransaction, type TransactionRow } from '../transactions/repository.ts';

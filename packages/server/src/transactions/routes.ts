@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { Db } from '../db/client.ts';
 import { PageQuery } from '../db/paging.ts';
 import type { App } from '../http/app-type.ts';
-import { principalOf } from '../http/auth.ts';
+import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { Transaction } from './schemas.ts';
 import * as service from './service.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { recordEvent } from '../events/service.ts';
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrand, createKey } from '../testing/factories.ts';

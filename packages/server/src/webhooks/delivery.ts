@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookSettings } from '../config.ts';
 import type { Queryable } from '../db/client.ts';
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 import * as repo from './repository.ts';
 import { openSecret, secretContext } from './secret-box.ts';
 import { deliveryHeaders } from './signing.ts';

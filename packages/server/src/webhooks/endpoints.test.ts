@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { registerEndpoint } from '../testing/receiver.ts';
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 
 let t: TestApp;
 // DNS as a table: these names never reach a real resolver.

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 import { resourceOf } from './samples.ts';
 
 /**

@@ -4,7 +4,7 @@ import type { AppDeps } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { PageQuery } from '../db/paging.ts';
 import type { App } from '../http/app-type.ts';
-import { principalOf } from '../http/auth.ts';
+import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { createDeliverer } from './delivery.ts';
 import {

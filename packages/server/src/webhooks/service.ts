@@ -2,9 +2,9 @@ import type { Db, Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { recordEvent } from '../events/service.ts';
 import { isEventType, type EventType } from '../events/types.ts';
-import { AppError, notFound, type ErrorDetail } from '../http/errors.ts';
+import { AppError, invalid, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { newId } from '../ids.ts';
-import type { Principal } from '../keys/scopes.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { Deliverer } from './delivery.ts';
 import * as repo from './repository.ts';
 import { sampleEventData } from './samples.ts';
@@ -23,10 +23,8 @@ export interface WebhookDeps {
 
 type PageQuery = { limit?: number; cursor?: string };
 
-const invalid = (field: string, message: string, value?: string) => {
-  const said = value === undefined ? message : `"${value}" ${message}`;
-  return new AppError('validation_failed', `Invalid body field \`${field}\`: ${said}.`, [{ field, message: said }]);
-};
+const invalidValue = (field: string, message: string, value?: string) =>
+  invalid(field, value === undefined ? message : `"${value}" ${message}`);
 
 export function renderEndpoint(row: repo.EndpointRow): WebhookEndpoint {
   return {
@@ -63,7 +61,7 @@ export function renderDelivery(row: repo.DeliveryRow): WebhookDelivery {
 
 /** At least one known event type, each once; the message names the first bad value. */
 function checkEvents(events: string[]): EventType[] {
-  if (!events.length) throw invalid('events', 'must list at least one event type');
+  if (!events.length) throw invalidValue('events', 'must list at least one event type');
   const seen = new Set<string>();
   const details: ErrorDetail[] = [];
   events.forEach((e, index) => {
@@ -72,14 +70,14 @@ function checkEvents(events: string[]): EventType[] {
     seen.add(e);
   });
   if (details.length) {
-    throw new AppError('validation_failed', `Invalid body field \`${details[0].field}\`: ${details[0].message}.`, details);
+    throw invalidAll(details);
   }
   return events as EventType[];
 }
 
 async function checkUrl(url: string, principal: Principal, deps: Pick<WebhookDeps, 'lookup'>) {
   const verdict = await checkEndpointUrl(url, principal.mode, deps.lookup);
-  if (!verdict.ok) throw invalid('url', `${verdict.reason}`, url);
+  if (!verdict.ok) throw invalidValue('url', `${verdict.reason}`, url);
 }
 
 export async function createEndpoint(db: Queryable, principal: Principal, body: { url: string; events: string[]; description?: string }, deps: Pick<WebhookDeps, 'key' | 'lookup'>) {
@@ -137,7 +135,7 @@ export async function deleteEndpoint(db: Db, principal: Principal, id: string) {
 
 /** POST /webhooks/test: a realistic sample event, recorded and fanned out like a real one. */
 export async function sendTestEvent(db: Db, principal: Principal, body: { eventType: string; endpointID?: string }) {
-  if (!isEventType(body.eventType)) throw invalid('eventType', 'is not an event type', body.eventType);
+  if (!isEventType(body.eventType)) throw invalidValue('eventType', 'is not an event type', body.eventType);
   const type = body.eventType;
   return db.transaction(async (tx) => {
     if (body.endpointID !== undefined) {
@@ -162,7 +160,7 @@ export async function listDeliveries(
   query: PageQuery & { status?: repo.DeliveryStatus; endpointID?: string; eventType?: string },
 ) {
   if (query.eventType !== undefined && !isEventType(query.eventType)) {
-    throw new AppError('validation_failed', `Invalid query parameter \`eventType\`: "${query.eventType}" is not an event type.`, [{ field: 'eventType', message: 'is not an event type' }]);
+    throw invalid('eventType', `"${query.eventType}" is not an event type`, 'query parameter');
   }
   // Each filter combination is its own list, so a cursor cannot be carried across filters.
   const list = `deliveries:${query.status ?? ''}:${query.endpointID ?? ''}:${query.eventType ?? ''}`;

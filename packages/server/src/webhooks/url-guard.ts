@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import type { Mode } from '../keys/scopes.ts';
+import type { Mode } from '../auth/principal.ts';
 
 /**
  * Where webhooks may be sent (no SSRF). Live mode: `https://` to a host whose every address is

@@ -40,3 +40,16 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('not_found', `No ${what} with that id exists.`);
+
+/**
+ * A 400 naming the field, in the one wording every layer uses: "Invalid body field `x`: must be…".
+ * Several problems become `details`, the first one the message.
+ */
+export function invalid(field: string, message: string, where: 'body field' | 'query parameter' | 'path parameter' = 'body field'): AppError {
+  return invalidAll([{ field, message }], where);
+}
+
+export function invalidAll(problems: ErrorDetail[], where: 'body field' | 'query parameter' | 'path parameter' = 'body field'): AppError {
+  const [first] = problems;
+  return new AppError('validation_failed', `Invalid ${where} \`${first.field}\`: ${first.message}.`, problems.slice(0, 100));
+}

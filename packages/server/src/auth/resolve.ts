@@ -3,8 +3,8 @@ import type { Db } from '../db/client.ts';
 import type { KeyCache } from '../keys/cache.ts';
 import { findActiveKeyByHash } from '../keys/repository.ts';
 import { hashKey } from '../keys/service.ts';
-import type { Principal, Scope } from '../keys/scopes.ts';
-import { AppError } from './errors.ts';
+import type { Principal, Scope } from './principal.ts';
+import { AppError } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

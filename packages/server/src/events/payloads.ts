@@ -1,0 +1,65 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Membership } from '../memberships/schemas.ts';
+import { Transaction } from '../transactions/schemas.ts';
+import type { EventType } from './types.ts';
+
+/**
+ * The `data` of every event type, one TypeBox shape each (DESIGN.md, Events and the worker). The
+ * same map types recordEvent, builds the samples of POST /webhooks/test, and feeds the OpenAPI
+ * `webhooks` section that the SDK's event union is generated from.
+ */
+
+/** member.*: the Membership record, plus the product for a product's customer (the record names only a hub). */
+export const MemberEventData = Type.Object({
+  ...Membership.properties,
+  productID: Type.Optional(Type.String({ description: 'The product, when the membership is a product\'s customer.' })),
+}, { $id: 'MemberEventData' });
+
+/**
+ * The recurring side of a membership bought on a recurring tier. Designed here ahead of the
+ * subscriptions work, which fills it; nothing records subscription events for real yet.
+ */
+export const Subscription = Type.Object({
+  status: Type.Union(['active', 'past_due', 'cancelled', 'expired', 'completed'].map((s) => Type.Literal(s)),
+    { description: '`active`, `past_due` (a renewal failed and is being retried), `cancelled`, `expired` or `completed` (every one of `count` periods paid).' }),
+  currentPeriodStart: Type.String({ format: 'date-time' }),
+  currentPeriodEnd: Type.String({ format: 'date-time' }),
+  periodsPaid: Type.Integer({ minimum: 0 }),
+  count: Type.Integer({ minimum: 0, description: 'Billing periods agreed; 0 renews until cancelled.' }),
+  cancelAtPeriodEnd: Type.Boolean(),
+  nextBillingAt: Type.Optional(Type.String({ format: 'date-time', description: 'Absent once nothing more will be billed.' })),
+}, { $id: 'Subscription' });
+
+/** subscription.*: the membership, its subscription, and the charge that caused the event when there was one. */
+export const SubscriptionEventData = Type.Object({
+  membership: MemberEventData,
+  subscription: Subscription,
+  transaction: Type.Optional(Transaction),
+}, { $id: 'SubscriptionEventData' });
+
+/** payout.settled: settled earnings of one currency and mode, net of fees. */
+export const Payout = Type.Object({
+  id: Type.String({ description: '`po_…`' }),
+  amount: Type.Number({ description: 'Net amount paid out: gross minus fees, as a decimal.' }),
+  currency: Type.String(),
+  fee: Type.Number({ description: 'Platform fees deducted, as a decimal.' }),
+  transactionCount: Type.Integer({ minimum: 0 }),
+  periodStart: Type.String({ format: 'date-time' }),
+  periodEnd: Type.String({ format: 'date-time' }),
+  settledAt: Type.String({ format: 'date-time' }),
+  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+}, { $id: 'Payout' });
+
+export const eventPayloads = {
+  'transaction.succeeded': Transaction,
+  'transaction.failed': Transaction,
+  'payout.settled': Payout,
+  'subscription.renewed': SubscriptionEventData,
+  'subscription.expired': SubscriptionEventData,
+  'subscription.completed': SubscriptionEventData,
+  'member.joined': MemberEventData,
+  'member.removed': MemberEventData,
+} as const satisfies Record<EventType, TSchema>;
+
+export type EventPayloads = { [K in EventType]: Static<(typeof eventPayloads)[K]> };
+export type EventData<K extends EventType> = EventPayloads[K];
