@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { buildApp } from '../packages/server/src/app.ts';
+import { testDeps } from '../packages/server/src/testing/app.ts';
 import { loadCatalog } from '../packages/server/src/catalog/load.ts';
 import { loadConfig, type Config } from '../packages/server/src/config.ts';
 import { openPglite, openPostgres, type Db } from '../packages/server/src/db/client.ts';
@@ -36,11 +37,12 @@ async function runOn(db: Db): Promise<ImportRun> {
   const defaults = loadConfig({ IMPORT_BATCH_SIZE: process.env.IMPORT_BATCH_SIZE });
   const config: Config = { ...defaults, logLevel: 'silent', webhooks: { ...defaults.webhooks, secretKey: randomBytes(32) } };
   const log = pino({ level: 'silent' });
-  const app = await buildApp({ db, config });
+  const deps = testDeps(db, { config, log });
+  const app = await buildApp(deps);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1`;
-  const worker = await startWorker(db, workSources({ db, config, log }), log);
+  const worker = await startWorker(db, workSources(deps), log);
   try {
     const brand = await createBrand(db, { name: 'Bench brand' });
     const ids = await loadCatalog(db, brand.id, hub);

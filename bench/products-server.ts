@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { buildApp } from '../packages/server/src/app.ts';
+import { testDeps } from '../packages/server/src/testing/app.ts';
 import { openPglite, openPostgres } from '../packages/server/src/db/client.ts';
 import { migrate } from '../packages/server/src/db/migrate.ts';
 import { listProducts } from '../packages/server/src/products/repository.ts';
@@ -33,7 +34,7 @@ await db.query(
 // Fresh statistics, as PostgreSQL's autovacuum and the embedded server's maintenance keep them.
 await db.exec('ANALYZE');
 
-const app = await buildApp({ db, config: { bodyLimitBytes: 1 << 20, logLevel: 'silent', keyCacheMs: 500, publicUrl: 'http://localhost' } });
+const app = await buildApp(testDeps(db, { config: { bodyLimitBytes: 1 << 20, logLevel: 'silent', publicUrl: 'http://localhost' } }));
 await app.listen({ port: 0, host: '127.0.0.1' });
 const appPort = (app.server.address() as { port: number }).port;
 

@@ -31,6 +31,7 @@ import { newId } from '../packages/server/src/ids.ts';
 import { createEndpoint } from '../packages/server/src/webhooks/service.ts';
 import { startWorker, type Worker } from '../packages/server/src/worker/loop.ts';
 import { workSources } from '../packages/server/src/worker/sources.ts';
+import { testDeps } from '../packages/server/src/testing/app.ts';
 
 const events = 10_000;
 const brands = 10;
@@ -197,7 +198,7 @@ async function benchPglite(): Promise<string> {
   const log = pino({ level: 'silent' });
   try {
     const r = await runPhases(s, async () => {
-      const worker: Worker = await startWorker(db, workSources({ db, config, log }), log);
+      const worker: Worker = await startWorker(db, workSources(testDeps(db, { config, log })), log);
       return () => worker.stop();
     }, pgliteRate);
     return row('PGlite, in-process worker', r);

@@ -2,14 +2,12 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Config } from './config.ts';
-import type { Db } from './db/client.ts';
+import type { Deps } from './deps.ts';
 import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
 import { installAuth } from './auth/resolve.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { pingRoute } from './http/ping.ts';
-import { KeyCache } from './keys/cache.ts';
 import { adminRoutes } from './cli/admin-route.ts';
 import { checkoutPages } from './checkout/pages.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
@@ -19,37 +17,11 @@ import { productRoutes } from './products/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
-import type { Lookup } from './webhooks/url-guard.ts';
 
-export interface AppDeps {
-  db: Db;
-  config: Pick<Config, 'bodyLimitBytes' | 'logLevel' | 'keyCacheMs' | 'publicUrl'>
-    // Webhook settings; without them webhook routes use defaults and a throwaway sealing key.
-    & Partial<Pick<Config, 'webhooks' | 'databaseUrl' | 'dataDir'>>;
-  keyCache?: KeyCache;
-  /** When set, the CLI may run admin commands through this process (embedded mode). */
-  adminToken?: string;
-  /** Where logs go; stdout unless a test captures them. */
-  logStream?: NodeJS.WritableStream;
-  /** DNS for the webhook URL checks; tests swap in a table. */
-  webhookLookup?: Lookup;
-}
-
-/** Never logged, wherever they appear. */
-const redact = [
-  'req.headers["x-service-api"]',
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-admin-token"]',
-  'res.headers["set-cookie"]',
-  // Webhook signing secrets, should a body or an object holding one ever be logged.
-  'signingSecret', '*.signingSecret', '*.*.signingSecret',
-];
-
-export async function buildApp(deps: AppDeps): Promise<App> {
-  const keyCache = deps.keyCache ?? new KeyCache(deps.config.keyCacheMs);
+/** The HTTP app of one process, on the deps its composition root built. */
+export async function buildApp(deps: Deps): Promise<App> {
   const options: FastifyServerOptions = {
-    logger: { level: deps.config.logLevel, redact: { paths: redact, censor: '[redacted]' }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+    loggerInstance: deps.log,
     bodyLimit: deps.config.bodyLimitBytes,
     // Our own id on every request; an id the client sends is not trusted.
     genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
@@ -65,7 +37,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header('x-request-id', req.id);
   });
   installErrorHandling(app);
-  installAuth(app, { db: deps.db, keyCache });
+  installAuth(app, { db: deps.db, keyCache: deps.keyCache });
 
   app.addHook('onRoute', documentRoute);
   await app.register(swagger, {
@@ -92,7 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     productRoutes(v1, deps);
     membershipRoutes(v1, deps);
     transactionRoutes(v1, deps);
-    webhookRoutes(v1, { ...deps, lookup: deps.webhookLookup });
+    webhookRoutes(v1, deps);
     eventRoutes(v1, deps);
     checkoutRoutes(v1, deps);
     importRoutes(v1, deps);
@@ -100,6 +72,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   docsRoutes(app);
   checkoutPages(app, deps);
-  if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache, adminToken: deps.adminToken });
+  if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken });
   return app;
 }

@@ -1,17 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openPglite, openPostgres, type Db } from './db/client.ts';
 import { acquireDataLock, DataDirBusyError } from './db/data-lock.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { migrate } from './db/migrate.ts';
+import type { Deps } from './deps.ts';
+import { KeyCache } from './keys/cache.ts';
+import { createLogger } from './logger.ts';
+import { resolveSecrets } from './secrets.ts';
+import { systemLookup } from './webhooks/url-guard.ts';
 import { workSources } from './worker/sources.ts';
 import { startWorker } from './worker/loop.ts';
 
+/** A start-up failure that is the operator's to fix: its message is printed, without a stack. */
+class StartError extends Error {}
+
+/**
+ * The composition root: settings and secrets are read and checked here, all of them before the
+ * database is touched, and one `deps` goes to the HTTP app and the worker.
+ */
 async function main() {
   const config = loadConfig();
-  const log = pino({ level: config.logLevel });
+  const secrets = resolveSecrets(config);
+  const log = createLogger(config.logLevel);
 
   let db: Db;
   let lock: Awaited<ReturnType<typeof acquireDataLock>> | undefined;
@@ -22,26 +34,35 @@ async function main() {
     try {
       lock = await acquireDataLock(config.dataDir, { role: 'server', adminToken });
     } catch (err) {
-      if (err instanceof DataDirBusyError) {
-        process.stderr.write(`${err.message} Stop it first, or point DATA_DIR at another folder.\n`);
-        process.exit(1);
-      }
+      if (err instanceof DataDirBusyError) throw new StartError(`${err.message} Stop it first, or point DATA_DIR at another folder.`);
       throw err;
     }
     db = await openPglite(config.dataDir);
   }
+  const deps: Deps = { db, config, log, keyCache: new KeyCache(config.keyCacheMs), lookup: systemLookup, secrets, adminToken };
 
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const stopMaintenance = startEmbeddedMaintenance(db, (err) => log.error({ err }, 'ANALYZE failed'));
 
-  const app = config.roles.api ? await buildApp({ db, config, adminToken }) : undefined;
+  const app = config.roles.api ? await buildApp(deps) : undefined;
   if (app) {
-    await app.listen({ port: config.port, host: config.host });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (err as NodeJS.ErrnoException).code !== 'EACCES') throw err;
+      stopMaintenance();
+      await app.close();
+      await db.close();
+      await lock?.release();
+      throw new StartError((err as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        ? `Port ${config.port} is in use (on ${config.host}); stop whatever listens there or set PORT to another one.`
+        : `Port ${config.port} may not be opened by this user; set PORT to 1024 or above.`);
+    }
     const address = app.server.address();
     await lock?.update({ port: typeof address === 'object' && address ? address.port : config.port });
   }
-  const worker = config.roles.worker ? await startWorker(db, workSources({ db, config, log }), log) : undefined;
+  const worker = config.roles.worker ? await startWorker(db, workSources(deps), log) : undefined;
   log.info({ database: db.kind, roles: config.roles, port: config.port }, 'service started');
 
   let closing = false;
@@ -63,9 +84,13 @@ async function main() {
 try {
   await main();
 } catch (err) {
-  // A setting found wrong during start-up (some are checked only once the data folder or the
-  // database is open) stops the process with its message, not a stack trace.
-  if (!(err instanceof ConfigError)) throw err;
-  process.stderr.write(`Configuration error: ${err.message}\n`);
-  process.exit(1);
+  if (err instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${err.message}\n`);
+    process.exit(1);
+  }
+  if (err instanceof StartError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
 }

@@ -4,6 +4,7 @@ import { buildApp } from '../app.ts';
 import { openPostgres } from '../db/client.ts';
 import { sandboxProvider } from '../payments/sandbox.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
+import { KeyCache } from '../keys/cache.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrandWithCatalog, createKey, createTransaction } from '../testing/factories.ts';
 import { testDbKind } from '../testing/db.ts';
@@ -113,7 +114,7 @@ describe('POST /payments/verify', () => {
     const { brand, testKey, attempt } = await lostCallback(cards.ok);
     // A second API server with its own connection pool on the same database, as a second process would be.
     const db = openPostgres(t.url!, { searchPath: t.searchPath });
-    const other = await buildApp({ db, config: { bodyLimitBytes: 1 << 20, logLevel: 'silent', keyCacheMs: 0, publicUrl: 'http://other.example' } });
+    const other = await buildApp({ ...t.deps, db, keyCache: new KeyCache(0), config: { ...t.config, publicUrl: 'http://other.example' } });
     try {
       const res = await other.inject({ method: 'POST', url: '/api/v1/payments/verify', headers: { 'x-service-api': testKey }, payload: { txref: attempt.txref } });
       assert.equal(res.json().data.status, 'succeeded', res.body);

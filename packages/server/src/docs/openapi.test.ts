@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../app.ts';
+import { testDeps } from '../testing/app.ts';
 import { openTestDb, type TestDb } from '../testing/db.ts';
 import type { App } from '../http/app-type.ts';
 
@@ -8,7 +9,7 @@ let testDb: TestDb;
 let app: App;
 before(async () => {
   testDb = await openTestDb();
-  app = await buildApp({ db: testDb.db, config: { bodyLimitBytes: 4096, logLevel: 'silent', keyCacheMs: 500, publicUrl: 'http://localhost:3000' } });
+  app = await buildApp(testDeps(testDb.db, { config: { bodyLimitBytes: 4096 } }));
   await app.ready();
 });
 after(async () => { await app.close(); await testDb.close(); });
@@ -40,7 +41,7 @@ describe('OpenAPI and the reference page', () => {
   });
 
   it('refuses to register an API route without a response schema', async () => {
-    const probe = await buildApp({ db: testDb.db, config: { bodyLimitBytes: 4096, logLevel: 'silent', keyCacheMs: 500, publicUrl: 'http://x' } });
+    const probe = await buildApp(testDeps(testDb.db, { config: { bodyLimitBytes: 4096, publicUrl: 'http://x' } }));
     assert.throws(
       () => probe.get('/api/v1/undocumented', { config: { auth: { scope: null } } }, async () => ({ ok: true })),
       /no 2xx response schema/,

@@ -5,7 +5,8 @@ import { buildApp } from '../app.ts';
 import type { App } from './app-type.ts';
 import { openTestDb, type TestDb } from '../testing/db.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
-import { startTestApp, type TestApp } from '../testing/app.ts';
+import { startTestApp, testDeps, type TestApp } from '../testing/app.ts';
+import { createLogger } from '../logger.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 
 // The app with a real logger writing to memory, so tests can read what would be logged.
@@ -13,7 +14,7 @@ let testDb: TestDb;
 let app: App;
 before(async () => {
   testDb = await openTestDb();
-  app = await buildApp({ db: testDb.db, adminToken: 'test-admin-token', config: { bodyLimitBytes: 2048, logLevel: 'info', keyCacheMs: 500, publicUrl: 'http://localhost:3000' } });
+  app = await buildApp(testDeps(testDb.db, { adminToken: 'test-admin-token', config: { bodyLimitBytes: 2048, logLevel: 'info' } }));
   await app.ready();
 });
 let t: TestApp;
@@ -89,7 +90,7 @@ describe('the HTTP edge', () => {
   it('never writes an API key to the logs, even at trace level', async () => {
     const lines: string[] = [];
     const sink = new Writable({ write(chunk, _enc, done) { lines.push(chunk.toString()); done(); } });
-    const logged = await buildApp({ db: testDb.db, logStream: sink, config: { bodyLimitBytes: 2048, logLevel: 'trace', keyCacheMs: 500, publicUrl: 'http://x' } });
+    const logged = await buildApp(testDeps(testDb.db, { log: createLogger('trace', sink), config: { bodyLimitBytes: 2048, logLevel: 'trace', publicUrl: 'http://x' } }));
     const brand = await createBrand(testDb.db);
     const key = await createKey(testDb.db, brand.id, { scopes: [] });
     await logged.inject({ method: 'GET', url: '/api/v1/ping', headers: { 'x-service-api': key.key } });

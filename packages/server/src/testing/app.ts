@@ -1,17 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import pino from 'pino';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config, type WebhookSettings } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Deps } from '../deps.ts';
+import { createLogger } from '../logger.ts';
 import type { App } from '../http/app-type.ts';
 import { KeyCache } from '../keys/cache.ts';
-import type { Lookup } from '../webhooks/url-guard.ts';
+import { systemLookup, type Lookup } from '../webhooks/url-guard.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';
-import { workSources, type WorkerDeps } from '../worker/sources.ts';
+import { workSources } from '../worker/sources.ts';
 import { openTestDb, type TestDb } from './db.ts';
 
 export interface TestApp extends TestDb {
   app: App;
+  /** What the app and its worker run on. */
+  deps: Deps;
   keyCache: KeyCache;
   /** The full config the app (and worker) run with: defaults plus the test overrides below. */
   config: Config;
@@ -50,32 +54,50 @@ export interface TestAppOptions {
   lookup?: Lookup;
 }
 
+/**
+ * The deps a test app (or worker) runs on: the defaults of an empty environment, test webhook
+ * settings, a fresh sealing key, silent logs (TEST_LOG_LEVEL to see them), and whatever the
+ * test overrides (`config` is merged one level deep).
+ */
+export function testDeps(db: Db, overrides: Partial<Omit<Deps, 'config'>> & { config?: Partial<Config> } = {}): Deps {
+  const { config: configOverrides, ...rest } = overrides;
+  const config: Config = {
+    ...loadConfig({}),
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    keyCacheMs: 500,
+    publicUrl: 'http://localhost:3000',
+    ...configOverrides,
+    webhooks: { ...testWebhookSettings(), ...configOverrides?.webhooks },
+  };
+  return {
+    db,
+    config,
+    log: createLogger(config.logLevel),
+    keyCache: new KeyCache(config.keyCacheMs),
+    lookup: systemLookup,
+    secrets: { webhookKey: randomBytes(32) },
+    ...rest,
+  };
+}
+
 /** The real app on a fresh database; call close() in after(). */
 export async function startTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await openTestDb();
-  const keyCache = new KeyCache(overrides.keyCacheMs ?? 500);
-  const logLevel = process.env.TEST_LOG_LEVEL ?? 'silent';
-  const config: Config = {
-    ...loadConfig({}),
-    logLevel,
-    keyCacheMs: 500,
-    publicUrl: overrides.publicUrl ?? 'http://localhost:3000',
-    webhooks: { ...testWebhookSettings(), ...overrides.webhooks },
-  };
-  const app = await buildApp({
-    db: testDb.db,
-    keyCache,
-    webhookLookup: overrides.lookup,
-    config: { bodyLimitBytes: 4 * 1024 * 1024, logLevel, keyCacheMs: 500, publicUrl: config.publicUrl, webhooks: config.webhooks, dataDir: config.dataDir },
+  const deps = testDeps(testDb.db, {
+    keyCache: new KeyCache(overrides.keyCacheMs ?? 500),
+    ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
+    config: { ...(overrides.publicUrl ? { publicUrl: overrides.publicUrl } : {}), webhooks: { ...testWebhookSettings(), ...overrides.webhooks } },
   });
+  const app = await buildApp(deps);
   await app.ready();
   const t: TestApp = {
     ...testDb,
     app,
-    keyCache,
-    config,
+    deps,
+    keyCache: deps.keyCache,
+    config: deps.config,
     async startWorker() {
-      t.worker ??= await startWorker(testDb.db, workSources({ db: testDb.db, config, log: pino({ level: logLevel }), lookup: overrides.lookup } as WorkerDeps), pino({ level: logLevel }), 25);
+      t.worker ??= await startWorker(testDb.db, workSources(deps), deps.log, 25);
       return t.worker;
     },
     request: ({ key, headers, ...options }) =>

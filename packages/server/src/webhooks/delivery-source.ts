@@ -1,19 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Deps } from '../deps.ts';
 import type { WorkSource } from '../worker/loop.ts';
 import { createDeliverer } from './delivery.ts';
 import * as repo from './repository.ts';
-import { webhookKey } from './secret-box.ts';
-import type { Lookup } from './url-guard.ts';
-
-export interface DeliverySourceDeps {
-  db: Db;
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'webhooks'>;
-  log: FastifyBaseLogger;
-  /** Tests swap DNS for a table. */
-  lookup?: Lookup;
-}
 
 /**
  * The worker's webhook source. Keeps up to `concurrency` deliveries in flight: each runOnce waits
@@ -21,9 +9,9 @@ export interface DeliverySourceDeps {
  * waiting for them, so a slow receiver never holds up the others. stop() stops claiming and waits
  * for the in-flight ones (each bounded by the timeout) to be recorded, so nothing stays claimed.
  */
-export function deliverySource(deps: DeliverySourceDeps): WorkSource {
+export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'lookup' | 'secrets'>): WorkSource {
   const settings = deps.config.webhooks;
-  const deliverer = createDeliverer({ db: deps.db, settings, key: webhookKey(deps.config), log: deps.log, lookup: deps.lookup });
+  const deliverer = createDeliverer({ db: deps.db, settings, key: deps.secrets.webhookKey, log: deps.log, lookup: deps.lookup });
   const inFlight = new Set<Promise<void>>();
   let stopping = false;
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../testing/app.ts';
+import { createLogger } from '../logger.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { registerEndpoint } from '../testing/receiver.ts';
@@ -178,7 +179,7 @@ describe('secrets in logs', () => {
     const { buildApp } = await import('../app.ts');
     let logged = '';
     const sink = new Writable({ write(chunk, _enc, cb) { logged += chunk; cb(); } });
-    const app = await buildApp({ db: t.db, logStream: sink, config: { ...t.config, logLevel: 'trace' } });
+    const app = await buildApp({ ...t.deps, log: createLogger('trace', sink), config: { ...t.config, logLevel: 'trace' } });
     try {
       const { key } = await owner();
       const res = await app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: { 'x-service-api': key }, payload: { url: 'http://localhost:9/h', events: ['member.joined'] } });

@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { Type } from 'typebox';
-import type { AppDeps } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import type { Deps } from '../deps.ts';
 import { PageQuery } from '../db/paging.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
@@ -11,23 +9,16 @@ import {
   CreatedWebhookEndpoint, CreateEndpointBody, DeliveryListQuery, TestEventBody, UpdateEndpointBody,
   WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint,
 } from './schemas.ts';
-import { webhookKey } from './secret-box.ts';
 import * as service from './service.ts';
-import type { Lookup } from './url-guard.ts';
 
 const scope = { auth: { scope: 'webhooks:write' as const } };
 const Id = Type.Object({ id: Type.String() });
 
-/**
- * Endpoints 13 to 21. Apps built without webhook settings (some tests, benches) get the defaults
- * and a throwaway sealing key: fine for a process whose secrets need not outlive it.
- */
-export function webhookRoutes(app: App, deps: Pick<AppDeps, 'db' | 'config'> & { lookup?: Lookup }) {
+/** Endpoints 13 to 21. */
+export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'lookup' | 'secrets'>) {
   const { db } = deps;
-  const settings = deps.config.webhooks ?? loadConfig({}).webhooks;
-  const key = deps.config.webhooks
-    ? webhookKey({ webhooks: deps.config.webhooks, databaseUrl: deps.config.databaseUrl, dataDir: deps.config.dataDir ?? '.data' })
-    : randomBytes(32);
+  const settings = deps.config.webhooks;
+  const key = deps.secrets.webhookKey;
   const deliverer = createDeliverer({ db, settings, key, log: app.log, lookup: deps.lookup });
   app.addHook('onClose', async () => deliverer.close());
   const w: service.WebhookDeps = { key, lookup: deps.lookup, leaseMs: settings.claimLeaseMs, deliverer };

@@ -1,7 +1,4 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ConfigError, type Config } from '../config.ts';
 
 /**
  * Signing secrets at rest: AES-256-GCM under the server key. Stored as
@@ -26,37 +23,3 @@ export function openSecret(key: Buffer, sealed: string, context: string): string
 }
 
 export const secretContext = (brandId: string, endpointId: string) => `${brandId}/${endpointId}`;
-
-const keyFile = 'webhook-secret.key';
-
-/**
- * The key that seals signing secrets. WEBHOOK_SECRET_KEY when set. Embedded mode without it
- * generates one on first use and keeps it in the data folder (mode 0600) beside the database, so
- * a restart still opens the secrets. With DATABASE_URL every process must share one key, so it
- * has to be configured: guessing one per machine would fail only later, at delivery time.
- */
-export function webhookKey(config: Pick<Config, 'databaseUrl' | 'dataDir' | 'webhooks'>): Buffer {
-  if (config.webhooks.secretKey) return config.webhooks.secretKey;
-  if (config.databaseUrl) {
-    throw new ConfigError('WEBHOOK_SECRET_KEY must be set when DATABASE_URL is set: every api and worker process needs the same key to seal and open webhook signing secrets. Make one with `openssl rand -base64 32`.');
-  }
-  const path = join(config.dataDir, keyFile);
-  try {
-    return decodeKeyFile(readFileSync(path, 'utf8'), path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  mkdirSync(config.dataDir, { recursive: true });
-  try {
-    writeFileSync(path, `${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // another process won the race
-  }
-  return decodeKeyFile(readFileSync(path, 'utf8'), path);
-}
-
-function decodeKeyFile(text: string, path: string): Buffer {
-  const key = Buffer.from(text.trim(), 'base64');
-  if (key.length !== 32) throw new ConfigError(`${path} does not hold a 32-byte base64 key; restore it from a backup or set WEBHOOK_SECRET_KEY.`);
-  return key;
-}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../config.ts';
-import { webhookKey } from './secret-box.ts';
+import { resolveSecrets } from '../secrets.ts';
 
 describe('webhook settings', () => {
   it('defaults to 5s, 5m, 30m, 2h, 5h, 10h, 10h, a 15 s timeout and five days', () => {
@@ -50,12 +50,12 @@ describe('webhook settings', () => {
     const dir = await mkdtemp(join(tmpdir(), 'wh-key-'));
     try {
       const config = { ...loadConfig({ DATA_DIR: dir }) };
-      const first = webhookKey(config);
+      const first = resolveSecrets(config).webhookKey;
       assert.equal(first.length, 32);
-      assert.deepEqual(webhookKey(config), first, 'the same key after a restart');
+      assert.deepEqual(resolveSecrets(config).webhookKey, first, 'the same key after a restart');
       assert.equal((await stat(join(dir, 'webhook-secret.key'))).mode & 0o777, 0o600);
       assert.equal(Buffer.from((await readFile(join(dir, 'webhook-secret.key'), 'utf8')).trim(), 'base64').length, 32);
-      assert.throws(() => webhookKey(loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db' })), (err: Error) => err instanceof ConfigError && /WEBHOOK_SECRET_KEY must be set/.test(err.message));
+      assert.throws(() => resolveSecrets(loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/db' })), (err: Error) => err instanceof ConfigError && /WEBHOOK_SECRET_KEY must be set/.test(err.message));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

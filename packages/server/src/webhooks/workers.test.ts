@@ -88,7 +88,7 @@ describe('many workers, one database', () => {
     let db2: Db = t.db;
     if (testDbKind === 'postgres') db2 = openPostgres(t.url!, { searchPath: t.searchPath });
     const log = pino({ level: 'silent' });
-    const second = await startWorker(db2, [deliverySource({ db: db2, config: t.config, log })], log, 25);
+    const second = await startWorker(db2, [deliverySource({ ...t.deps, db: db2, log })], log, 25);
     let stopped = false;
     const stopSecond = async () => {
       if (stopped) return;
