@@ -1,61 +1,61 @@
 import Value from 'typebox/value';
-import type { Db, Queryable } from '../db/client.ts';
+import { requireBrand } from '../brands/service.ts';
+import type { Queryable } from '../db/client.ts';
 import { AppError, type ErrorDetail } from '../errors.ts';
+import { insertHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
 import { toMinor } from '../money.ts';
+import * as products from '../products/repository.ts';
 import { fieldIdFromLabel } from './field-id.ts';
 import { Catalog, type CatalogTier } from './schema.ts';
 
 const reserved = new Set(['fullName', 'email', 'phone']);
 
-/** Loads a catalog file into a brand in one transaction; returns the created ids keyed by ref. */
-export async function loadCatalog(db: Db, brandId: string, input: unknown): Promise<Record<string, string>> {
+/**
+ * Loads a catalog file into a brand, in the caller's transaction (the CLI's `catalog load` opens
+ * it, so the whole file loads or none of it); returns the created ids keyed by ref.
+ */
+export async function loadCatalog(tx: Queryable, brandId: string, input: unknown): Promise<Record<string, string>> {
   const catalog = parseCatalog(input);
-  return db.transaction(async (tx) => {
-    const [brand] = await tx.query('SELECT id FROM brands WHERE id = $1', [brandId]);
-    if (!brand) throw new AppError('not_found', `No brand with id ${brandId} exists.`);
-    const ids: Record<string, string> = {};
-    // Rows of one file share a millisecond; spacing them 1 ms apart keeps newest-first lists in file order.
-    const base = Date.now();
-    let sequence = 0;
-    const createdAt = () => new Date(base + sequence++);
-    for (const hub of catalog.hubs ?? []) {
-      const id = (ids[hub.ref] = newId('hub'));
-      await tx.query('INSERT INTO hubs (brand_id, id, name, description, created_at) VALUES ($1, $2, $3, $4, $5)', [brandId, id, hub.name, hub.description ?? null, createdAt()]);
-      await insertTiers(tx, brandId, { hub_id: id, product_id: null }, hub.tiers, ids);
+  await requireBrand(tx, brandId);
+  const ids: Record<string, string> = {};
+  // Rows of one file share a millisecond; spacing them 1 ms apart keeps newest-first lists in file order.
+  const base = Date.now();
+  let sequence = 0;
+  const createdAt = () => new Date(base + sequence++);
+  for (const hub of catalog.hubs ?? []) {
+    const id = (ids[hub.ref] = newId('hub'));
+    await insertHub(tx, { brand_id: brandId, id, name: hub.name, description: hub.description ?? null, created_at: createdAt() });
+    await insertTiers(tx, brandId, { hub_id: id, product_id: null }, hub.tiers, ids);
+  }
+  for (const p of catalog.products ?? []) {
+    const id = (ids[p.ref] = newId('prod'));
+    await products.insertProduct(tx, {
+      brand_id: brandId, id, hub_id: p.hub ? ids[p.hub] : null, type: p.type, status: p.status ?? 'published', title: p.title,
+      description: p.description ?? null, image_url: p.imageUrl ?? null, url: p.url ?? null, visibility: p.visibility ?? 'public',
+      is_free: p.tiers.filter((t) => !t.archived).every((t) => t.price.amount === 0), keywords: p.keywords ?? [],
+      event_type: p.event?.eventType ?? null, event_venue: p.event?.venue ?? null,
+      event_date_time: p.event?.dateTime ? new Date(p.event.dateTime) : null, event_end_date: p.event?.endDate ? new Date(p.event.endDate) : null,
+      created_at: createdAt(),
+    });
+    for (const item of p.items ?? []) ids[item.ref] = newId('item');
+    for (const [position, item] of (p.items ?? []).entries()) {
+      await products.insertItem(tx, {
+        brand_id: brandId, id: ids[item.ref], product_id: id, position, type: item.type, title: item.title,
+        description: item.description ?? null, image: item.image ?? null, duration: item.duration ?? null,
+        is_addon: item.isAddon ?? false, parent_id: item.parent ? ids[item.parent] : null,
+        price_amount: item.price ? toMinor(item.price.amount, item.price.currency) : null, currency: item.price?.currency ?? null,
+      });
     }
-    for (const p of catalog.products ?? []) {
-      const id = (ids[p.ref] = newId('prod'));
-      const isFree = p.tiers.filter((t) => !t.archived).every((t) => t.price.amount === 0);
-      await tx.query(
-        `INSERT INTO products (brand_id, id, hub_id, type, status, title, description, image_url, url, visibility, is_free,
-           keywords, event_type, event_venue, event_date_time, event_end_date, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
-        [brandId, id, p.hub ? ids[p.hub] : null, p.type, p.status ?? 'published', p.title, p.description ?? null,
-          p.imageUrl ?? null, p.url ?? null, p.visibility ?? 'public', isFree, p.keywords ?? [],
-          p.event?.eventType ?? null, p.event?.venue ?? null, p.event?.dateTime ?? null, p.event?.endDate ?? null, createdAt()],
-      );
-      for (const item of p.items ?? []) ids[item.ref] = newId('item');
-      for (const [position, item] of (p.items ?? []).entries()) {
-        await tx.query(
-          `INSERT INTO items (brand_id, id, product_id, position, type, title, description, image, duration, is_addon, parent_id, price_amount, currency)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-          [brandId, ids[item.ref], id, position, item.type, item.title, item.description ?? null, item.image ?? null,
-            item.duration ?? null, item.isAddon ?? false, item.parent ? ids[item.parent] : null,
-            item.price ? toMinor(item.price.amount, item.price.currency) : null, item.price?.currency ?? null],
-        );
-      }
-      await insertTiers(tx, brandId, { hub_id: null, product_id: id }, p.tiers, ids);
-      for (const [position, field] of (p.checkoutFields ?? []).entries()) {
-        await tx.query(
-          `INSERT INTO checkout_fields (brand_id, product_id, id, position, label, type, required, options)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [brandId, id, fieldIdFromLabel(field.label), position, field.label, field.type, field.required ?? false, field.options ?? null],
-        );
-      }
+    await insertTiers(tx, brandId, { hub_id: null, product_id: id }, p.tiers, ids);
+    for (const [position, field] of (p.checkoutFields ?? []).entries()) {
+      await products.insertCheckoutField(tx, {
+        brand_id: brandId, product_id: id, id: fieldIdFromLabel(field.label), position, label: field.label, type: field.type,
+        required: field.required ?? false, options: field.options ?? null,
+      });
     }
-    return ids;
-  });
+  }
+  return ids;
 }
 
 async function insertTiers(
@@ -68,18 +68,18 @@ async function insertTiers(
   const explicitDefault = tiers.some((t) => t.isDefault);
   for (const [position, t] of tiers.entries()) {
     const id = (ids[t.ref] = newId('tier'));
-    const type = t.type ?? (t.recurrence ? 'recurring' : t.price.amount === 0 ? 'free' : 'one_off');
-    await tx.query(
-      `INSERT INTO tiers (brand_id, id, product_id, hub_id, position, name, type, price_amount, currency, discount_amount,
-         recurrence_periodic, recurrence_interval, recurrence_count, perks, button_text, time_bound, slots, no_of_tickets,
-         item_ids, is_default, archived, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
-      [brandId, id, owner.product_id, owner.hub_id, position, t.name, type, toMinor(t.price.amount, t.price.currency), t.price.currency,
-        t.discount ? toMinor(t.discount.amount, t.price.currency) : null,
-        t.recurrence?.periodic ?? null, t.recurrence ? t.recurrence.interval ?? 1 : null, t.recurrence ? t.recurrence.count ?? 0 : null,
-        t.perks ?? [], t.buttonText ?? null, t.timeBound ?? null, t.slots ?? null, t.noOfTickets ?? 1,
-        (t.items ?? []).map((ref) => ids[ref]), explicitDefault ? t.isDefault === true : position === 0, t.archived ?? false, t.status ?? 'active'],
-    );
+    await products.insertTier(tx, {
+      brand_id: brandId, id, ...owner, position, name: t.name,
+      type: t.type ?? (t.recurrence ? 'recurring' : t.price.amount === 0 ? 'free' : 'one_off'),
+      price_amount: toMinor(t.price.amount, t.price.currency)!, currency: t.price.currency,
+      discount_amount: t.discount ? toMinor(t.discount.amount, t.price.currency) : null,
+      recurrence_periodic: t.recurrence?.periodic ?? null,
+      recurrence_interval: t.recurrence ? t.recurrence.interval ?? 1 : null,
+      recurrence_count: t.recurrence ? t.recurrence.count ?? 0 : null,
+      perks: t.perks ?? [], button_text: t.buttonText ?? null, time_bound: t.timeBound ? new Date(t.timeBound) : null,
+      slots: t.slots ?? null, no_of_tickets: t.noOfTickets ?? 1, item_ids: (t.items ?? []).map((ref) => ids[ref]),
+      is_default: explicitDefault ? t.isDefault === true : position === 0, archived: t.archived ?? false, status: t.status ?? 'active',
+    });
   }
 }
 

@@ -5,10 +5,12 @@ import type { App } from '../http/app-type.ts';
 import { AppError } from '../errors.ts';
 import { toAppError } from '../http/error-handler.ts';
 import { providerForMode } from '../payments/providers.ts';
-import { payLink } from './payment.ts';
-import * as repo from './repository.ts';
-import type { AttemptRow, PaymentLinkRow } from './repository.ts';
-import { checkoutPage, messagePage, resultPage, type PageContext } from './templates.ts';
+import { messagePage, sendPage } from '../pages/html.ts';
+import type { TransactionRow } from '../transactions/repository.ts';
+import { payLink } from './flows.ts';
+import type { PaymentLinkRow } from './repository.ts';
+import * as service from './service.ts';
+import { checkoutPage, resultPage, type PageContext } from './templates.ts';
 
 /**
  * The hosted checkout: public pages (no key) under /checkout/{brandId}/{linkId}. The link id is
@@ -30,27 +32,19 @@ const paths = (brandId: string, linkId: string) => {
 };
 
 /** Where a buyer goes after an attempt: the brand's redirectUrl with txref and status added, or our result page. */
-export function afterPayment(link: PaymentLinkRow, attempt: AttemptRow): string {
-  if (link.redirect_url && attempt.status !== 'pending') {
+export function afterPayment(link: PaymentLinkRow, payment: TransactionRow): string {
+  if (link.redirect_url && payment.status !== 'pending') {
     const url = new URL(link.redirect_url);
-    url.searchParams.set('txref', attempt.txref);
-    url.searchParams.set('status', attempt.status);
+    url.searchParams.set('txref', payment.txref);
+    url.searchParams.set('status', payment.status);
     return url.toString();
   }
-  return paths(link.brand_id, link.id).result(attempt.txref);
+  return paths(link.brand_id, link.id).result(payment.txref);
 }
 
+/** Sends a checkout page; after paying the buyer may be sent on to the brand's redirectUrl, so its origin may be a form target. */
 function html(reply: FastifyReply, link: PaymentLinkRow | undefined, status: number, body: string) {
-  // The page posts only to us, and after paying may be sent on to the brand's redirectUrl.
-  const formAction = ["'self'", ...(link?.redirect_url ? [new URL(link.redirect_url).origin] : [])].join(' ');
-  return reply.code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
-    .send(body);
+  return sendPage(reply, status, body, { formAction: link?.redirect_url ? [new URL(link.redirect_url).origin] : [] });
 }
 
 export function checkoutPages(parent: App, { db }: { db: Db }) {
@@ -72,19 +66,15 @@ export function checkoutPages(parent: App, { db }: { db: Db }) {
     });
 
     const context = async (brandId: string, linkId: string) => {
-      const link = await repo.findLink(db, brandId, linkId);
-      if (!link) throw new AppError('not_found', 'No such checkout.');
-      const ctx: PageContext = { brandName: await repo.brandName(db, brandId), link, payAction: paths(brandId, linkId).pay };
-      return ctx;
+      const view = await service.checkoutView(db, brandId, linkId);
+      const ctx: PageContext = { brandName: view.brandName, link: view.link, payAction: paths(brandId, linkId).pay };
+      return { ctx, paid: view.paid };
     };
     const detailFields = (link: PaymentLinkRow) => providerForMode(link.mode)?.detailFields ?? [];
 
     app.get('/checkout/:brandId/:linkId', { schema: { hide: true, params: Params } }, async (req, reply) => {
-      const ctx = await context(req.params.brandId, req.params.linkId);
-      if (ctx.link.status === 'completed' && ctx.link.transaction_id) {
-        const paid = await repo.findAttemptById(db, ctx.link.brand_id, ctx.link.transaction_id);
-        if (paid) return html(reply, ctx.link, 200, resultPage(ctx, paid));
-      }
+      const { ctx, paid } = await context(req.params.brandId, req.params.linkId);
+      if (paid) return html(reply, ctx.link, 200, resultPage(ctx, paid));
       return html(reply, ctx.link, 200, checkoutPage(ctx, detailFields(ctx.link)));
     });
 
@@ -93,13 +83,13 @@ export function checkoutPages(parent: App, { db }: { db: Db }) {
     }, async (req, reply) => {
       const { brandId, linkId } = req.params;
       try {
-        const { link, attempt } = await payLink(db, brandId, linkId, req.body);
-        return reply.code(303).header('cache-control', 'no-store').redirect(afterPayment(link, attempt), 303);
+        const { link, payment } = await payLink(db, brandId, linkId, req.body);
+        return reply.code(303).header('cache-control', 'no-store').redirect(afterPayment(link, payment), 303);
       } catch (err) {
         // A card the sandbox does not know: nothing was recorded; show the form again with why.
         if (err instanceof AppError && err.code === 'validation_failed') {
-          const ctx = await context(brandId, linkId);
-          return html(reply, ctx.link, 400, checkoutPage(ctx, detailFields(ctx.link), err.message));
+          const { ctx } = await context(brandId, linkId);
+          return html(reply, ctx.link, 400, checkoutPage(ctx, detailFields(ctx.link), err.details?.[0]?.message ?? err.message));
         }
         throw err;
       }
@@ -108,18 +98,17 @@ export function checkoutPages(parent: App, { db }: { db: Db }) {
     app.get('/checkout/:brandId/:linkId/result', {
       schema: { hide: true, params: Params, querystring: Type.Object({ txref: Type.String({ maxLength: 200 }) }) },
     }, async (req, reply) => {
-      const ctx = await context(req.params.brandId, req.params.linkId);
-      const attempt = await repo.findAttempt(db, ctx.link.brand_id, ctx.link.mode, req.query.txref);
-      if (!attempt || attempt.payment_link_id !== ctx.link.id) throw new AppError('not_found', 'No such payment.');
-      if (attempt.status === 'failed') {
+      const { ctx } = await context(req.params.brandId, req.params.linkId);
+      const payment = await service.paymentOfLink(db, ctx.link, req.query.txref);
+      if (payment.status === 'failed') {
         const again = ctx.link.status === 'open'
-          ? `Payment failed: ${attempt.failure_message ?? 'the payment did not go through.'} No money was taken. You can try again.`
-          : `Payment failed: ${attempt.failure_message ?? 'the payment did not go through.'}`;
+          ? `Payment failed: ${payment.failure_message ?? 'the payment did not go through.'} No money was taken. You can try again.`
+          : `Payment failed: ${payment.failure_message ?? 'the payment did not go through.'}`;
         return html(reply, ctx.link, 200, ctx.link.status === 'open'
           ? checkoutPage(ctx, detailFields(ctx.link), again)
           : messagePage('Payment failed', again));
       }
-      return html(reply, ctx.link, 200, resultPage(ctx, attempt));
+      return html(reply, ctx.link, 200, resultPage(ctx, payment));
     });
   });
 }

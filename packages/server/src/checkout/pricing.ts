@@ -10,7 +10,7 @@ import type { PaymentLinkBody, PaymentLinkItem } from './schemas.ts';
  */
 
 /** One entry of `items`, with what the catalog says about it. A hub plan has a hub and no product. */
-export type CatalogItem =
+export type PurchaseTarget =
   | { kind: 'product'; product: ProductRow; tier: TierRow; items: ItemRow[] }
   | { kind: 'hub'; hub: HubRow; tier: TierRow };
 
@@ -46,10 +46,10 @@ export interface Priced {
 /** 3950 USD -> "39.50 USD": how amounts read in messages and on the checkout page. */
 export const formatMoney = (minor: number, currency: string) => `${toMajor(minor, currency).toFixed(exponentOf(currency))} ${currency}`;
 
-const typeOf = (c: CatalogItem) => (c.kind === 'hub' ? 'membership' : c.product.type);
+const typeOf = (c: PurchaseTarget) => (c.kind === 'hub' ? 'membership' : c.product.type);
 
 /** Checks every item against the catalog and prices the link; `problems` collects what is wrong, by field. */
-export function priceLink(body: PaymentLinkBody, catalog: CatalogItem[], now: Date, problems: ErrorDetail[]): Priced {
+export function priceLink(body: PaymentLinkBody, catalog: PurchaseTarget[], now: Date, problems: ErrorDetail[]): Priced {
   const lineItems: LineItem[] = [];
   const purchases: Purchase[] = [];
   const currencies = new Set<string>();
@@ -115,7 +115,7 @@ export function priceLink(body: PaymentLinkBody, catalog: CatalogItem[], now: Da
 }
 
 /** The hub a purchase also joins: the one the item names (it must be the product's hub), or the hub whose plan is bought. */
-function membershipHub(c: CatalogItem, input: PaymentLinkItem, problem: (field: string, message: string) => void): string | null {
+function membershipHub(c: PurchaseTarget, input: PaymentLinkItem, problem: (field: string, message: string) => void): string | null {
   if (c.kind === 'hub') {
     if (input.hubID !== undefined && input.hubID !== c.hub.id) problem('hubID', `must be "${c.hub.id}", the hub whose plan is bought`);
     return c.hub.id;
@@ -153,7 +153,7 @@ function unitPrice(tier: TierRow, input: PaymentLinkItem, problem: (field: strin
   return custom;
 }
 
-function selectedItems(c: CatalogItem, selected: string[], problem: (field: string, message: string) => void): string[] {
+function selectedItems(c: PurchaseTarget, selected: string[], problem: (field: string, message: string) => void): string[] {
   const names: string[] = [];
   const items = c.kind === 'product' ? c.items : [];
   selected.forEach((id, j) => {
@@ -165,7 +165,7 @@ function selectedItems(c: CatalogItem, selected: string[], problem: (field: stri
   return names;
 }
 
-function addonLines(addons: string[], catalog: CatalogItem[], currencies: Set<string>, problems: ErrorDetail[]): LineItem[] {
+function addonLines(addons: string[], catalog: PurchaseTarget[], currencies: Set<string>, problems: ErrorDetail[]): LineItem[] {
   const lines: LineItem[] = [];
   addons.forEach((id, j) => {
     const field = `addons[${j}]`;

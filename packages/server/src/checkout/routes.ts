@@ -4,6 +4,7 @@ import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import { Transaction } from '../transactions/schemas.ts';
 import { PaymentLink, PaymentLinkBody, VerifyBody } from './schemas.ts';
+import { verifyPayment } from './flows.ts';
 import * as service from './service.ts';
 
 export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: string } }) {
@@ -19,7 +20,7 @@ export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: st
       response: { 200: Envelope(PaymentLink) },
     },
     config: { auth: { scope: 'checkout:write' } },
-  }, async (req) => ok('Payment link created', await service.createPaymentLink(db, principalOf(req), req.body, deps.config.publicUrl)));
+  }, async (req) => ok('Payment link created', await db.transaction((tx) => service.createPaymentLink(tx, principalOf(req), req.body, deps.config.publicUrl))));
 
   app.post('/payments/verify', {
     schema: {
@@ -33,5 +34,5 @@ export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: st
     // The reference names no scope for verify. Reconciling a payment is reading a transaction, and
     // the server that made the link should be able to check it too, so either scope will do.
     config: { auth: { scope: ['transactions:read', 'checkout:write'] } },
-  }, async (req) => ok('Transaction verified', await service.verifyPayment(db, principalOf(req), req.body.txref)));
+  }, async (req) => ok('Transaction verified', await verifyPayment(db, principalOf(req), req.body.txref)));
 }

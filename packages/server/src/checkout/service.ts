@@ -1,4 +1,6 @@
-import type { Db, Queryable } from '../db/client.ts';
+import { findBrand } from '../brands/repository.ts';
+import type { Queryable } from '../db/client.ts';
+import { recordEvent } from '../events/service.ts';
 import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
@@ -6,11 +8,14 @@ import type { Principal } from '../auth/principal.ts';
 import { toMajor } from '../money.ts';
 import { providerForMode } from '../payments/providers.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
+import { grantMembership } from '../memberships/service.ts';
+import * as transactions from '../transactions/repository.ts';
+import type { TransactionRow } from '../transactions/repository.ts';
 import { renderTransaction } from '../transactions/service.ts';
 import { checkForm } from './form.ts';
-import { providerState, settleAttempt } from './payment.ts';
-import { priceLink, type CatalogItem } from './pricing.ts';
+import { priceLink, type PurchaseTarget } from './pricing.ts';
 import * as repo from './repository.ts';
+import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
 
 
@@ -19,7 +24,7 @@ const recorded = ['countryCode', 'booking', 'address', 'deliveryLocation', 'pick
   'checkoutOtpVerificationSkipped', 'receive_emails'] as const;
 
 /** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
-export async function createPaymentLink(db: Db, principal: Principal, body: PaymentLinkBody, publicUrl: string): Promise<PaymentLink> {
+export async function createPaymentLink(tx: Queryable, principal: Principal, body: PaymentLinkBody, publicUrl: string): Promise<PaymentLink> {
   if (!providerForMode(principal.mode)) {
     throw new AppError('service_unavailable', 'Live payments are not configured on this server yet, so a live key cannot make payment links. '
       + 'Use a test key (svc_test_…) to run checkout against the built-in sandbox.');
@@ -31,13 +36,13 @@ export async function createPaymentLink(db: Db, principal: Principal, body: Paym
   if (body.redirectUrl !== undefined && !isHttpUrl(body.redirectUrl)) {
     problems.push({ field: 'redirectUrl', message: 'must be an http:// or https:// address' });
   }
-  const catalog = await resolveItems(db, principal.brandId, body.items, problems);
+  const catalog = await resolveItems(tx, principal.brandId, body.items, problems);
   if (problems.length) throw invalidAll(problems);
 
   const priced = priceLink(body, catalog, new Date(), problems);
   const fields = await Promise.all(catalog.map(async (c) => c.kind === 'hub'
     ? { productTitle: c.hub.name, fields: [] }
-    : { productTitle: c.product.title, fields: await productCheckoutFields(db, principal.brandId, c.product.id) }));
+    : { productTitle: c.product.title, fields: await productCheckoutFields(tx, principal.brandId, c.product.id) }));
   const buyer = checkForm(body.form, fields, priced.tickets, problems);
   if (problems.length) throw invalidAll(problems);
 
@@ -47,7 +52,7 @@ export async function createPaymentLink(db: Db, principal: Principal, body: Paym
   if (affiliates.some((a) => a !== null)) extras.affiliates = affiliates;
 
   const first = catalog[0];
-  const link = await repo.insertLink(db, {
+  const link = await repo.insertLink(tx, {
     brand_id: principal.brandId,
     id: newId('plink'),
     mode: principal.mode,
@@ -89,8 +94,8 @@ function isHttpUrl(raw: string): boolean {
  * Each item's product (or hub) and tier, from the brand's own catalog. Another brand's product is
  * answered exactly like an unknown one.
  */
-async function resolveItems(db: Queryable, brandId: string, items: PaymentLinkBody['items'], problems: ErrorDetail[]): Promise<CatalogItem[]> {
-  const resolved: CatalogItem[] = [];
+async function resolveItems(db: Queryable, brandId: string, items: PaymentLinkBody['items'], problems: ErrorDetail[]): Promise<PurchaseTarget[]> {
+  const resolved: PurchaseTarget[] = [];
   for (const [i, input] of items.entries()) {
     const product = await findProduct(db, brandId, input.id);
     const hub = product ? undefined : await requireHub(db, brandId, input.id).catch(() => undefined);
@@ -111,16 +116,57 @@ async function resolveItems(db: Queryable, brandId: string, items: PaymentLinkBo
   return resolved;
 }
 
+export type FinalState = { status: 'succeeded' } | { status: 'failed'; code: string; message: string };
+
 /**
- * POST /payments/verify: asks the provider about a pending transaction and settles it if the
- * provider has an outcome. Idempotent: settling is conditional on `pending`, so however many
- * calls race, the change and its events happen once.
+ * Step 3 of paying (checkout/flows.ts), in the caller's transaction: moves the payment to the
+ * provider's outcome and, for the one caller that moved it, completes the link, grants the
+ * memberships bought and records the events. Returns the transaction as it now stands.
  */
-export async function verifyPayment(db: Db, principal: Principal, txref: string) {
-  const attempt = await repo.findAttempt(db, principal.brandId, principal.mode, txref);
-  if (!attempt) throw notFound('transaction');
-  if (attempt.status !== 'pending') return renderTransaction(attempt);
-  const state = await providerState(db, attempt);
-  if (state.status !== 'succeeded' && state.status !== 'failed') return renderTransaction(attempt);
-  return renderTransaction(await db.transaction((tx) => settleAttempt(tx, attempt, state)));
+export async function settlePayment(tx: Queryable, payment: TransactionRow, state: FinalState): Promise<TransactionRow> {
+  const moved = await transactions.finishPending(tx, payment.brand_id, payment.id, state);
+  if (!moved) return (await transactions.findById(tx, payment.brand_id, payment.id))!;
+  const scope = { brandId: moved.brand_id, mode: moved.mode };
+  if (moved.status === 'failed') {
+    await recordEvent(tx, { ...scope, type: 'transaction.failed', data: renderTransaction(moved) });
+    return moved;
+  }
+  await recordEvent(tx, { ...scope, type: 'transaction.succeeded', data: renderTransaction(moved) });
+  const link = moved.payment_link_id ? await repo.completeLink(tx, moved.brand_id, moved.payment_link_id, moved.id) : undefined;
+  if (!link) return moved;
+  for (const purchase of link.purchases) {
+    const targets = [
+      ...(purchase.productId ? [{ productId: purchase.productId, hubId: null }] : []),
+      ...(purchase.hubId ? [{ productId: null, hubId: purchase.hubId }] : []),
+    ];
+    for (const target of targets) {
+      await grantMembership(tx, {
+        brandId: link.brand_id,
+        mode: link.mode,
+        ...target,
+        name: link.buyer_name,
+        email: link.buyer_email,
+        phone: link.buyer_phone,
+        fields: link.form_data,
+        plan: purchase.tierId,
+      });
+    }
+  }
+  return moved;
+}
+
+/** What the hosted checkout page shows: the link, its brand's name, and the payment that paid it once paid. */
+export async function checkoutView(db: Queryable, brandId: string, linkId: string) {
+  const link = await repo.findLink(db, brandId, linkId);
+  if (!link) throw notFound('checkout');
+  const brand = await findBrand(db, brandId);
+  const paid = link.status === 'completed' && link.transaction_id ? await transactions.findById(db, brandId, link.transaction_id) : undefined;
+  return { link, brandName: brand?.name ?? '', paid };
+}
+
+/** One payment of this link, by its txref (the result page). */
+export async function paymentOfLink(db: Queryable, link: PaymentLinkRow, txref: string) {
+  const payment = await transactions.findByTxref(db, link.brand_id, link.mode, txref);
+  if (!payment || payment.payment_link_id !== link.id) throw notFound('payment');
+  return payment;
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Type, type Static } from 'typebox';
-import { createBrand } from '../brands/service.ts';
+import { createBrand, requireBrand } from '../brands/service.ts';
 import { loadCatalog } from '../catalog/load.ts';
 import type { Db } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
@@ -36,8 +36,7 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
     case 'brand create':
       return createBrand(db, { name: cmd.name, plan: cmd.plan });
     case 'key create': {
-      const [brand] = await db.query('SELECT id FROM brands WHERE id = $1', [cmd.brandId]);
-      if (!brand) throw new Error(`No brand with id ${cmd.brandId} exists.`);
+      await requireBrand(db, cmd.brandId);
       const key = await createKey(db, { brandId: cmd.brandId, mode: cmd.mode, scopes: cmd.scopes, name: cmd.name });
       return { id: key.id, key: key.key, mode: key.mode, scopes: key.scopes, name: key.name };
     }
@@ -46,10 +45,11 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
     case 'key revoke':
       return revokeKey(db, keyCache, cmd.keyId);
     case 'catalog load':
-      return { brandID: cmd.brandId, ids: await loadCatalog(db, cmd.brandId, cmd.catalog) };
+      return { brandID: cmd.brandId, ids: await db.transaction((tx) => loadCatalog(tx, cmd.brandId, cmd.catalog)) };
     case 'seed demo': {
       const brand = await createBrand(db, { name: 'Demo Creator', plan: 'plus' });
-      const ids = await loadCatalog(db, brand.id, JSON.parse(await readFile(exampleCatalogPath, 'utf8')));
+      const catalog: unknown = JSON.parse(await readFile(exampleCatalogPath, 'utf8'));
+      const ids = await db.transaction((tx) => loadCatalog(tx, brand.id, catalog));
       await seedDemoActivity(db, brand.id, ids);
       const key = await createKey(db, { brandId: brand.id, mode: 'test', scopes: [...scopes], name: 'demo' });
       return { brand, key: key.key, keyId: key.id, mode: key.mode, scopes: key.scopes, ids };

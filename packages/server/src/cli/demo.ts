@@ -30,7 +30,7 @@ export async function seedDemoActivity(db: Db, brandId: string, ids: Record<stri
       await insertTransaction(tx, {
         brand_id: brandId, id: newId('txn'), txref: `tx_${newId('txn').slice(4)}`, mode: 'test', type: 'purchase',
         status: 'succeeded', amount: 3950, currency: 'USD', customer_name: person.name, customer_email: person.email,
-        resource_id: ids['brush-course'], metadata: { source: 'demo' },
+        resource_id: ids['brush-course'], metadata: { source: 'demo' }, payment_link_id: null, provider: null, provider_reference: null,
       });
     }
   });

@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/client.ts';
 import { notFound } from '../errors.ts';
-import type { TierRow } from '../products/repository.ts';
 
 export interface HubRow {
   brand_id: string;
@@ -17,7 +16,6 @@ export async function requireHub(db: Queryable, brandId: string, hubId: string):
   return row;
 }
 
-/** A hub's membership tiers (its plans), in catalog order. */
-export function hubTiers(db: Queryable, brandId: string, hubId: string): Promise<TierRow[]> {
-  return db.query<TierRow>('SELECT * FROM tiers WHERE brand_id = $1 AND hub_id = $2 ORDER BY position', [brandId, hubId]);
+export async function insertHub(db: Queryable, h: HubRow): Promise<void> {
+  await db.query('INSERT INTO hubs (brand_id, id, name, description, created_at) VALUES ($1, $2, $3, $4, $5)', [h.brand_id, h.id, h.name, h.description, h.created_at]);
 }

@@ -159,3 +159,12 @@ export async function failImport(tx: Queryable, imp: ImportRow, error: string): 
     [imp.brand_id, imp.id, error],
   );
 }
+
+/** The import, locked, while it is still queued or processing; undefined once it has finished. */
+export async function lockUnfinishedImport(tx: Queryable, brandId: string, id: string): Promise<ImportRow | undefined> {
+  const [row] = await tx.query<ImportRow>(
+    `SELECT * FROM imports WHERE brand_id = $1 AND id = $2 AND status IN ('queued', 'processing') FOR UPDATE`,
+    [brandId, id],
+  );
+  return row;
+}

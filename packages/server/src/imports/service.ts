@@ -1,10 +1,10 @@
 import type { Queryable } from '../db/client.ts';
 import { workChannel } from '../events/service.ts';
 import { AppError, notFound, type ErrorDetail } from '../errors.ts';
-import { hubTiers, requireHub } from '../hubs/repository.ts';
+import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
 import type { Principal } from '../auth/principal.ts';
-import { productCheckoutFields, productTiers, type TierRow } from '../products/repository.ts';
+import { hubTiers, productCheckoutFields, productTiers, type TierRow } from '../products/repository.ts';
 import { requireProduct } from '../products/service.ts';
 import { checkRecords, foldDuplicates, maxListedProblems, type RecordRules } from './records.ts';
 import * as repo from './repository.ts';

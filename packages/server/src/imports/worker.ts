@@ -1,9 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { recordEvents } from '../events/service.ts';
-import { newId } from '../ids.ts';
-import { insertMemberships } from '../memberships/repository.ts';
-import { memberJoinedData } from '../memberships/service.ts';
+import { importMembers } from '../memberships/service.ts';
 import type { WorkSource } from '../worker/loop.ts';
 import * as repo from './repository.ts';
 
@@ -49,20 +46,10 @@ export async function processNextBatch(db: Db, options: ImportWorkOptions, onCla
     // In email order, so two workers inserting overlapping people (two imports to one hub) wait
     // on each other in the same order instead of deadlocking.
     const byEmail = [...records].sort((a, b) => (a.email.toLowerCase() < b.email.toLowerCase() ? -1 : 1));
-    const inserted = await insertMemberships(tx, byEmail.map((r) => ({
-      brand_id: imp.brand_id,
-      id: newId('mem'),
-      mode: imp.mode,
-      hub_id: imp.hub_id,
-      product_id: imp.product_id,
-      name: r.name,
-      email: r.email,
-      phone: r.phone ?? null,
-      fields: r.fields,
-      status: 'active',
-      plan: imp.plan,
+    const inserted = await importMembers(tx, byEmail.map((r) => ({
+      brandId: imp.brand_id, mode: imp.mode, hubId: imp.hub_id, productId: imp.product_id,
+      name: r.name, email: r.email, phone: r.phone ?? null, fields: r.fields, plan: imp.plan,
     })));
-    await recordEvents(tx, inserted.map((row) => ({ brandId: imp.brand_id, mode: imp.mode, type: 'member.joined', data: memberJoinedData(row) })));
     await options.beforeCommit?.({ importId: imp.id, created: inserted.length });
     const updated = await repo.recordBatch(tx, imp, { taken: records.length, created: inserted.length, existing: records.length - inserted.length });
     return { importId: imp.id, taken: records.length, created: inserted.length, status: updated.status };
@@ -76,10 +63,7 @@ export async function processNextBatch(db: Db, options: ImportWorkOptions, onCla
 async function chargeFailure(db: Db, imp: repo.ImportRow, err: unknown, options: Required<Pick<ImportWorkOptions, 'maxAttempts' | 'retryBaseMs'>>) {
   const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
   await db.transaction(async (tx) => {
-    const [current] = await tx.query<repo.ImportRow>(
-      `SELECT * FROM imports WHERE brand_id = $1 AND id = $2 AND status IN ('queued', 'processing') FOR UPDATE`,
-      [imp.brand_id, imp.id],
-    );
+    const current = await repo.lockUnfinishedImport(tx, imp.brand_id, imp.id);
     if (!current) return;
     if (current.attempts + 1 >= options.maxAttempts) await repo.failImport(tx, current, message);
     else await repo.recordFailedAttempt(tx, current, message, Math.min(options.retryBaseMs * 2 ** current.attempts, 60_000));

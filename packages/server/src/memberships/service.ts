@@ -2,7 +2,10 @@ import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { notFound } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Mode, Principal } from '../auth/principal.ts';
+import type { EventData } from '../events/payloads.ts';
+import { recordEvent, recordEvents } from '../events/service.ts';
+import { newId } from '../ids.ts';
 import { requireProduct } from '../products/service.ts';
 import * as repo from './repository.ts';
 import type { Membership } from './schemas.ts';
@@ -20,9 +23,48 @@ export function renderMembership(row: repo.MembershipRow): Membership {
   };
 }
 
-/** member.joined's data: the Membership record, plus the product for a product's customer (the record itself names only a hub). */
-export function memberJoinedData(row: repo.MembershipRow): Record<string, unknown> {
+/** member.*'s data: the Membership record, plus the product for a product's customer (the record itself names only a hub). */
+export function memberEventData(row: repo.MembershipRow): EventData<'member.joined'> {
   return { ...renderMembership(row), ...(row.product_id ? { productID: row.product_id } : {}) };
+}
+
+export interface MembershipGrant {
+  brandId: string;
+  mode: Mode;
+  hubId: string | null;
+  productId: string | null;
+  name: string;
+  email: string;
+  phone?: string | null;
+  fields?: Record<string, unknown>;
+  plan: string;
+}
+
+/**
+ * A purchase: makes the person an active member of the hub or product on the plan bought, and
+ * records member.joined when they were not an active member before, in the caller's transaction.
+ */
+export async function grantMembership(tx: Queryable, grant: MembershipGrant): Promise<repo.MembershipRow> {
+  const { row, joined } = await repo.activateMembership(tx, {
+    brand_id: grant.brandId, id: newId('mem'), mode: grant.mode, hub_id: grant.hubId, product_id: grant.productId,
+    name: grant.name, email: grant.email, phone: grant.phone ?? null, fields: grant.fields ?? {}, plan: grant.plan,
+  });
+  if (joined) await recordEvent(tx, { brandId: grant.brandId, mode: grant.mode, type: 'member.joined', data: memberEventData(row) });
+  return row;
+}
+
+/**
+ * An import batch: inserts the people who are not members yet (one statement) and records one
+ * member.joined per membership actually created (one more), in the caller's transaction.
+ * People who already hold a membership are left as they are. Returns the created rows.
+ */
+export async function importMembers(tx: Queryable, grants: MembershipGrant[]): Promise<repo.MembershipRow[]> {
+  const inserted = await repo.insertMemberships(tx, grants.map((g) => ({
+    brand_id: g.brandId, id: newId('mem'), mode: g.mode, hub_id: g.hubId, product_id: g.productId,
+    name: g.name, email: g.email, phone: g.phone ?? null, fields: g.fields ?? {}, status: 'active' as const, plan: g.plan,
+  })));
+  await recordEvents(tx, inserted.map((row) => ({ brandId: row.brand_id, mode: row.mode, type: 'member.joined' as const, data: memberEventData(row) })));
+  return inserted;
 }
 
 type PageQuery = { limit?: number; cursor?: string };

@@ -114,3 +114,48 @@ export async function findTier(db: Queryable, brandId: string, id: string): Prom
   const [row] = await db.query<TierRow>('SELECT * FROM tiers WHERE brand_id = $1 AND id = $2', [brandId, id]);
   return row;
 }
+
+/** A hub's membership tiers (its plans), in catalog order. */
+export function hubTiers(db: Queryable, brandId: string, hubId: string): Promise<TierRow[]> {
+  return db.query<TierRow>('SELECT * FROM tiers WHERE brand_id = $1 AND hub_id = $2 ORDER BY position', [brandId, hubId]);
+}
+
+export type NewProduct = Omit<ProductRow, 'updated_at'>;
+
+export async function insertProduct(db: Queryable, p: NewProduct): Promise<void> {
+  await db.query(
+    `INSERT INTO products (brand_id, id, hub_id, type, status, title, description, image_url, url, visibility, is_free,
+       keywords, event_type, event_venue, event_date_time, event_end_date, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
+    [p.brand_id, p.id, p.hub_id, p.type, p.status, p.title, p.description, p.image_url, p.url, p.visibility, p.is_free,
+      p.keywords, p.event_type, p.event_venue, p.event_date_time, p.event_end_date, p.created_at],
+  );
+}
+
+export async function insertItem(db: Queryable, i: ItemRow): Promise<void> {
+  await db.query(
+    `INSERT INTO items (brand_id, id, product_id, position, type, title, description, image, duration, is_addon, parent_id, price_amount, currency)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    [i.brand_id, i.id, i.product_id, i.position, i.type, i.title, i.description, i.image, i.duration, i.is_addon, i.parent_id, i.price_amount, i.currency],
+  );
+}
+
+export async function insertTier(db: Queryable, t: TierRow): Promise<void> {
+  await db.query(
+    `INSERT INTO tiers (brand_id, id, product_id, hub_id, position, name, type, price_amount, currency, discount_amount,
+       recurrence_periodic, recurrence_interval, recurrence_count, perks, button_text, time_bound, slots, no_of_tickets,
+       item_ids, is_default, archived, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
+    [t.brand_id, t.id, t.product_id, t.hub_id, t.position, t.name, t.type, t.price_amount, t.currency, t.discount_amount,
+      t.recurrence_periodic, t.recurrence_interval, t.recurrence_count, t.perks, t.button_text, t.time_bound, t.slots, t.no_of_tickets,
+      t.item_ids, t.is_default, t.archived, t.status],
+  );
+}
+
+export async function insertCheckoutField(db: Queryable, f: CheckoutFieldRow): Promise<void> {
+  await db.query(
+    `INSERT INTO checkout_fields (brand_id, product_id, id, position, label, type, required, options)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [f.brand_id, f.product_id, f.id, f.position, f.label, f.type, f.required, f.options],
+  );
+}

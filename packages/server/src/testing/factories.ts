@@ -22,7 +22,8 @@ export async function createKey(db: Queryable, brandId: string, input: { mode?: 
 /** A brand with the example catalog and a test and a live key holding every scope. */
 export async function createBrandWithCatalog(db: Db, input: { plan?: Plan } = {}) {
   const brand = await createBrand(db, input);
-  const ids = await loadCatalog(db, brand.id, JSON.parse(await readFile(exampleCatalogPath, 'utf8')));
+  const catalog: unknown = JSON.parse(await readFile(exampleCatalogPath, 'utf8'));
+  const ids = await db.transaction((tx) => loadCatalog(tx, brand.id, catalog));
   const testKey = await createKey(db, brand.id, { mode: 'test' });
   const liveKey = await createKey(db, brand.id, { mode: 'live' });
   return { brand, ids, testKey: testKey.key, liveKey: liveKey.key };
@@ -63,5 +64,8 @@ export function createTransaction(
     customer_email: t.email ?? 'ada@example.com',
     resource_id: t.resourceId ?? null,
     metadata: t.metadata ?? {},
+    payment_link_id: null,
+    provider: null,
+    provider_reference: null,
   });
 }

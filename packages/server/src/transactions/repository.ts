@@ -15,17 +15,26 @@ export interface TransactionRow {
   customer_email: string;
   resource_id: string | null;
   metadata: Record<string, string>;
+  /** The payment link it pays, when it came from checkout. */
+  payment_link_id: string | null;
+  /** The payment provider asked, and its reference for this payment (none for free links). */
+  provider: string | null;
+  provider_reference: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-export type NewTransaction = Omit<TransactionRow, 'created_at' | 'updated_at'>;
+export type NewTransaction = Omit<TransactionRow, 'created_at' | 'updated_at' | 'failure_code' | 'failure_message'>;
 
 export async function insertTransaction(db: Queryable, t: NewTransaction): Promise<TransactionRow> {
   const [row] = await db.query<TransactionRow>(
-    `INSERT INTO transactions (brand_id, id, txref, mode, type, status, amount, currency, customer_name, customer_email, resource_id, metadata)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
-    [t.brand_id, t.id, t.txref, t.mode, t.type, t.status, t.amount, t.currency, t.customer_name, t.customer_email, t.resource_id, t.metadata],
+    `INSERT INTO transactions (brand_id, id, txref, mode, type, status, amount, currency, customer_name, customer_email,
+       resource_id, metadata, payment_link_id, provider, provider_reference)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+    [t.brand_id, t.id, t.txref, t.mode, t.type, t.status, t.amount, t.currency, t.customer_name, t.customer_email,
+      t.resource_id, t.metadata, t.payment_link_id, t.provider, t.provider_reference],
   );
   return row;
 }
@@ -45,6 +54,39 @@ export async function findByTxref(db: Queryable, brandId: string, mode: Mode, tx
   const [row] = await db.query<TransactionRow>(
     'SELECT * FROM transactions WHERE brand_id = $1 AND mode = $2 AND txref = $3',
     [brandId, mode, txref],
+  );
+  return row;
+}
+
+/** The link's payment in progress, if one is. */
+export async function pendingForLink(db: Queryable, brandId: string, linkId: string) {
+  const [row] = await db.query<TransactionRow>(
+    'SELECT * FROM transactions WHERE brand_id = $1 AND payment_link_id = $2 AND status = \'pending\'',
+    [brandId, linkId],
+  );
+  return row;
+}
+
+export async function findById(db: Queryable, brandId: string, id: string) {
+  const [row] = await db.query<TransactionRow>('SELECT * FROM transactions WHERE brand_id = $1 AND id = $2', [brandId, id]);
+  return row;
+}
+
+/**
+ * Moves a pending attempt to its outcome. Conditional on `pending`, so of any number of callers
+ * racing (a double submission, concurrent verifies) exactly one gets the row back and goes on
+ * to grant access and record events; the others get undefined.
+ */
+export async function finishPending(
+  db: Queryable,
+  brandId: string,
+  id: string,
+  outcome: { status: 'succeeded' } | { status: 'failed'; code: string; message: string },
+) {
+  const [row] = await db.query<TransactionRow>(
+    `UPDATE transactions SET status = $3, failure_code = $4, failure_message = $5, updated_at = date_trunc('milliseconds', clock_timestamp())
+     WHERE brand_id = $1 AND id = $2 AND status = 'pending' RETURNING *`,
+    [brandId, id, outcome.status, outcome.status === 'failed' ? outcome.code : null, outcome.status === 'failed' ? outcome.message : null],
   );
   return row;
 }

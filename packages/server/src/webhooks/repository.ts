@@ -38,7 +38,7 @@ export interface DeliveryRow {
   created_at: Date;
 }
 
-export interface AttemptRow {
+export interface DeliveryAttemptRow {
   number: number;
   attempted_at: Date;
   duration_ms: number;
@@ -142,7 +142,7 @@ export async function findDelivery(db: Queryable, brandId: string, mode: Mode, i
 }
 
 export function deliveryAttempts(db: Queryable, brandId: string, deliveryId: string) {
-  return db.query<AttemptRow>(
+  return db.query<DeliveryAttemptRow>(
     `SELECT number, attempted_at, duration_ms, response_code, error, response_body FROM webhook_attempts
      WHERE brand_id = $1 AND delivery_id = $2 ORDER BY number`,
     [brandId, deliveryId],

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import type { Db, Queryable } from '../db/client.ts';
+import { AppError, invalid, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { PaymentProvider, PaymentState } from '../payments/provider.ts';
+import { providerForMode, providerNamed } from '../payments/providers.ts';
+import * as transactions from '../transactions/repository.ts';
+import type { TransactionRow } from '../transactions/repository.ts';
+import { renderTransaction } from '../transactions/service.ts';
+import * as repo from './repository.ts';
+import type { PaymentLinkRow } from './repository.ts';
+import { settlePayment, type FinalState } from './service.ts';
+
+/**
+ * The checkout flows that must commit between steps (DESIGN.md, Who commits): the only code in
+ * this domain that opens more than one transaction.
+ *
+ * Paying a link, in three steps, so that no step can charge twice or grant twice:
+ *  1. under a lock on the link, join the link's pending payment or record a new one (a pending
+ *     transaction with the provider's payment reference), and commit it, so the payment exists
+ *     before any money moves and verify can always find it;
+ *  2. confirm the payment with the provider (idempotent per reference: a second confirmation
+ *     charges nothing and reads the first one's outcome);
+ *  3. settle: one conditional update moves the transaction out of `pending`, and only the caller
+ *     that moved it completes the link, grants memberships and records the events, all in that
+ *     same database transaction (checkout/service.ts, settlePayment).
+ * If the process dies between 2 and 3, the transaction stays pending until POST /payments/verify
+ * (or the buyer's next submission) asks the provider and settles it.
+ */
+
+export interface PayResult {
+  link: PaymentLinkRow;
+  payment: TransactionRow;
+}
+
+const isFinal = (s: PaymentState): s is FinalState => s.status === 'succeeded' || s.status === 'failed';
+
+/** The provider that takes a link's payment; free links need none. */
+function providerOf(link: PaymentLinkRow): PaymentProvider | undefined {
+  if (link.amount === 0) return undefined;
+  const provider = providerForMode(link.mode);
+  if (!provider) throw new AppError('service_unavailable', 'Live payments are not configured on this server, so this link cannot be paid.');
+  return provider;
+}
+
+/** The hosted page's form post: pays the link with what the buyer typed. */
+export async function payLink(db: Db, brandId: string, linkId: string, details: Record<string, string>): Promise<PayResult> {
+  const link = await repo.findLink(db, brandId, linkId);
+  if (!link) throw notFound('payment link');
+  if (link.status === 'completed') return { link, payment: await paidWith(db, link) };
+  const provider = providerOf(link);
+  const problem = provider?.checkDetails(details);
+  if (problem) throw invalid('card', problem);
+
+  const begun = await db.transaction((tx) => beginPayment(tx, brandId, linkId));
+  if (begun.link.status === 'completed') return begun;
+  const { payment } = begun;
+  const state: PaymentState = provider && payment.provider_reference
+    ? await provider.confirmPayment(db, { brandId, reference: payment.provider_reference, details })
+    : { status: 'succeeded' };
+  if (!isFinal(state)) return begun;
+  const settled = await db.transaction((tx) => settlePayment(tx, payment, state));
+  return { link: (await repo.findLink(db, brandId, linkId))!, payment: settled };
+}
+
+/** Step 1: the link's pending payment, or a new one; a paid link returns the payment that paid it. */
+export async function beginPayment(tx: Queryable, brandId: string, linkId: string): Promise<PayResult> {
+  const link = await repo.findLink(tx, brandId, linkId, { forUpdate: true });
+  if (!link) throw notFound('payment link');
+  if (link.status === 'completed') return { link, payment: await paidWith(tx, link) };
+  const pending = await transactions.pendingForLink(tx, brandId, linkId);
+  if (pending) return { link, payment: pending };
+  const provider = providerOf(link);
+  const txref = `tx_${randomBytes(15).toString('base64url')}`;
+  const opened = provider
+    ? await provider.createPayment(tx, { brandId, txref, amount: link.amount, currency: link.currency, description: link.line_items[0]?.description ?? 'Purchase' })
+    : undefined;
+  const payment = await transactions.insertTransaction(tx, {
+    brand_id: brandId,
+    id: newId('txn'),
+    txref,
+    mode: link.mode,
+    type: 'purchase',
+    status: 'pending',
+    amount: link.amount,
+    currency: link.currency,
+    customer_name: link.buyer_name,
+    customer_email: link.buyer_email,
+    resource_id: link.resource_id,
+    metadata: link.metadata,
+    payment_link_id: link.id,
+    provider: provider?.name ?? null,
+    provider_reference: opened?.reference ?? null,
+  });
+  return { link, payment };
+}
+
+async function paidWith(db: Queryable, link: PaymentLinkRow): Promise<TransactionRow> {
+  const payment = link.transaction_id ? await transactions.findById(db, link.brand_id, link.transaction_id) : undefined;
+  if (!payment) throw new Error(`Payment link ${link.id} is completed without its transaction.`);
+  return payment;
+}
+
+/** What the provider now says about a pending payment (a free one has no provider: it is due to succeed). */
+async function providerState(db: Queryable, payment: TransactionRow): Promise<PaymentState> {
+  if (payment.provider && payment.provider_reference) {
+    const provider = providerNamed(payment.provider);
+    return provider ? provider.lookupPayment(db, { brandId: payment.brand_id, reference: payment.provider_reference }) : { status: 'pending' };
+  }
+  return payment.payment_link_id && payment.amount === 0 ? { status: 'succeeded' } : { status: 'pending' };
+}
+
+/**
+ * POST /payments/verify: asks the provider about a pending transaction and settles it if the
+ * provider has an outcome. Idempotent: settling is conditional on `pending`, so however many
+ * calls race, the change and its events happen once.
+ */
+export async function verifyPayment(db: Db, principal: Principal, txref: string) {
+  const payment = await transactions.findByTxref(db, principal.brandId, principal.mode, txref);
+  if (!payment) throw notFound('transaction');
+  if (payment.status !== 'pending') return renderTransaction(payment);
+  const state = await providerState(db, payment);
+  if (!isFinal(state)) return renderTransaction(payment);
+  return renderTransaction(await db.transaction((tx) => settlePayment(tx, payment, state)));
+}

@@ -1,0 +1,68 @@
+import type { FastifyReply } from 'fastify';
+
+/**
+ * The shared server-rendered HTML layer (checkout now; consent and error pages later): escaping,
+ * the page layout with one small inline stylesheet, the security headers with a strict CSP, and
+ * a plain message page for errors. No scripts: forms post without JavaScript, and the layout is a
+ * single column that reads on a phone.
+ */
+
+const escapes = new Map([['&', '&amp;'], ['<', '&lt;'], ['>', '&gt;'], ['"', '&quot;'], ["'", '&#39;']]);
+
+/** Escapes text for an HTML element or a quoted attribute. */
+export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => escapes.get(c)!);
+
+const style = `
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1c1c1e;background:#f4f4f6}
+main{max-width:32rem;margin:0 auto;padding:1rem}.card{background:#fff;border-radius:12px;padding:1.25rem;margin:1rem 0;box-shadow:0 1px 3px #0002}
+.brand{font-weight:600;color:#555;margin:.5rem 0 0}h1{font-size:1.4rem;margin:.25rem 0}h2{font-size:1.1rem;margin:0 0 .5rem}
+.tier{color:#555;margin:0}table{width:100%;border-collapse:collapse}td,th{padding:.4rem 0;vertical-align:top;text-align:left}
+td.amount,th.amount{text-align:right;white-space:nowrap;padding-left:1rem}tfoot th{border-top:1px solid #ddd;font-size:1.1rem}
+.detail{display:block;color:#666;font-size:.9rem}label{display:block;font-weight:600;margin:.5rem 0 .25rem}
+input{width:100%;font-size:1.1rem;padding:.7rem;border:1px solid #bbb;border-radius:8px}
+button{width:100%;margin-top:1rem;font-size:1.1rem;font-weight:600;padding:.8rem;border:0;border-radius:8px;background:#2b59c3;color:#fff}
+.hint{color:#555;font-size:.9rem;margin:.4rem 0 0}.notice{padding:.75rem 1rem;border-radius:8px;margin:1rem 0}
+.error{background:#fdecea;color:#8a1c13}.success{background:#e7f6ec;color:#14532d}.test{background:#fff4d6;color:#6b4e00;text-align:center}
+a{color:#2b59c3}`;
+
+/** A whole page. `banner` is trusted HTML shown above the body (e.g. the test-mode notice). */
+export function layout(title: string, body: string, banner = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${esc(title)}</title>
+<style>${style}</style>
+</head>
+<body>
+<main>
+${banner}
+${body}
+</main>
+</body>
+</html>`;
+}
+
+/** A page that only says something: errors, a link that does not exist. */
+export function messagePage(title: string, message: string): string {
+  return layout(title, `<section class="card"><h1>${esc(title)}</h1><p>${esc(message)}</p></section>`);
+}
+
+/**
+ * Sends a page with the headers every page of ours carries: never cached, never framed, no
+ * referrer, and a CSP that allows no scripts. `formAction` lists the origins its forms may post
+ * to besides our own.
+ */
+export function sendPage(reply: FastifyReply, status: number, html: string, options: { formAction?: string[] } = {}) {
+  const formAction = ["'self'", ...(options.formAction ?? [])].join(' ');
+  return reply.code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
+    .send(html);
+}
