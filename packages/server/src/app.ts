@@ -3,6 +3,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
+import { wireEventSubscribers } from './subscribers.ts';
 import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
 import { installAuth } from './auth/resolve.ts';
@@ -20,6 +21,7 @@ import { webhookRoutes } from './webhooks/routes.ts';
 
 /** The HTTP app of one process, on the deps its composition root built. */
 export async function buildApp(deps: Deps): Promise<App> {
+  wireEventSubscribers();
   const options: FastifyServerOptions = {
     loggerInstance: deps.log,
     bodyLimit: deps.config.bodyLimitBytes,

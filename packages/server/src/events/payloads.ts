@@ -20,7 +20,7 @@ export const MemberEventData = Type.Object({
  * subscriptions work, which fills it; nothing records subscription events for real yet.
  */
 export const Subscription = Type.Object({
-  status: Type.Union(['active', 'past_due', 'cancelled', 'expired', 'completed'].map((s) => Type.Literal(s)),
+  status: Type.Union([Type.Literal('active'), Type.Literal('past_due'), Type.Literal('cancelled'), Type.Literal('expired'), Type.Literal('completed')],
     { description: '`active`, `past_due` (a renewal failed and is being retried), `cancelled`, `expired` or `completed` (every one of `count` periods paid).' }),
   currentPeriodStart: Type.String({ format: 'date-time' }),
   currentPeriodEnd: Type.String({ format: 'date-time' }),
@@ -63,3 +63,17 @@ export const eventPayloads = {
 
 export type EventPayloads = { [K in EventType]: Static<(typeof eventPayloads)[K]> };
 export type EventData<K extends EventType> = EventPayloads[K];
+
+/**
+ * What an event is about, for the delivery log's resourceType/resourceID and for ordering one
+ * object's deliveries: the transaction (txref), the membership, or the payout.
+ */
+export function resourceOf(type: EventType, data: Record<string, unknown>): { type: string | null; id: string | null } {
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  const family = type.slice(0, type.indexOf('.'));
+  const found = family === 'transaction' ? { type: 'transaction', id: text(data.txref) }
+    : family === 'member' ? { type: 'membership', id: text(data.membershipId) }
+      : family === 'subscription' ? { type: 'membership', id: text((data.membership as Record<string, unknown> | undefined)?.membershipId) }
+        : { type: 'payout', id: text(data.id) };
+  return found.id === null ? { type: null, id: null } : found;
+}

@@ -5,16 +5,42 @@ import type { Mode } from '../auth/principal.ts';
 export interface EventRow {
   brand_id: string;
   id: string;
+  mode: Mode;
   type: string;
   data: Record<string, unknown>;
   created_at: Date;
+}
+
+export type NewEventRow = Omit<EventRow, 'created_at'>;
+
+export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<Date> {
+  const [row] = await tx.query<{ created_at: Date }>(
+    'INSERT INTO events (brand_id, id, mode, type, data) VALUES ($1, $2, $3, $4, $5) RETURNING created_at',
+    [e.brand_id, e.id, e.mode, e.type, e.data],
+    'insert_event',
+  );
+  return row.created_at;
+}
+
+/** Many events in one statement (bulk imports); returns each one's created_at by id. */
+export async function insertEvents(tx: Queryable, events: NewEventRow[]): Promise<Map<string, Date>> {
+  if (!events.length) return new Map();
+  const rows = await tx.query<{ id: string; created_at: Date }>(
+    `INSERT INTO events (brand_id, id, mode, type, data)
+     SELECT brand_id, id, mode, type, data
+     FROM jsonb_to_recordset($1::jsonb) AS e(brand_id text, id text, mode text, type text, data jsonb)
+     RETURNING id, created_at`,
+    [JSON.stringify(events)],
+    'insert_events',
+  );
+  return new Map(rows.map((r) => [r.id, r.created_at]));
 }
 
 /** One page of the mode's events, newest first, optionally of one type; limit + 1 rows. */
 export function listEvents(db: Queryable, brandId: string, mode: Mode, type: string | undefined, page: PageRequest) {
   const after = afterCursor(page, 5);
   return db.query<EventRow>(
-    `SELECT brand_id, id, type, data, created_at FROM events
+    `SELECT brand_id, id, mode, type, data, created_at FROM events
      WHERE brand_id = $1 AND mode = $2 AND ($4::text IS NULL OR type = $4) ${after.sql}
      ORDER BY created_at DESC, id DESC LIMIT $3`,
     [brandId, mode, page.limit + 1, type ?? null, ...after.params],
@@ -23,8 +49,22 @@ export function listEvents(db: Queryable, brandId: string, mode: Mode, type: str
 
 export async function findEvent(db: Queryable, brandId: string, mode: Mode, id: string): Promise<EventRow | undefined> {
   const [row] = await db.query<EventRow>(
-    'SELECT brand_id, id, type, data, created_at FROM events WHERE brand_id = $1 AND mode = $2 AND id = $3',
+    'SELECT brand_id, id, mode, type, data, created_at FROM events WHERE brand_id = $1 AND mode = $2 AND id = $3',
     [brandId, mode, id],
   );
   return row;
+}
+
+/**
+ * Deletes up to `batch` of the brand's events older than `cutoff`, and with them (ON DELETE
+ * CASCADE) their webhook deliveries and attempts; returns how many.
+ */
+export async function purgeBefore(db: Queryable, brandId: string, cutoff: Date, batch: number): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM events WHERE brand_id = $1 AND id IN (
+       SELECT id FROM events WHERE brand_id = $1 AND created_at < $2 LIMIT $3
+     ) RETURNING id`,
+    [brandId, cutoff, batch],
+  );
+  return rows.length;
 }

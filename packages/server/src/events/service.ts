@@ -1,56 +1,76 @@
 import type { Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { Mode } from '../auth/principal.ts';
+import type { EventData } from './payloads.ts';
+import * as repo from './repository.ts';
 import type { EventType } from './types.ts';
-import { fanOutInserted, insertEventWithDeliveries } from '../webhooks/fan-out.ts';
-import { resourceOf } from '../webhooks/samples.ts';
 
-export interface NewEvent {
+export interface NewEvent<T extends EventType = EventType> {
   brandId: string;
   mode: Mode;
-  type: EventType;
-  /** What the event is about, rendered exactly as the API renders it (a Transaction, a Membership…). */
-  data: Record<string, unknown>;
+  type: T;
+  /** What the event is about, rendered exactly as the API renders it (events/payloads.ts). */
+  data: EventData<T>;
 }
 
-/** Channel the worker listens on; a NOTIFY is delivered only when the transaction that sent it commits. */
-export const workChannel = 'service_work';
+export interface RecordedEvent {
+  brandId: string;
+  id: string;
+  mode: Mode;
+  type: EventType;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/**
+ * Whoever acts on events in the transaction that records them: webhooks queue one delivery per
+ * subscribed endpoint. Events know nothing of their subscribers; the composition root wires
+ * them (src/subscribers.ts).
+ */
+export interface EventSubscriber {
+  readonly name: string;
+  recorded(tx: Queryable, events: RecordedEvent[]): Promise<void>;
+}
+
+const subscribers = new Map<string, EventSubscriber>();
+
+/** Adds a subscriber; subscribing the same name again replaces it. */
+export function subscribeToEvents(subscriber: EventSubscriber): void {
+  subscribers.set(subscriber.name, subscriber);
+}
 
 /**
  * Records an event in the caller's transaction (the outbox): it exists if and only if the change
- * that caused it commits. In the same statement it queues one webhook delivery per active endpoint
- * of the brand and mode subscribed to the type, and NOTIFYs the worker (at commit) when it did.
- * `target.endpointId` (POST /webhooks/test) sends to that one endpoint instead.
+ * that caused it commits, and so do whatever its subscribers write in that transaction.
+ * `announce: false` records it without telling subscribers (a webhook test event aimed at one
+ * endpoint, which the webhooks domain routes itself).
  */
-export async function recordEvent(
+export async function recordEvent<T extends EventType>(
   tx: Queryable,
-  event: NewEvent,
-  target?: { endpointId: string },
-): Promise<{ id: string; createdAt: Date; deliveries: number }> {
-  const id = newId('evt');
-  const resource = resourceOf(event.data);
-  const { createdAt, deliveries } = await insertEventWithDeliveries(tx, workChannel, {
-    brandId: event.brandId, id, mode: event.mode, type: event.type, data: event.data,
-    resourceType: resource.type, resourceId: resource.id, endpointId: target?.endpointId,
-  });
-  return { id, createdAt, deliveries };
+  event: NewEvent<T>,
+  options: { announce?: boolean } = {},
+): Promise<RecordedEvent> {
+  const row = { brand_id: event.brandId, id: newId('evt'), mode: event.mode, type: event.type, data: event.data as Record<string, unknown> };
+  const createdAt = await repo.insertEvent(tx, row);
+  const recorded: RecordedEvent = { brandId: row.brand_id, id: row.id, mode: row.mode, type: event.type, data: row.data, createdAt };
+  if (options.announce !== false) await announce(tx, [recorded]);
+  return recorded;
 }
 
-/**
- * recordEvent for many events at once (bulk imports): one INSERT for all of them and one NOTIFY,
- * in the caller's transaction. Returns the ids in the order of `events`.
- */
-export async function recordEvents(tx: Queryable, events: NewEvent[]): Promise<{ id: string }[]> {
+/** recordEvent for many events at once (bulk imports): one INSERT for all of them, in the caller's transaction. */
+export async function recordEvents<T extends EventType>(tx: Queryable, events: NewEvent<T>[]): Promise<RecordedEvent[]> {
   if (!events.length) return [];
-  const rows = events.map((e) => ({ brand_id: e.brandId, id: newId('evt'), mode: e.mode, type: e.type, data: e.data }));
-  await tx.query(
-    `INSERT INTO events (brand_id, id, mode, type, data)
-     SELECT brand_id, id, mode, type, data
-     FROM jsonb_to_recordset($1::jsonb) AS e(brand_id text, id text, mode text, type text, data jsonb)`,
-    [JSON.stringify(rows)],
-    'record_events',
-  );
-  await fanOutInserted(tx, workChannel, rows);
-  await tx.query(`SELECT pg_notify('${workChannel}', 'event')`);
-  return rows.map((r) => ({ id: r.id }));
+  const rows = events.map((e) => ({ brand_id: e.brandId, id: newId('evt'), mode: e.mode, type: e.type, data: e.data as Record<string, unknown> }));
+  const createdAt = await repo.insertEvents(tx, rows);
+  const recorded = rows.map((r, i) => ({ brandId: r.brand_id, id: r.id, mode: r.mode, type: events[i].type, data: r.data, createdAt: createdAt.get(r.id)! }));
+  await announce(tx, recorded);
+  return recorded;
+}
+
+async function announce(tx: Queryable, events: RecordedEvent[]) {
+  if (!subscribers.size) {
+    // A process that records events without its subscribers would silently send no webhooks.
+    throw new Error('No event subscribers are wired: call wireEventSubscribers() (src/subscribers.ts) at the composition root.');
+  }
+  for (const subscriber of subscribers.values()) await subscriber.recorded(tx, events);
 }

@@ -1,11 +1,11 @@
 import type { Queryable } from '../db/client.ts';
-import { workChannel } from '../events/service.ts';
 import { AppError, notFound, type ErrorDetail } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
 import type { Principal } from '../auth/principal.ts';
 import { hubTiers, productCheckoutFields, productTiers, type TierRow } from '../products/repository.ts';
 import { requireProduct } from '../products/service.ts';
+import { notifyWorker } from '../worker/notify.ts';
 import { checkRecords, foldDuplicates, maxListedProblems, type RecordRules } from './records.ts';
 import * as repo from './repository.ts';
 import type { Import, ImportBody } from './schemas.ts';
@@ -58,8 +58,7 @@ async function queue(
   await repo.insertImport(tx, {
     brand_id: principal.brandId, id, mode: principal.mode, ...target, plan: chosen.plan!, duplicate_count: duplicates,
   }, people);
-  // Wakes a sleeping worker once this transaction commits.
-  await tx.query(`SELECT pg_notify('${workChannel}', 'import')`);
+  await notifyWorker(tx, 'import');
   return { queued: true, count: people.length, importID: id, duplicates };
 }
 

@@ -1,72 +1,70 @@
 import type { Queryable } from '../db/client.ts';
+import { resourceOf } from '../events/payloads.ts';
+import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
 import type { Mode } from '../auth/principal.ts';
-import { resourceOf } from './samples.ts';
+import { notifyWorker, workChannel } from '../worker/notify.ts';
 
 /**
  * The outbox's other half (DESIGN.md, Events and the worker): in the transaction that records an
  * event, one delivery row per active endpoint of that brand and mode subscribed to its type.
- * events/service.ts calls these; they take the NOTIFY channel so this module does not import it.
+ * Webhooks subscribe to events (src/subscribers.ts wires it); events know nothing of webhooks.
  */
+export const webhookFanOut: EventSubscriber = {
+  name: 'webhooks',
+  async recorded(tx, events) {
+    if (events.length === 1) await fanOutOne(tx, events[0]);
+    else await fanOutMany(tx, events);
+  },
+};
 
 /** Delivery ids generated up front for the common case; an event with more endpoints takes a second statement. */
 const prefetchedIds = 4;
 
 /**
- * Inserts an event and one delivery per active endpoint of its brand and mode subscribed to its
- * type, in one round trip, and NOTIFYs the worker (at commit) when there is something to send.
- * With `endpointId`, only that endpoint gets a delivery (POST /webhooks/test), whatever it
- * subscribes to.
+ * One delivery per active endpoint of the event's brand and mode subscribed to its type, in one
+ * round trip, NOTIFYing the worker (at commit) when there is something to send. With
+ * `endpointId`, only that endpoint gets a delivery (POST /webhooks/test), whatever it subscribes
+ * to. Returns how many deliveries were queued.
  */
-export async function insertEventWithDeliveries(
-  tx: Queryable,
-  notifyChannel: string,
-  e: { brandId: string; id: string; mode: Mode; type: string; data: Record<string, unknown>; resourceType: string | null; resourceId: string | null; endpointId?: string },
-): Promise<{ createdAt: Date; deliveries: number }> {
+export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: string): Promise<number> {
+  const resource = resourceOf(e.type, e.data);
   const ids = Array.from({ length: prefetchedIds }, () => newId('whd'));
-  const [row] = await tx.query<{ created_at: Date; inserted: number; rest: string[] }>(
-    `WITH ev AS (
-       INSERT INTO events (brand_id, id, mode, type, data) VALUES ($1, $2, $3, $4, $5) RETURNING created_at
-     ), targets AS (
+  const [row] = await tx.query<{ inserted: number; rest: string[] }>(
+    `WITH targets AS (
        SELECT id, row_number() OVER (ORDER BY id) AS n FROM webhook_endpoints
        WHERE brand_id = $1 AND mode = $3
-         AND CASE WHEN $9::text IS NULL THEN status = 'active' AND $4 = ANY (events) ELSE id = $9 END
+         AND CASE WHEN $8::text IS NULL THEN status = 'active' AND $4 = ANY (events) ELSE id = $8 END
      ), ins AS (
        INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
-       SELECT $1, ($6::text[])[t.n], $3, t.id, $2, $4, $7, $8 FROM targets t WHERE t.n <= ${prefetchedIds}
+       SELECT $1, ($5::text[])[t.n], $3, t.id, $2, $4, $6, $7 FROM targets t WHERE t.n <= ${prefetchedIds}
        RETURNING 1
      )
-     SELECT (SELECT created_at FROM ev) AS created_at,
-            (SELECT count(*) FROM ins)::int AS inserted,
+     SELECT (SELECT count(*) FROM ins)::int AS inserted,
             (SELECT coalesce(array_agg(id ORDER BY n), '{}') FROM targets WHERE n > ${prefetchedIds}) AS rest,
-            (SELECT pg_notify($10, 'delivery') WHERE EXISTS (SELECT 1 FROM targets)) AS notified`,
-    [e.brandId, e.id, e.mode, e.type, e.data, ids, e.resourceType, e.resourceId, e.endpointId ?? null, notifyChannel],
-    'record_event_fan_out',
+            (SELECT pg_notify($9, 'delivery') WHERE EXISTS (SELECT 1 FROM targets)) AS notified`,
+    [e.brandId, e.id, e.mode, e.type, ids, resource.type, resource.id, endpointId ?? null, workChannel],
+    'fan_out_event',
   );
   let deliveries = row.inserted;
   if (row.rest.length) {
     await tx.query(
       `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
        SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6 FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)`,
-      [e.brandId, e.id, e.mode, e.type, e.resourceType, e.resourceId, row.rest.map(() => newId('whd')), row.rest],
+      [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, row.rest.map(() => newId('whd')), row.rest],
     );
     deliveries += row.rest.length;
   }
-  return { createdAt: row.created_at, deliveries };
+  return deliveries;
 }
 
-
 /**
- * Fan-out for events already inserted in bulk (recordEvents): one SELECT of the endpoints that
- * could want any of them, and one INSERT of the deliveries when there are some.
+ * Fan-out for events recorded in bulk (imports): one SELECT of the endpoints that could want any
+ * of them, and one INSERT of the deliveries when there are some.
  */
-export async function fanOutInserted(
-  tx: Queryable,
-  notifyChannel: string,
-  events: { brand_id: string; id: string; mode: Mode; type: string; data: Record<string, unknown> }[],
-): Promise<number> {
+async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<number> {
   if (!events.length) return 0;
-  const pairs = [...new Set(events.map((e) => `${e.brand_id} ${e.mode}`))].map((p) => p.split(' '));
+  const pairs = [...new Set(events.map((e) => `${e.brandId} ${e.mode}`))].map((p) => p.split(' '));
   const endpoints = await tx.query<{ brand_id: string; mode: Mode; id: string; events: string[] }>(
     `SELECT w.brand_id, w.mode, w.id, w.events FROM webhook_endpoints w
      JOIN unnest($1::text[], $2::text[]) AS p (brand_id, mode) ON w.brand_id = p.brand_id AND w.mode = p.mode
@@ -77,9 +75,9 @@ export async function fanOutInserted(
   const rows = [];
   for (const e of events) {
     for (const w of endpoints) {
-      if (w.brand_id !== e.brand_id || w.mode !== e.mode || !w.events.includes(e.type)) continue;
-      const resource = resourceOf(e.data);
-      rows.push({ brand_id: e.brand_id, id: newId('whd'), mode: e.mode, endpoint_id: w.id, event_id: e.id, event_type: e.type, resource_type: resource.type, resource_id: resource.id });
+      if (w.brand_id !== e.brandId || w.mode !== e.mode || !w.events.includes(e.type)) continue;
+      const resource = resourceOf(e.type, e.data);
+      rows.push({ brand_id: e.brandId, id: newId('whd'), mode: e.mode, endpoint_id: w.id, event_id: e.id, event_type: e.type, resource_type: resource.type, resource_id: resource.id });
     }
   }
   if (!rows.length) return 0;
@@ -89,6 +87,6 @@ export async function fanOutInserted(
      FROM jsonb_to_recordset($1::jsonb) AS d (brand_id text, id text, mode text, endpoint_id text, event_id text, event_type text, resource_type text, resource_id text)`,
     [JSON.stringify(rows)],
   );
-  await tx.query('SELECT pg_notify($1, $2)', [notifyChannel, 'delivery']);
+  await notifyWorker(tx, 'delivery');
   return rows.length;
 }

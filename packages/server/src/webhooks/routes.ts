@@ -9,6 +9,7 @@ import {
   CreatedWebhookEndpoint, CreateEndpointBody, DeliveryListQuery, TestEventBody, UpdateEndpointBody,
   WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint,
 } from './schemas.ts';
+import { resendDelivery } from './flows.ts';
 import * as service from './service.ts';
 
 const scope = { auth: { scope: 'webhooks:write' as const } };
@@ -43,7 +44,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(CreatedWebhookEndpoint) },
     },
     config: scope,
-  }, async (req) => ok('Webhook endpoint created', await service.createEndpoint(db, principalOf(req), req.body, w)));
+  }, async (req) => ok('Webhook endpoint created', await db.transaction((tx) => service.createEndpoint(tx, principalOf(req), req.body, w))));
 
   app.post('/webhooks/test', {
     schema: {
@@ -54,7 +55,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(Type.Object({ created: Type.Number() })) },
     },
     config: scope,
-  }, async (req) => ok('Test event queued', await service.sendTestEvent(db, principalOf(req), req.body)));
+  }, async (req) => ok('Test event queued', await db.transaction((tx) => service.sendTestEvent(tx, principalOf(req), req.body))));
 
   app.get('/webhooks/deliveries', {
     schema: {
@@ -87,7 +88,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(WebhookDeliveryDetail) },
     },
     config: scope,
-  }, async (req) => ok('Webhook delivery resent', await service.resendDelivery(db, principalOf(req), req.params.id, w)));
+  }, async (req) => ok('Webhook delivery resent', await resendDelivery(db, principalOf(req), req.params.id, w)));
 
   app.get('/webhooks/:id', {
     schema: {
@@ -109,7 +110,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(WebhookEndpoint) },
     },
     config: scope,
-  }, async (req) => ok('Webhook endpoint updated', await service.updateEndpoint(db, principalOf(req), req.params.id, req.body, w)));
+  }, async (req) => ok('Webhook endpoint updated', await db.transaction((tx) => service.updateEndpoint(tx, principalOf(req), req.params.id, req.body, w))));
 
   app.delete('/webhooks/:id', {
     schema: {
@@ -120,5 +121,5 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(Type.Object({ id: Type.String(), deleted: Type.Boolean() })) },
     },
     config: scope,
-  }, async (req) => ok('Webhook endpoint deleted', await service.deleteEndpoint(db, principalOf(req), req.params.id)));
+  }, async (req) => ok('Webhook endpoint deleted', await db.transaction((tx) => service.deleteEndpoint(tx, principalOf(req), req.params.id))));
 }

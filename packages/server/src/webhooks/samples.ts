@@ -1,62 +1,68 @@
 import { randomBytes } from 'node:crypto';
+import type { EventData, EventPayloads } from '../events/payloads.ts';
 import type { EventType } from '../events/types.ts';
 
 /**
- * Sample events for POST /webhooks/test: `data` has the shape the real event's data has (a
- * Transaction, a Membership record, a payout), with ids marked `sample` so nobody mistakes one
- * for a real object.
+ * Sample events for POST /webhooks/test: `data` has the shape events/payloads.ts gives the real
+ * event's data (checked against it in samples.test.ts), with ids marked `sample` so nobody
+ * mistakes one for a real object.
  */
-export function sampleEventData(type: EventType, now = new Date()): Record<string, unknown> {
+export function sampleEventData<T extends EventType>(type: T, now = new Date()): EventData<T> {
   const tag = randomBytes(6).toString('hex');
-  const transaction = (status: string, kind = 'purchase') => ({
+  const at = now.toISOString();
+  const transaction = (status: string, kind = 'purchase'): EventPayloads['transaction.succeeded'] => ({
     txref: `tx_sample_${tag}`,
     type: kind,
     status,
     amount: 25.5,
     currency: 'USD',
     customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-    createdAt: now.toISOString(),
+    createdAt: at,
     resourceID: `prod_sample_${tag}`,
     metadata: { sample: 'true' },
   });
-  const membership = (status: string) => ({
+  const membership = (status: string): EventPayloads['member.joined'] => ({
     membershipId: `mem_sample_${tag}`,
     name: 'Ada Lovelace',
     email: 'ada@example.com',
     hubID: `hub_sample_${tag}`,
     status,
     plan: `tier_sample_${tag}`,
-    joinedAt: now.toISOString(),
+    joinedAt: at,
   });
-  switch (type) {
-    case 'transaction.succeeded': return transaction('succeeded');
-    case 'transaction.failed': return transaction('failed');
-    case 'subscription.renewed': return transaction('succeeded', 'renewal');
-    case 'subscription.expired': return membership('expired');
-    case 'subscription.completed': return membership('expired');
-    case 'member.joined': return membership('active');
-    case 'member.removed': return membership('removed');
-    case 'payout.settled': return {
+  const month = 30 * 86_400_000;
+  const subscription = (status: EventPayloads['subscription.renewed']['subscription']['status'], charged?: string): EventPayloads['subscription.renewed'] => ({
+    membership: membership(status === 'expired' ? 'expired' : 'active'),
+    subscription: {
+      status,
+      currentPeriodStart: at,
+      currentPeriodEnd: new Date(now.getTime() + month).toISOString(),
+      periodsPaid: status === 'completed' ? 12 : 2,
+      count: 12,
+      cancelAtPeriodEnd: false,
+      ...(status === 'active' ? { nextBillingAt: new Date(now.getTime() + month).toISOString() } : {}),
+    },
+    ...(charged ? { transaction: transaction(charged, 'renewal') } : {}),
+  });
+  const samples: { [K in EventType]: () => EventPayloads[K] } = {
+    'transaction.succeeded': () => transaction('succeeded'),
+    'transaction.failed': () => transaction('failed'),
+    'subscription.renewed': () => subscription('active', 'succeeded'),
+    'subscription.expired': () => subscription('expired'),
+    'subscription.completed': () => subscription('completed', 'succeeded'),
+    'member.joined': () => membership('active'),
+    'member.removed': () => membership('removed'),
+    'payout.settled': () => ({
       id: `po_sample_${tag}`,
-      status: 'settled',
-      amount: 1250,
+      amount: 1187.5,
       currency: 'USD',
-      settledAt: now.toISOString(),
-    };
-  }
-}
-
-/**
- * What a delivery is about, for the delivery log's resourceType/resourceID: read from the event's
- * data by shape, so events other domains record get it without telling us.
- */
-export function resourceOf(data: Record<string, unknown>): { type: string | null; id: string | null } {
-  if (typeof data.txref === 'string') return { type: 'transaction', id: data.txref };
-  if (typeof data.membershipId === 'string') return { type: 'membership', id: data.membershipId };
-  if (typeof data.id === 'string') {
-    const prefix = /^([a-z]+)_/.exec(data.id)?.[1];
-    const names: Record<string, string> = { po: 'payout', txn: 'transaction', mem: 'membership', sub: 'subscription', prod: 'product', imp: 'import' };
-    return { type: (prefix && names[prefix]) ?? null, id: data.id };
-  }
-  return { type: null, id: null };
+      fee: 62.5,
+      transactionCount: 48,
+      periodStart: new Date(now.getTime() - 86_400_000).toISOString(),
+      periodEnd: at,
+      settledAt: at,
+      mode: 'test',
+    }),
+  };
+  return samples[type]() as EventData<T>;
 }

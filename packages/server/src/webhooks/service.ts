@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { recordEvent } from '../events/service.ts';
 import { isEventType, type EventType } from '../events/types.ts';
@@ -6,6 +6,7 @@ import { AppError, invalid, invalidAll, notFound, type ErrorDetail } from '../er
 import { newId } from '../ids.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deliverer } from './delivery.ts';
+import { fanOutOne } from './fan-out.ts';
 import * as repo from './repository.ts';
 import { sampleEventData } from './samples.ts';
 import type { WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint } from './schemas.ts';
@@ -127,31 +128,26 @@ export async function updateEndpoint(
   return renderEndpoint(row);
 }
 
-export async function deleteEndpoint(db: Db, principal: Principal, id: string) {
-  const deleted = await db.transaction((tx) => repo.deleteEndpoint(tx, principal.brandId, principal.mode, id));
+export async function deleteEndpoint(tx: Queryable, principal: Principal, id: string) {
+  const deleted = await repo.deleteEndpoint(tx, principal.brandId, principal.mode, id);
   if (!deleted) throw notFound('webhook endpoint');
   return { id, deleted: true };
 }
 
-/** POST /webhooks/test: a realistic sample event, recorded and fanned out like a real one. */
-export async function sendTestEvent(db: Db, principal: Principal, body: { eventType: string; endpointID?: string }) {
+/** POST /webhooks/test: a realistic sample event, recorded and fanned out like a real one (to one endpoint when named). */
+export async function sendTestEvent(tx: Queryable, principal: Principal, body: { eventType: string; endpointID?: string }) {
   if (!isEventType(body.eventType)) throw invalidValue('eventType', 'is not an event type', body.eventType);
   const type = body.eventType;
-  return db.transaction(async (tx) => {
-    if (body.endpointID !== undefined) {
-      const endpoint = await repo.findEndpoint(tx, principal.brandId, principal.mode, body.endpointID);
-      if (!endpoint) throw notFound('webhook endpoint');
-      if (endpoint.status !== 'active') {
-        throw new AppError('conflict', `Webhook endpoint ${endpoint.id} is disabled; enable it (PATCH status "active") to send it test events.`);
-      }
+  if (body.endpointID !== undefined) {
+    const endpoint = await repo.findEndpoint(tx, principal.brandId, principal.mode, body.endpointID);
+    if (!endpoint) throw notFound('webhook endpoint');
+    if (endpoint.status !== 'active') {
+      throw new AppError('conflict', `Webhook endpoint ${endpoint.id} is disabled; enable it (PATCH status "active") to send it test events.`);
     }
-    const event = await recordEvent(
-      tx,
-      { brandId: principal.brandId, mode: principal.mode, type, data: sampleEventData(type) },
-      body.endpointID !== undefined ? { endpointId: body.endpointID } : undefined,
-    );
-    return { created: event.deliveries };
-  });
+  }
+  // Recorded without announcing it, so the fan-out can aim it at the one endpoint named.
+  const event = await recordEvent(tx, { brandId: principal.brandId, mode: principal.mode, type, data: sampleEventData(type) }, { announce: false });
+  return { created: await fanOutOne(tx, event, body.endpointID) };
 }
 
 export async function listDeliveries(
@@ -184,24 +180,4 @@ export async function getDelivery(db: Queryable, principal: Principal, id: strin
       ...(a.response_body !== null ? { responseBody: a.response_body } : {}),
     })),
   };
-}
-
-/**
- * POST /webhooks/deliveries/{id}/resend: one more attempt on the same delivery record, made now,
- * in this request, with the same event id and body, freshly signed. The record (status,
- * attempts, responseCode, attempt log) shows it. A failed resend of a delivery with retries left
- * continues its schedule; otherwise it is `failed`.
- */
-export async function resendDelivery(db: Queryable, principal: Principal, id: string, deps: WebhookDeps) {
-  const existing = await repo.findDelivery(db, principal.brandId, principal.mode, id);
-  if (!existing) throw notFound('webhook delivery');
-  const endpoint = await repo.findEndpoint(db, principal.brandId, principal.mode, existing.endpoint_id);
-  if (!endpoint) throw new AppError('conflict', `Webhook endpoint ${existing.endpoint_id} was deleted; its deliveries cannot be resent.`);
-  if (endpoint.status !== 'active') {
-    throw new AppError('conflict', `Webhook endpoint ${endpoint.id} is disabled; enable it (PATCH status "active") before resending.`);
-  }
-  const claimed = await repo.claimOne(db, principal.brandId, principal.mode, id, deps.leaseMs, deps.deliverer.claimToken());
-  if (!claimed) throw new AppError('conflict', `Webhook delivery ${id} is being sent right now; try again in a moment.`);
-  await deps.deliverer.deliver(claimed);
-  return getDelivery(db, principal, id);
 }

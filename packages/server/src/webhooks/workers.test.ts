@@ -34,7 +34,7 @@ async function brandWithEndpoint(rx: Receiver) {
 
 async function record(brandId: string, n: number) {
   await t.db.transaction(async (tx) => {
-    for (let i = 0; i < n; i++) await recordEvent(tx, { brandId, mode: 'test', type: 'member.joined', data: { membershipId: `mem_${i}`, n: i } });
+    for (let i = 0; i < n; i++) await recordEvent(tx, { brandId, mode: 'test', type: 'member.joined', data: { membershipId: `mem_${i}`, n: i } as never });
   });
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { workChannel } from '../events/service.ts';
+import { workChannel } from './notify.ts';
 
 /**
  * One kind of queued work (webhook deliveries, imports, schedules). `runOnce` claims what is due

@@ -2,10 +2,12 @@ import type { Deps } from '../deps.ts';
 import { importWorkSource } from '../imports/worker.ts';
 import type { WorkSource } from './loop.ts';
 import { deliverySource } from '../webhooks/delivery-source.ts';
-import { retentionSource } from '../webhooks/retention.ts';
+import { retentionSource } from '../events/retention.ts';
+import { wireEventSubscribers } from '../subscribers.ts';
 
 /** Every kind of queued work this service has; each domain adds its source here. */
 export function workSources(deps: Deps): WorkSource[] {
+  wireEventSubscribers();
   return [
     importWorkSource(deps.db, deps.log, { batchSize: deps.config.importBatchSize }),
     deliverySource(deps),

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/client.ts';
+import { allBrandIds } from '../brands/repository.ts';
 import type { WorkSource } from '../worker/loop.ts';
+import { purgeBefore } from './repository.ts';
 
 /**
  * Retention (DESIGN.md, Data): events older than the retention period are deleted, and with them
@@ -10,17 +12,11 @@ import type { WorkSource } from '../worker/loop.ts';
  */
 export async function purgeEventsBefore(db: Queryable, cutoff: Date, batch = 1000): Promise<number> {
   let purged = 0;
-  const brands = await db.query<{ id: string }>('SELECT id FROM brands');
-  for (const { id } of brands) {
+  for (const brandId of await allBrandIds(db)) {
     for (;;) {
-      const rows = await db.query(
-        `DELETE FROM events WHERE brand_id = $1 AND id IN (
-           SELECT id FROM events WHERE brand_id = $1 AND created_at < $2 LIMIT $3
-         ) RETURNING id`,
-        [id, cutoff, batch],
-      );
-      purged += rows.length;
-      if (rows.length < batch) break;
+      const deleted = await purgeBefore(db, brandId, cutoff, batch);
+      purged += deleted;
+      if (deleted < batch) break;
     }
   }
   return purged;
