@@ -6,6 +6,7 @@ import type { Deps } from './deps.ts';
 import { wireEventSubscribers } from './subscribers.ts';
 import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
+import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { pingRoute } from './http/ping.ts';
@@ -39,7 +40,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     reply.header('x-request-id', req.id);
   });
   installErrorHandling(app);
-  installAuth(app, { db: deps.db, keyCache: deps.keyCache });
+  installAuth(app, [apiKeyResolver(deps)]);
 
   app.addHook('onRoute', documentRoute);
   await app.register(swagger, {

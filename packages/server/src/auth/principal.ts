@@ -14,11 +14,20 @@ export const isScope = (s: string): s is Scope => (scopes as readonly string[]).
 
 export type Mode = 'test' | 'live';
 
-/** Who is calling: resolved from an API key (or, later, an OAuth token) once per request. */
+/**
+ * Who is calling, resolved once per request by one of auth/'s resolvers: an API key today; an
+ * OAuth access token (third-party apps, MCP) and a dashboard session plug in beside it. Services
+ * see only this, never how it was proven.
+ */
 export interface Principal {
   brandId: string;
   mode: Mode;
   scopes: Scope[];
-  via: 'api_key';
-  keyId: string;
+  via: 'api_key' | 'oauth' | 'session';
+  /** The API key, when via is api_key. */
+  keyId?: string;
+  /** The OAuth app, when via is oauth. */
+  appId?: string;
+  /** The person: the dashboard user (session), or the user who granted the app (oauth). */
+  userId?: string;
 }

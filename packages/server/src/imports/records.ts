@@ -1,4 +1,5 @@
 import type { ErrorDetail } from '../errors.ts';
+import { checkCheckoutFields, isEmail, isPhone, storable, unstorable } from '../products/checkout-fields.ts';
 import type { CheckoutFieldRow } from '../products/repository.ts';
 import type { ImportRecord } from './repository.ts';
 
@@ -9,56 +10,6 @@ export type RecordRules = { kind: 'hub' } | { kind: 'product'; fields: CheckoutF
 export const maxListedProblems = 100;
 
 const maxNameLength = 200;
-const maxTextLength = 2000;
-
-// Pragmatic, not RFC 5322: one @, no spaces, a domain of dot-separated labels ending in a
-// two-letter-or-longer top-level label. Unicode letters are allowed in both parts.
-const emailPattern = /^(?!\.)(?!.*\.\.)[^\s@"(),:;<>[\]\\]{1,64}(?<!\.)@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}][\p{L}\p{N}-]{0,61}[\p{L}\p{N}]$/u;
-const phonePattern = /^\+?[0-9 ().-]{5,30}$/;
-const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
-const dateTimePattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** PostgreSQL text and jsonb cannot hold NUL, nor JSON's escaped unpaired surrogates: refuse them here rather than fail at insert. */
-const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const storable = (s: string) => !s.includes('\u0000') && !loneSurrogate.test(s);
-const unstorable = 'contains a character that cannot be stored (NUL or an unpaired surrogate)';
-
-export const isEmail = (s: string) => s.length <= 254 && emailPattern.test(s);
-const isPhone = (s: string) => phonePattern.test(s) && (s.match(/\d/g)?.length ?? 0) >= 5;
-
-function isDate(s: string): boolean {
-  const m = datePattern.exec(s);
-  if (m) {
-    const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-    return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-  }
-  return dateTimePattern.test(s) && !Number.isNaN(Date.parse(s)) && isDate(s.slice(0, 10));
-}
-
-/** Why `value` does not fit a checkout field of this type, or undefined when it does. */
-function fieldProblem(field: CheckoutFieldRow, value: unknown): string | undefined {
-  switch (field.type) {
-    case 'text':
-      if (typeof value !== 'string') return 'must be a string (a text field)';
-      return value.length > maxTextLength ? `must be at most ${maxTextLength} characters` : undefined;
-    case 'email':
-      return typeof value === 'string' && isEmail(value.trim()) ? undefined : 'must be a valid email address (an email field)';
-    case 'phone':
-      return typeof value === 'string' && isPhone(value.trim()) ? undefined : 'must be a phone number such as +15550100 (a phone field)';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number (a number field)';
-    case 'checkbox':
-      return typeof value === 'boolean' ? undefined : 'must be true or false (a checkbox field)';
-    case 'date':
-      return typeof value === 'string' && isDate(value) ? undefined : 'must be a date as YYYY-MM-DD or an ISO 8601 timestamp (a date field)';
-    case 'select': {
-      const options = field.options ?? [];
-      return typeof value === 'string' && options.includes(value) ? undefined : `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')} (a select field)`;
-    }
-    default:
-      return `has a type (${field.type}) imports do not support`;
-  }
-}
 
 export interface CheckedRecords {
   /** Every record, normalised, in request order (only meaningful when there are no problems). */
@@ -110,7 +61,7 @@ export function checkRecords(input: unknown[], rules: RecordRules): CheckedRecor
     else if (!isEmail((email = rawEmail.trim()))) problem('email', 'is not a valid email address');
 
     let phone: string | undefined;
-    const answers: Record<string, unknown> = {};
+    const own: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(record)) {
       if (key === 'fullName' || key === 'email') continue;
       if (rules.kind === 'hub') {
@@ -123,17 +74,14 @@ export function checkRecords(input: unknown[], rules: RecordRules): CheckedRecor
         else phone = value.trim();
         continue;
       }
-      const field = fields.get(key);
-      if (!field) {
-        const known = ['fullName', 'email', 'phone', ...fields.keys()].join(', ');
-        problem(key, `is not a checkout field of this product (its fields are ${known})`);
-        continue;
-      }
-      if (value === null) continue;
-      const why = typeof value === 'string' && !storable(value) ? unstorable : fieldProblem(field, value);
-      if (why) problem(key, why);
-      else answers[key] = typeof value === 'string' && (field.type === 'email' || field.type === 'phone') ? value.trim() : value;
+      own[key] = value;
     }
+    const checked = checkCheckoutFields(rules.kind === 'product' ? rules.fields : [], own, {
+      requireAnswers: false,
+      unknownField: () => `is not a checkout field of this product (its fields are ${['fullName', 'email', 'phone', ...fields.keys()].join(', ')})`,
+    });
+    for (const p of checked.problems) problem(p.field, p.message);
+    const answers = checked.answers;
 
     if (bad) {
       invalidRecords++;

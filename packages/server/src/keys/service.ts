@@ -1,13 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { newId } from '../ids.ts';
+import { hashKey, keyPrefix, newKeyString } from './format.ts';
 import * as repo from './repository.ts';
 import type { KeyCache } from './cache.ts';
 import type { Mode, Scope } from '../auth/principal.ts';
 
-/** SHA-256 is enough: keys carry 192 random bits, so there is nothing to brute-force. */
-export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+export { hashKey } from './format.ts';
 
 export interface CreatedKey {
   id: string;
@@ -21,13 +20,13 @@ export async function createKey(
   db: Queryable,
   input: { brandId: string; mode: Mode; scopes: Scope[]; name?: string | null },
 ): Promise<CreatedKey> {
-  const key = `svc_${input.mode}_${randomBytes(24).toString('base64url')}`;
+  const key = newKeyString(input.mode);
   const row = await repo.insertKey(db, {
     brand_id: input.brandId,
     id: newId('key'),
     mode: input.mode,
     name: input.name ?? null,
-    key_prefix: key.slice(0, 13),
+    key_prefix: keyPrefix(key),
     key_hash: hashKey(key),
     scopes: input.scopes,
   });

@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../errors.ts';
+import type { KeyCache } from '../keys/cache.ts';
+import { hashKey, keyShape } from '../keys/format.ts';
+import { findActiveKeyByHash } from '../keys/repository.ts';
+import type { Principal } from './principal.ts';
+import type { PrincipalResolver } from './resolve.ts';
+
+/** `x-service-api: svc_test_…|svc_live_…`: the brand's API keys, cached per process for KEY_CACHE_MS. */
+export function apiKeyResolver(deps: { db: Db; keyCache: KeyCache }): PrincipalResolver {
+  return {
+    name: 'api_key',
+    claims: (req) => req.headers['x-service-api'] !== undefined && req.headers['x-service-api'] !== '',
+    async resolve(req: FastifyRequest): Promise<Principal> {
+      const header = req.headers['x-service-api']!;
+      const key = Array.isArray(header) ? header[0] : header;
+      if (!keyShape.test(key)) {
+        throw new AppError('authentication_required', 'The API key in x-service-api is not valid. Keys start with svc_live_ or svc_test_.');
+      }
+      const keyHash = hashKey(key);
+      const cached = deps.keyCache.get(keyHash);
+      if (cached) return cached;
+      const row = await findActiveKeyByHash(deps.db, keyHash);
+      if (!row) throw new AppError('authentication_required', 'The API key in x-service-api is unknown or has been revoked.');
+      const principal: Principal = { brandId: row.brand_id, mode: row.mode, scopes: row.scopes, via: 'api_key', keyId: row.id };
+      deps.keyCache.set(keyHash, principal);
+      return principal;
+    },
+  };
+}
