@@ -44,7 +44,7 @@ export function checkForm(
     else if (value !== '') answers[key] = value as string | number | boolean;
   }
   for (const [id, { field, productTitle }] of known) {
-    const value = (data as Record<string, unknown>)[id];
+    const value = Object.hasOwn(data, id) ? (data as Record<string, unknown>)[id] : undefined; // a field named "constructor" is not answered by Object.prototype
     const missing = value === undefined || value === '' || (field.type === 'checkbox' && value === false);
     if (field.required && missing) problems.push({ field: at(id), message: `is required by "${productTitle}" (${field.label})` });
   }
