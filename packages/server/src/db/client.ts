@@ -1,3 +1,5 @@
+import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -25,8 +27,34 @@ export interface Db extends Queryable {
 // store fits in a double, so both are normalised here, once, to numbers.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/**
+ * The embedded database's folder holds every brand's data and the webhook sealing key: only this
+ * user may read it. The folder is made 0700 (nothing inside is reachable by others then), the
+ * process umask 077, and every file and folder in it loses its group and other bits when the
+ * database opens and closes. The walk is needed because PGlite's WebAssembly file system chmods
+ * the files it creates to 0666 itself, past the umask; files it creates while running stay behind
+ * the 0700 folder until the next open or close tightens them.
+ */
+export async function secureDataDir(dataDir: string): Promise<void> {
+  process.umask(0o077);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
+  const tighten = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      const { mode } = await lstat(path);
+      if (mode & 0o077) await chmod(path, mode & 0o700);
+      if (entry.isDirectory()) await tighten(path);
+    }
+  };
+  await tighten(dataDir);
+}
+
 export async function openPglite(dataDir?: string): Promise<Db> {
+  if (dataDir) await secureDataDir(dataDir);
   const lite = await PGlite.create(dataDir ?? 'memory://');
+  if (dataDir) await secureDataDir(dataDir);
   return {
     kind: 'pglite',
     async query<R>(sql: string, params: unknown[] = []) {
@@ -46,7 +74,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       const unsub = await lite.listen(channel, onNotify);
       return async () => { await unsub(); };
     },
-    async close() { await lite.close(); },
+    async close() {
+      await lite.close();
+      if (dataDir) await secureDataDir(dataDir);
+    },
   };
 }
 

@@ -44,7 +44,7 @@ export async function readDataLock(dataDir: string): Promise<DataLock | undefine
 
 /** Takes the folder for this process, or throws DataDirBusyError naming the live holder. */
 export async function acquireDataLock(dataDir: string, lock: Omit<DataLock, 'pid'>) {
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 }); // openPglite tightens it further (secureDataDir)
   const mine: DataLock = { pid: process.pid, ...lock };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
