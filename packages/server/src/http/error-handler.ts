@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/client.ts';
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors.ts';
+import { lingerAfterRefusedBody } from './lingering-close.ts';
 
 /**
  * The database could not be reached or dropped the connection: 503 with Retry-After, so clients
@@ -70,6 +71,7 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
 }
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError) {
+  if (err.code === 'payload_too_large') lingerAfterRefusedBody(req, reply);
   if (err instanceof DatabaseUnavailableError) reply.header('retry-after', String(err.retryAfterSeconds));
   return reply.code(err.statusCode).send({
     status: 'error',
