@@ -8,6 +8,7 @@ import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
 import { installAuth } from './auth/resolve.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { installPathIdCheck } from './http/path-ids.ts';
 import { pingRoute } from './http/ping.ts';
 import { KeyCache } from './keys/cache.ts';
 import { adminRoutes } from './cli/admin-route.ts';
@@ -55,7 +56,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
     requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long path values reach http/path-ids.ts (404 in the envelope) instead of a bare 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -66,6 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   installErrorHandling(app);
   installAuth(app, { db: deps.db, keyCache });
+  installPathIdCheck(app);
 
   app.addHook('onRoute', documentRoute);
   await app.register(swagger, {
