@@ -9,6 +9,7 @@ import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { installPathIdCheck } from './http/path-ids.ts';
 import { pingRoute } from './http/ping.ts';
 import { adminRoutes } from './cli/admin-route.ts';
 import { checkoutPages } from './checkout/pages.ts';
@@ -30,7 +31,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
     requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long path values reach http/path-ids.ts (404 in the envelope) instead of a bare 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -41,6 +43,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   });
   installErrorHandling(app);
   installAuth(app, [apiKeyResolver(deps)]);
+  installPathIdCheck(app);
 
   app.addHook('onRoute', documentRoute);
   await app.register(swagger, {

@@ -24,15 +24,8 @@ async function run(argv: string[]): Promise<unknown> {
       await db.close();
     }
   }
-  const holder = await readDataLock(config.dataDir);
-  if (holder) return viaServer(holder, cmd, config.dataDir);
-  let lock;
-  try {
-    lock = await acquireDataLock(config.dataDir, { role: 'cli' });
-  } catch (err) {
-    if (err instanceof DataDirBusyError) return viaServer(err.holder, cmd, config.dataDir);
-    throw err;
-  }
+  const lock = await lockOrServer(config.dataDir);
+  if ('port' in lock) return viaServer(lock, cmd);
   const db = await openPglite(config.dataDir);
   try {
     if (cmd.command !== 'migrate') await migrate(db);
@@ -43,10 +36,44 @@ async function run(argv: string[]): Promise<unknown> {
   }
 }
 
-async function viaServer(holder: DataLock, cmd: Command, dataDir: string): Promise<unknown> {
-  if (holder.role !== 'server' || !holder.port || !holder.adminToken) {
-    throw new Error(`The data folder ${dataDir} is busy (process ${holder.pid}, ${holder.role}); try again in a moment.`);
+/** How long the CLI waits for a server that is still starting, and for another CLI command. */
+const waitForStartingServerMs = 30_000;
+const waitForOtherCommandMs = 10_000;
+
+/**
+ * Takes the data folder, or finds the running server to send the command to. A server that holds
+ * the folder but does not listen yet (it is opening the database: seconds on a cold start) is
+ * waited for, and so, more briefly, is another CLI command; the wait is announced once on stderr.
+ */
+async function lockOrServer(dataDir: string): Promise<Awaited<ReturnType<typeof acquireDataLock>> | Required<DataLock>> {
+  const started = Date.now();
+  let announced = false;
+  for (;;) {
+    const holder = await readDataLock(dataDir);
+    if (holder?.role === 'server' && holder.port && holder.adminToken) return holder as Required<DataLock>;
+    if (!holder) {
+      try {
+        return await acquireDataLock(dataDir, { role: 'cli' });
+      } catch (err) {
+        if (err instanceof DataDirBusyError) continue; // taken meanwhile: look at the new holder
+        throw err;
+      }
+    }
+    const limit = holder.role === 'server' ? waitForStartingServerMs : waitForOtherCommandMs;
+    if (Date.now() - started > limit) {
+      throw new Error(`The data folder ${dataDir} is busy (process ${holder.pid}, ${holder.role === 'server' ? 'a server that has not finished starting' : 'another CLI command'}); try again in a moment.`);
+    }
+    if (!announced) {
+      announced = true;
+      process.stderr.write(holder.role === 'server'
+        ? `Waiting for the server (process ${holder.pid}) to finish starting (up to ${waitForStartingServerMs / 1000} s)…\n`
+        : `Waiting for another CLI command (process ${holder.pid}) to finish (up to ${waitForOtherCommandMs / 1000} s)…\n`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+async function viaServer(holder: Required<DataLock>, cmd: Command): Promise<unknown> {
   const res = await fetch(`http://127.0.0.1:${holder.port}/internal/cli`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-admin-token': holder.adminToken },

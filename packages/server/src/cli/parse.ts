@@ -53,7 +53,12 @@ export async function parseCommand(argv: string[]): Promise<Command> {
     case 'key create': {
       const mode = need(values.mode, '--mode');
       if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live.');
-      const list = !values.scopes || values.scopes === 'all' ? [...allScopes] : values.scopes.split(',').map((s) => s.trim());
+      // Only an absent flag or `all` grant every scope: an empty list is a mistake (an unset
+      // shell variable, say), not a request for everything.
+      const list = values.scopes === undefined || values.scopes.trim() === 'all' ? [...allScopes] : values.scopes.split(',').map((s) => s.trim());
+      if (list.some((s) => s === '')) {
+        throw new UsageError(`--scopes needs a comma-separated list of scopes, or all; got "${values.scopes}". Known scopes: ${allScopes.join(', ')}.`);
+      }
       const unknown = list.filter((s) => !isScope(s));
       if (unknown.length) throw new UsageError(`Unknown scope ${unknown.join(', ')}. Known scopes: ${allScopes.join(', ')}.`);
       return { command: 'key create', brandId: need(values.brand, '--brand'), mode, scopes: list.filter(isScope), name: values.name ?? null };

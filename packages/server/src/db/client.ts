@@ -1,3 +1,5 @@
+import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -25,8 +27,34 @@ export interface Db extends Queryable {
 // store fits in a double, so both are normalised here, once, to numbers.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/**
+ * The embedded database's folder holds every brand's data and the webhook sealing key: only this
+ * user may read it. The folder is made 0700 (nothing inside is reachable by others then), the
+ * process umask 077, and every file and folder in it loses its group and other bits when the
+ * database opens and closes. The walk is needed because PGlite's WebAssembly file system chmods
+ * the files it creates to 0666 itself, past the umask; files it creates while running stay behind
+ * the 0700 folder until the next open or close tightens them.
+ */
+export async function secureDataDir(dataDir: string): Promise<void> {
+  process.umask(0o077);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
+  const tighten = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue;
+      const { mode } = await lstat(path);
+      if (mode & 0o077) await chmod(path, mode & 0o700);
+      if (entry.isDirectory()) await tighten(path);
+    }
+  };
+  await tighten(dataDir);
+}
+
 export async function openPglite(dataDir?: string): Promise<Db> {
+  if (dataDir) await secureDataDir(dataDir);
   const lite = await PGlite.create(dataDir ?? 'memory://');
+  if (dataDir) await secureDataDir(dataDir);
   return {
     kind: 'pglite',
     async query<R>(sql: string, params: unknown[] = []) {
@@ -46,7 +74,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       const unsub = await lite.listen(channel, onNotify);
       return async () => { await unsub(); };
     },
-    async close() { await lite.close(); },
+    async close() {
+      await lite.close();
+      if (dataDir) await secureDataDir(dataDir);
+    },
   };
 }
 
@@ -54,13 +85,40 @@ export interface PostgresOptions {
   /** Every connection uses this schema first; tests give each file its own. */
   searchPath?: string;
   max?: number;
+  /** How long a query waits for a free or new connection before failing (503 at the HTTP edge). */
+  connectionTimeoutMs?: number;
+}
+
+/**
+ * True when err says the database cannot be reached or dropped the connection (server shutting
+ * down or restarting, administrator termination, network failure, pool timeout), as opposed to a
+ * problem with the statement. The HTTP edge answers these 503; nothing else needs to know.
+ */
+export function isConnectionError(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const { code, message, errors } = err as { code?: unknown; message?: unknown; errors?: unknown };
+  if (typeof code === 'string') {
+    // 57P01 admin_shutdown (pg_terminate_backend), 57P02 crash_shutdown, 57P03 cannot_connect_now,
+    // class 08 connection exceptions; then Node's socket errors.
+    if (/^(57P0[1-3]|08[0-9A-Z]{3})$/.test(code)) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'].includes(code)) return true;
+  }
+  if (typeof message === 'string'
+    && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/i.test(message)) {
+    return true;
+  }
+  // Node reports a failed connection to a name with several addresses as an AggregateError.
+  return Array.isArray(errors) && errors.some(isConnectionError);
 }
 
 export function openPostgres(url: string, options: PostgresOptions = {}): Db {
+  const sessionOptions = options.searchPath ? `-c search_path=${options.searchPath}` : undefined;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
-    options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+    options: sessionOptions,
+    // Without it a request waits forever for a connection while the database is unreachable.
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
   });
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', () => {});
@@ -74,6 +132,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
     async exec(sql) { await pool.query(sql); },
     async transaction(fn) {
       const client = await pool.connect();
+      // A checked-out client has no listener of the pool's: when the server ends the connection
+      // (pg_terminate_backend, restart, network loss) it emits 'error', which would otherwise be
+      // an unhandled 'error' event and end the process. The query in flight fails on its own.
+      let lost: Error | undefined;
+      const onError = (err: Error) => { lost = err; };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn({
@@ -83,22 +147,82 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
+        if (!lost && isConnectionError(err)) lost = err as Error;
+        if (!lost) await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.removeListener('error', onError);
+        // A broken connection is destroyed instead of going back to the pool.
+        client.release(lost);
       }
     },
     async listen(channel, onNotify) {
-      // A dedicated connection: LISTEN is per session and a pooled client would lose it.
-      const client = new pg.Client({ connectionString: url, options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined });
-      client.on('error', () => {});
-      await client.connect();
-      client.on('notification', (msg) => { if (msg.channel === channel) onNotify(msg.payload ?? ''); });
-      await client.query(`LISTEN ${quoteIdent(channel)}`);
-      return async () => { await client.end().catch(() => {}); };
+      return listenWithReconnect({ connectionString: url, options: sessionOptions }, channel, onNotify);
     },
     async close() { await pool.end(); },
+  };
+}
+
+/**
+ * LISTEN on a dedicated connection (LISTEN is per session, a pooled client would lose it) that
+ * comes back when lost: a database restart or a terminated backend must not leave the worker
+ * deaf until the process restarts. It reconnects with backoff (0.1 s doubling to 5 s) and, once
+ * listening again, calls onNotify('') once, since NOTIFYs sent while it was away are gone and the
+ * caller should look for work. The first connection's failure is thrown to the caller.
+ */
+async function listenWithReconnect(
+  config: pg.ClientConfig,
+  channel: string,
+  onNotify: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let delayMs = 100;
+
+  const connect = async () => {
+    const client = new pg.Client({ ...config, connectionTimeoutMillis: 5000 });
+    // Errors end the connection; 'end' below reconnects.
+    client.on('error', () => {});
+    client.on('notification', (msg) => { if (msg.channel === channel) onNotify(msg.payload ?? ''); });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${quoteIdent(channel)}`);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+    client.on('end', () => {
+      if (current === client) current = undefined;
+      if (!stopped) reconnectLater();
+    });
+    if (stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    current = client;
+    delayMs = 100;
+  };
+  const reconnectLater = () => {
+    if (retry || stopped) return;
+    retry = setTimeout(async () => {
+      retry = undefined;
+      try {
+        await connect();
+        if (!stopped) onNotify('');
+      } catch {
+        delayMs = Math.min(delayMs * 2, 5000);
+        reconnectLater();
+      }
+    }, delayMs);
+    retry.unref();
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await current?.end().catch(() => {});
   };
 }
 

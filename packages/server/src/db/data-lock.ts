@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -42,15 +42,31 @@ export async function readDataLock(dataDir: string): Promise<DataLock | undefine
   }
 }
 
+/**
+ * Writes the lock file whole: to a temporary file first, then moved into place, so a reader never
+ * sees it half-written (and never mistakes a half-written lock for a dead one and removes it).
+ * `exclusive` fails with EEXIST when a lock is there already.
+ */
+async function writeLock(dataDir: string, lock: DataLock, exclusive: boolean) {
+  const temporary = join(dataDir, `lock.json.${process.pid}.tmp`);
+  await writeFile(temporary, JSON.stringify(lock), { mode: 0o600 });
+  try {
+    if (exclusive) await link(temporary, lockPath(dataDir));
+    else await rename(temporary, lockPath(dataDir));
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}
+
 /** Takes the folder for this process, or throws DataDirBusyError naming the live holder. */
 export async function acquireDataLock(dataDir: string, lock: Omit<DataLock, 'pid'>) {
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 }); // openPglite tightens it further (secureDataDir)
   const mine: DataLock = { pid: process.pid, ...lock };
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      await writeFile(lockPath(dataDir), JSON.stringify(mine), { flag: 'wx', mode: 0o600 });
+      await writeLock(dataDir, mine, true);
       return {
-        update: (more: Partial<DataLock>) => writeFile(lockPath(dataDir), JSON.stringify(Object.assign(mine, more)), { mode: 0o600 }),
+        update: (more: Partial<DataLock>) => writeLock(dataDir, Object.assign(mine, more), false),
         release: () => rm(lockPath(dataDir), { force: true }),
       };
     } catch (err) {

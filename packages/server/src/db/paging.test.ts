@@ -71,6 +71,9 @@ describe('list paging', () => {
     ['base64 of garbage', Buffer.from('hello').toString('base64url')],
     ['a cursor of another list', Buffer.from(JSON.stringify(['v1', 'products', Date.now(), 'prod_x'])).toString('base64url')],
     ['a forged timestamp', Buffer.from(JSON.stringify(['v1', 'transactions', 'soon', 'txn_x'])).toString('base64url')],
+    ['a timestamp past what a Date holds', Buffer.from(JSON.stringify(['v1', 'transactions', 9e15, 'txn_x'])).toString('base64url')],
+    ['a timestamp in the year 10000', Buffer.from(JSON.stringify(['v1', 'transactions', Date.UTC(10000, 0, 1), 'txn_x'])).toString('base64url')],
+    ['a timestamp before the year 2000', Buffer.from(JSON.stringify(['v1', 'transactions', 1, 'txn_x'])).toString('base64url')],
   ]) {
     it(`refuses ${label} as a cursor, naming cursor`, async () => {
       const { key } = await brandWithTransactions(0);

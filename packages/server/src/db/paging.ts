@@ -31,6 +31,9 @@ export function pageRequest(list: string, query: { limit?: number; cursor?: stri
   return { limit, after: decodeCursor(list, query.cursor) };
 }
 
+const earliestCursorMs = Date.UTC(2000, 0, 1);
+const latestCursorMs = Date.UTC(10000, 0, 1);
+
 function decodeCursor(list: string, cursor: string) {
   const invalid = () =>
     new AppError('validation_failed', 'Invalid query parameter `cursor`: pass the `nextCursor` from a previous page of this list.', [
@@ -45,7 +48,10 @@ function decodeCursor(list: string, cursor: string) {
   }
   if (!Array.isArray(parts) || parts.length !== 4 || parts[0] !== 'v1' || parts[1] !== list) throw invalid();
   const [, , ms, id] = parts;
-  if (!Number.isSafeInteger(ms) || ms < 0 || typeof id !== 'string' || !/^[a-z]+_[A-Za-z0-9_-]{1,64}$/.test(id)) throw invalid();
+  // Every row we could have issued a cursor for was created between these; a timestamp outside
+  // them (9e15 is not even a valid Date) was not issued by us.
+  if (!Number.isSafeInteger(ms) || ms < earliestCursorMs || ms >= latestCursorMs) throw invalid();
+  if (typeof id !== 'string' || !/^[a-z]+_[A-Za-z0-9_-]{1,64}$/.test(id)) throw invalid();
   return { createdAt: new Date(ms), id };
 }
 

@@ -1,5 +1,21 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionError } from '../db/client.ts';
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors.ts';
+import { lingerAfterRefusedBody } from './lingering-close.ts';
+
+/**
+ * The database could not be reached or dropped the connection: 503 with Retry-After, so clients
+ * (our SDK included) retry instead of treating it as a bug of ours.
+ */
+export class DatabaseUnavailableError extends AppError {
+  readonly retryAfterSeconds = 5;
+  constructor() {
+    super('service_unavailable', 'The service cannot reach its database right now. Try again in a few seconds.');
+  }
+}
+
+/** While an outage lasts, it is logged again at most this often. */
+const outageLogEveryMs = 60_000;
 
 // Fastify's own error codes that are the client's fault, and what we call them.
 const frameworkCodes: Record<string, { code: ErrorCode; message?: string }> = {
@@ -40,6 +56,7 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
   if (fe.validation) return validationError(fe);
   const known = fe.code ? frameworkCodes[fe.code] : undefined;
   if (known) return new AppError(known.code, known.message ?? fe.message);
+  if (isConnectionError(err)) return new DatabaseUnavailableError();
   if (err instanceof SyntaxError) return new AppError('invalid_json', `The body is not valid JSON: ${err.message}`);
   // SQLSTATE class 22 (data exception) comes only from values the client sent that the database
   // cannot hold, such as a NUL byte in a path parameter: the client's mistake, not ours.
@@ -54,6 +71,8 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
 }
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError) {
+  if (err.code === 'payload_too_large') lingerAfterRefusedBody(req, reply);
+  if (err instanceof DatabaseUnavailableError) reply.header('retry-after', String(err.retryAfterSeconds));
   return reply.code(err.statusCode).send({
     status: 'error',
     message: err.message,
@@ -62,10 +81,32 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppErro
 }
 
 export function installErrorHandling(app: FastifyInstance) {
+  // One warning when an outage starts (and a reminder every minute while it lasts), one info
+  // line when a request succeeds again: not a stack trace per request.
+  let outage = false;
+  let outageLoggedAt = -Infinity;
+  app.addHook('onResponse', async (req, reply) => {
+    if (outage && reply.statusCode < 500) {
+      outage = false;
+      req.log.info('database reachable again');
+    }
+  });
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const appError = toAppError(err);
+    if (appError instanceof DatabaseUnavailableError) {
+      const now = performance.now();
+      if (!outage || now - outageLoggedAt >= outageLogEveryMs) {
+        outageLoggedAt = now;
+        req.log.warn({ cause: { code: (err as { code?: unknown }).code, message: err.message } }, 'database unavailable; answering 503 until it is back');
+      }
+      outage = true;
+      return sendError(req, reply, appError);
+    }
     if (appError) {
-      if (appError.statusCode >= 500) req.log.error({ err }, appError.message);
+      // An AppError thrown on purpose (e.g. live payments not configured) is an answer, not a
+      // failure of ours: a warning without a stack. Anything else at 500 or above is an error.
+      if (appError === err && appError.statusCode >= 500) req.log.warn({ code: appError.code }, appError.message);
+      else if (appError.statusCode >= 500) req.log.error({ err }, appError.message);
       return sendError(req, reply, appError);
     }
     req.log.error({ err }, 'unhandled error');

@@ -64,11 +64,11 @@ describe('the HTTP edge', () => {
     expectEnvelope(await app.inject({ method: 'DELETE', url: '/api/v1/products' }), 404, 'route_not_found');
   });
 
-  it('answers a NUL character in a path with 400, not 500', async () => {
+  it('answers a NUL character in a path id with 404 like any unknown id, not 500 (http/path-ids.ts)', async () => {
     const brand = await createBrand(testDb.db);
     const key = await createKey(testDb.db, brand.id);
     for (const url of ['/api/v1/hubs/%00/members', '/api/v1/products/a%00b', '/api/v1/transactions/%00']) {
-      expectEnvelope(await app.inject({ method: 'GET', url, headers: { 'x-service-api': key.key } }), 400, 'validation_failed');
+      expectEnvelope(await app.inject({ method: 'GET', url, headers: { 'x-service-api': key.key } }), 404, 'not_found');
     }
   });
 

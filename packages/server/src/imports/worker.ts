@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client.ts';
+import { isConnectionError, type Db } from '../db/client.ts';
 import { importMembers } from '../memberships/service.ts';
 import type { WorkSource } from '../worker/loop.ts';
 import * as repo from './repository.ts';
@@ -86,7 +86,8 @@ export function importWorkSource(db: Db, log: FastifyBaseLogger, options: Import
         if (result?.status === 'completed') log.info({ importId: result.importId }, 'import completed');
         return result ? Math.max(result.taken, 1) : 0;
       } catch (err) {
-        if (!claimed) throw err;
+        // A lost database is not the import's fault: the batch rolled back; the loop retries later.
+        if (!claimed || isConnectionError(err)) throw err;
         log.error({ err, importId: claimed.id }, 'import batch failed');
         await chargeFailure(db, claimed, err, retry);
         // Other imports may be waiting; this one is skipped until its back-off ends.

@@ -11,11 +11,13 @@ import type { PaymentProvider, PaymentState } from './provider.ts';
 
 type CardOutcome = { status: 'succeeded' } | { status: 'failed'; code: string; message: string };
 
-export const testCards: Record<string, CardOutcome & { label: string }> = {
-  '4242424242424242': { label: 'succeeds', status: 'succeeded' },
-  '4000000000000002': { label: 'is declined', status: 'failed', code: 'card_declined', message: 'The card was declined.' },
-  '4000000000009995': { label: 'fails for insufficient funds', status: 'failed', code: 'insufficient_funds', message: 'The card has insufficient funds.' },
-};
+// A Map, not an object literal: the buyer types the key, and "constructor" or "__proto__" must
+// not find Object.prototype's members.
+export const testCards = new Map<string, CardOutcome & { label: string }>([
+  ['4242424242424242', { label: 'succeeds', status: 'succeeded' }],
+  ['4000000000000002', { label: 'is declined', status: 'failed', code: 'card_declined', message: 'The card was declined.' }],
+  ['4000000000009995', { label: 'fails for insufficient funds', status: 'failed', code: 'insufficient_funds', message: 'The card has insufficient funds.' }],
+]);
 
 const spaced = (card: string) => card.replace(/(\d{4})(?=\d)/g, '$1 ');
 
@@ -28,7 +30,7 @@ interface SandboxRow {
 
 function stateOf(row: SandboxRow): PaymentState {
   if (row.status === 'failed') {
-    const card = Object.values(testCards).find((c) => c.status === 'failed' && c.code === row.failure_code);
+    const card = [...testCards.values()].find((c) => c.status === 'failed' && c.code === row.failure_code);
     return { status: 'failed', code: row.failure_code ?? 'card_declined', message: card?.status === 'failed' ? card.message : 'The payment failed.' };
   }
   return { status: row.status };
@@ -48,7 +50,7 @@ export const sandboxProvider: PaymentProvider = {
   detailFields: [{
     name: 'card',
     label: 'Card number',
-    hint: `Test cards: ${Object.entries(testCards).map(([n, c]) => `${spaced(n)} ${c.label}`).join('; ')}.`,
+    hint: `Test cards: ${[...testCards].map(([n, c]) => `${spaced(n)} ${c.label}`).join('; ')}.`,
     autocomplete: 'off',
     inputmode: 'numeric',
   }],
@@ -56,7 +58,7 @@ export const sandboxProvider: PaymentProvider = {
   checkDetails(details) {
     const card = cardNumber(details);
     if (!card) return 'Enter a card number.';
-    if (testCards[card]) return null;
+    if (testCards.has(card)) return null;
     return `${/^\d+$/.test(card) ? 'That' : 'That card number'} is not a sandbox test card. `
       + 'Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined) or 4000 0000 0000 9995 (insufficient funds).';
   },
@@ -72,7 +74,7 @@ export const sandboxProvider: PaymentProvider = {
 
   async confirmPayment(db, { brandId, reference, details }) {
     const card = cardNumber(details);
-    const outcome: CardOutcome = testCards[card] ?? { status: 'failed', code: 'invalid_card', message: 'Not a sandbox test card.' };
+    const outcome: CardOutcome = testCards.get(card) ?? { status: 'failed', code: 'invalid_card', message: 'Not a sandbox test card.' };
     // One conditional update: of two confirmations racing, exactly one moves the payment on;
     // the other reads the state the first one left.
     const [row] = await db.query<SandboxRow>(

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client.ts';
+import { isConnectionError, type Db } from '../db/client.ts';
 import { workChannel } from './notify.ts';
 
 /**
@@ -35,14 +35,26 @@ export async function startWorker(db: Db, sources: WorkSource[], log: FastifyBas
   };
   const unlisten = await db.listen(workChannel, wake);
 
+  // A database outage is logged once (a warning, no stack) until a source runs cleanly again;
+  // each source then sleeps its poll interval between tries, as when idle.
+  let outage = false;
   const loop = async (source: WorkSource) => {
     while (!stopping) {
       const seen = generation;
       let did = 0;
       try {
         did = await source.runOnce();
+        if (outage) {
+          outage = false;
+          log.info('worker: database reachable again');
+        }
       } catch (err) {
-        log.error({ err, source: source.name }, 'worker source failed');
+        if (!isConnectionError(err)) log.error({ err, source: source.name }, 'worker source failed');
+        else if (!outage) {
+          outage = true;
+          log.warn({ source: source.name, cause: { code: (err as { code?: unknown }).code, message: (err as Error).message } }, 'worker: database unavailable; retrying');
+        }
+        if (generation !== seen) await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
       if (did > 0 || generation !== seen) continue;
       await new Promise<void>((resolve) => {
