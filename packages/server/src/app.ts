@@ -9,6 +9,7 @@ import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { documentIdempotencyHeader, installIdempotencyGuard } from './http/idempotency.ts';
 import { installPathIdCheck } from './http/path-ids.ts';
 import { pingRoute } from './http/ping.ts';
 import { adminRoutes } from './cli/admin-route.ts';
@@ -45,7 +46,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   installAuth(app, [apiKeyResolver(deps)]);
   installPathIdCheck(app);
 
+  app.addHook('onRoute', documentIdempotencyHeader);
   app.addHook('onRoute', documentRoute);
+  installIdempotencyGuard(app);
   await app.register(swagger, {
     // Shapes with an $id become named components (Product, Membership, …) instead of def-N.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

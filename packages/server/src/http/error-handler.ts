@@ -73,11 +73,16 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError) {
   if (err.code === 'payload_too_large') lingerAfterRefusedBody(req, reply);
   if (err instanceof DatabaseUnavailableError) reply.header('retry-after', String(err.retryAfterSeconds));
-  return reply.code(err.statusCode).send({
-    status: 'error',
+  return reply.code(err.statusCode).send(errorEnvelope(req.id, err));
+}
+
+/** The error body every error answer carries. */
+export function errorEnvelope(requestId: string, err: AppError) {
+  return {
+    status: 'error' as const,
     message: err.message,
-    data: { code: err.code, requestId: req.id, ...(err.details ? { details: err.details } : {}) },
-  });
+    data: { code: err.code, requestId, ...(err.details ? { details: err.details } : {}) },
+  };
 }
 
 export function installErrorHandling(app: FastifyInstance) {

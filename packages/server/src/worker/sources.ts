@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { importWorkSource } from '../imports/worker.ts';
+import { idempotencyPurgeSource } from './idempotency-purge.ts';
 import type { WorkSource } from './loop.ts';
 import { deliverySource } from '../webhooks/delivery-source.ts';
 import { retentionSource } from '../events/retention.ts';
@@ -12,5 +13,6 @@ export function workSources(deps: Deps): WorkSource[] {
     importWorkSource(deps.db, deps.log, { batchSize: deps.config.importBatchSize }),
     deliverySource(deps),
     retentionSource({ db: deps.db, log: deps.log, retentionMs: deps.config.webhooks.eventRetentionMs }),
+    idempotencyPurgeSource({ db: deps.db, log: deps.log }),
   ];
 }
