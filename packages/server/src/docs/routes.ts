@@ -2,6 +2,7 @@ import type { RouteOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { ErrorEnvelope } from '../http/envelope.ts';
+import { finishDocument } from './openapi.ts';
 import { renderReferencePage } from './page.ts';
 
 const errorResponses = {
@@ -37,7 +38,9 @@ export function documentRoute(route: RouteOptions) {
 }
 
 export function docsRoutes(app: App) {
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  let document: Record<string, any> | undefined;
+  const openapi = () => (document ??= finishDocument(app.swagger() as unknown as Record<string, any>));
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => openapi());
   let page: string | undefined;
   app.get('/docs', { schema: { hide: true } }, async (_req, reply) => {
     page ??= renderReferencePage(app.swagger() as unknown as Parameters<typeof renderReferencePage>[0]);
