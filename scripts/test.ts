@@ -11,7 +11,7 @@ const root = new URL('..', import.meta.url).pathname;
 async function findTests(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules') continue;
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await findTests(path)));
     else if (entry.name.endsWith('.test.ts')) out.push(path);
