@@ -35,3 +35,14 @@ export async function sdkTypesSource(document?: Record<string, any>): Promise<st
     + '// Do not edit: change the server\'s schemas and regenerate; a test fails when this file is stale.\n\n'
     + astToString(ast);
 }
+
+// `node scripts/openapi-types.ts --check`: exits 1 when the checked-in types are stale (CI).
+if (process.argv[1] === new URL(import.meta.url).pathname && process.argv.includes('--check')) {
+  const { readFile } = await import('node:fs/promises');
+  if ((await readFile(generatedTypesPath, 'utf8')) !== await sdkTypesSource()) {
+    console.error('packages/sdk/src/generated/openapi.ts is stale: run `npm run generate` and commit it.');
+    process.exitCode = 1;
+  } else {
+    console.log('SDK types match the served OpenAPI document.');
+  }
+}

@@ -697,16 +697,8 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "validation_failed" | "invalid_json" | "authentication_required" | "scope_missing" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "internal_error" | "service_unavailable" | "idempotency_key_reused" | "idempotency_in_progress";
-        Event: {
-            /** Format: date-time */
-            created: string;
-            /** @description What the event is about: a Transaction, a Membership record or a payout. */
-            data: {
-                [key: string]: unknown;
-            };
-            id: string;
-            type: components["schemas"]["EventType"];
-        };
+        /** @description An event, exactly as its webhook deliveries carry it. */
+        Event: components["schemas"]["WebhookEvent"];
         /**
          * @description The kinds of event a webhook endpoint can subscribe to.
          * @enum {string}

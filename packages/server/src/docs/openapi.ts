@@ -160,7 +160,6 @@ export function finishDocument(raw: Json): Json {
   for (const name of ['WebhookDelivery', 'WebhookDeliveryDetail']) {
     if (schemas[name]?.properties?.eventType) schemas[name].properties.eventType = schemaRef('EventType');
   }
-  if (schemas.Event?.properties?.type) schemas.Event.properties.type = schemaRef('EventType');
 
   doc.components.responses = Object.fromEntries(Object.values(errorResponses).map(({ name, description }) => [
     name,
@@ -206,6 +205,8 @@ export function finishDocument(raw: Json): Json {
     discriminator: { propertyName: 'type', mapping: Object.fromEntries(eventTypes.map((t) => [t, `#/components/schemas/${eventSchemaName(t)}`])) },
     description: 'Any webhook delivery body, discriminated on `type`.',
   };
+  // GET /events answers the delivery bodies themselves, so its items are the same union.
+  schemas.Event = { ...schemaRef('WebhookEvent'), description: 'An event, exactly as its webhook deliveries carry it.' };
   doc.webhooks = Object.fromEntries(eventTypes.map((type) => [type, {
     post: {
       operationId: `on${eventSchemaName(type)}`,
