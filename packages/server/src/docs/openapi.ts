@@ -266,8 +266,8 @@ export function finishDocument(raw: Json): Json {
       op.responses = responses;
 
       op['x-codeSamples'] = [
+        ...(known ? [{ lang: 'TypeScript', label: 'SDK', source: sdkSample(known.sdk) }] : []),
         { lang: 'Shell', label: 'curl', source: curlSample(method, path, known?.body) },
-        ...(known ? [{ lang: 'JavaScript', label: 'SDK', source: sdkSample(known.sdk) }] : []),
       ];
     }
   }
