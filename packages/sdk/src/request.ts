@@ -88,9 +88,8 @@ export class Requester {
     this.auth = options.accessToken ? { authorization: `Bearer ${options.accessToken}` } : { 'x-service-api': options.apiKey as string };
     this.maxRetries = options.maxRetries ?? 2;
     this.timeout = options.timeout ?? 60_000;
-    const f = options.fetch ?? globalThis.fetch;
-    if (typeof f !== 'function') throw new TypeError('No fetch is available: pass `fetch` to new Client() on this runtime.');
-    // Called unbound, some runtimes' fetch throws "Illegal invocation".
+    if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw new TypeError('No fetch is available: pass `fetch` to new Client() on this runtime.');
+    // Called unbound (as a property of this object), some runtimes' fetch throws "Illegal invocation".
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.headers = options.headers ?? {};
   }
