@@ -8,6 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../packages/server/src/app.ts';
 import { openPglite } from '../packages/server/src/db/client.ts';
 import { migrate } from '../packages/server/src/db/migrate.ts';
+import { testDeps } from '../packages/server/src/testing/app.ts';
 
 export const generatedTypesPath = new URL('../packages/sdk/src/generated/openapi.ts', import.meta.url);
 
@@ -16,7 +17,7 @@ export async function servedDocument(): Promise<Record<string, any>> {
   const db = await openPglite();
   try {
     await migrate(db);
-    const app = await buildApp({ db, config: { bodyLimitBytes: 4096, logLevel: 'silent', keyCacheMs: 500, publicUrl: 'http://localhost:3000' } });
+    const app = await buildApp(testDeps(db, { config: { bodyLimitBytes: 4096, publicUrl: 'http://localhost:3000' } }));
     try {
       const res = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
       if (res.statusCode !== 200) throw new Error(`GET /api/v1/openapi.json answered ${res.statusCode}`);

@@ -33,16 +33,15 @@ export const tags = [
 /** The events routes are tagged Webhooks in their route files; the document gives them their own tag. */
 const tagOverrides: Record<string, string> = { '/events': 'Events', '/events/{id}': 'Events' };
 
-/** Codes the SDK must know ahead of the server: idempotency keys are honoured in a later release. */
-const upcomingCodes = ['idempotency_key_reused', 'idempotency_in_progress'];
-export const errorCodes = [...new Set([...Object.keys(errorStatus), ...upcomingCodes])];
+export const errorCodes = Object.keys(errorStatus);
 
 const errorResponses: Record<number, { name: string; description: string }> = {
   400: { name: 'BadRequest', description: '`validation_failed` or `invalid_json`: a parameter or body field is invalid; `message` names it and `data.details` lists every problem.' },
   401: { name: 'Unauthorized', description: '`authentication_required`: the key or token is missing, unknown or revoked.' },
   403: { name: 'Forbidden', description: '`scope_missing`: the key lacks the scope this operation needs; `message` names it.' },
   404: { name: 'NotFound', description: '`not_found`: no such resource in this brand and mode (another brand\'s or mode\'s resource answers the same).' },
-  409: { name: 'Conflict', description: '`conflict`: the resource is not in a state that allows this; or `idempotency_in_progress` / `idempotency_key_reused` for a repeated `Idempotency-Key`.' },
+  409: { name: 'Conflict', description: '`conflict`: the resource is not in a state that allows this; or `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running (retry).' },
+  422: { name: 'IdempotencyKeyReused', description: '`idempotency_key_reused`: this `Idempotency-Key` was used with a different request in the last 24 hours.' },
   413: { name: 'PayloadTooLarge', description: '`payload_too_large`: the body is larger than the server accepts.' },
   415: { name: 'UnsupportedMediaType', description: '`unsupported_media_type`: send the body as JSON with `Content-Type: application/json`.' },
   429: { name: 'RateLimited', description: '`rate_limited`: too many requests; retry after the `Retry-After` header\'s seconds.' },
@@ -178,8 +177,11 @@ export function finishDocument(raw: Json): Json {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries), so a retried request is not applied twice.',
-      schema: { type: 'string', maxLength: 255 },
+      description: 'A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). '
+        + 'A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; '
+        + 'the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. '
+        + 'Keys are kept 24 hours per brand and mode (docs/idempotency.md).',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
     },
   };
 
@@ -245,7 +247,11 @@ export function finishDocument(raw: Json): Json {
       if (bodySchema?.properties?.events?.items) bodySchema.properties.events.items = schemaRef('EventType');
       if (path === '/webhooks/test' && bodySchema?.properties?.eventType) bodySchema.properties.eventType = schemaRef('EventType');
       if (path.endsWith('/import') && bodySchema?.properties?.records) bodySchema.properties.records.items = schemaRef('ImportRecord');
-      if (method !== 'get') (op.parameters ??= []).push({ $ref: '#/components/parameters/IdempotencyKey' });
+      if (method !== 'get') {
+        // The route declares the header (http/idempotency.ts); the document names it once, as a component.
+        op.parameters = (op.parameters ?? []).filter((p: Json) => !(p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key'));
+        op.parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+      }
 
       const secured = Array.isArray(op.security) && op.security.length > 0;
       if (secured) op.security = [{ ApiKey: [] }, { BearerAuth: [] }];
@@ -262,6 +268,7 @@ export function finishDocument(raw: Json): Json {
       }
       const statuses = new Set<number>([400, ...(secured ? [401, 403] : []), 429, ...(known?.errors ?? (path.includes('{') ? [404] : []))]);
       if (hasBody) for (const s of [413, 415]) statuses.add(s);
+      if (method !== 'get') for (const s of [409, 422]) statuses.add(s);
       for (const status of [...statuses].sort()) responses[status] = { $ref: `#/components/responses/${errorResponses[status].name}` };
       op.responses = responses;
 

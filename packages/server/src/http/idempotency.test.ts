@@ -116,11 +116,13 @@ describe('Idempotency-Key', () => {
   it('documents the header on every write of the OpenAPI document', async () => {
     const doc = (await t.request({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     let writes = 0;
-    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>)) {
+    const resolve = (p: { $ref?: string; name?: string; in?: string }) => (p.$ref ? doc.components.parameters[p.$ref.split('/').at(-1)!] : p);
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: { $ref?: string; name?: string; in?: string }[]; responses: Record<string, unknown> }>>)) {
       for (const [method, op] of Object.entries(ops)) {
         if (!['post', 'patch', 'delete'].includes(method)) continue;
         writes++;
-        assert.ok(op.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'), `${method} ${path}`);
+        assert.ok(op.parameters?.map(resolve).some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'), `${method} ${path}`);
+        assert.ok(op.responses['409'] && op.responses['422'], `${method} ${path} documents 409 and 422`);
       }
     }
     assert.ok(writes >= 9);
