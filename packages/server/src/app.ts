@@ -10,6 +10,7 @@ import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { documentIdempotencyHeader, installIdempotencyGuard } from './http/idempotency.ts';
+import { installRateLimits } from './http/rate-limit.ts';
 import { installPathIdCheck } from './http/path-ids.ts';
 import { pingRoute } from './http/ping.ts';
 import { adminRoutes } from './cli/admin-route.ts';
@@ -43,7 +44,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     reply.header('x-request-id', req.id);
   });
   installErrorHandling(app);
-  installAuth(app, [apiKeyResolver(deps)]);
+  const onAuthFailure = await installRateLimits(app, { settings: deps.config.rateLimits, redis: deps.redis });
+  installAuth(app, [apiKeyResolver(deps)], { onFailure: onAuthFailure });
   installPathIdCheck(app);
 
   app.addHook('onRoute', documentIdempotencyHeader);

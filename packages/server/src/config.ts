@@ -19,6 +19,19 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Records one import batch writes in one transaction (docs/imports.md). */
   importBatchSize: number;
+  /** Shared rate-limit counters across API processes; absent means each process counts alone. */
+  redisUrl?: string;
+  /** Request budgets (README, Rate limits). */
+  rateLimits: RateLimitSettings;
+}
+
+export interface RateLimitSettings {
+  /** Requests per second per live key (a brand may have its own, set with the CLI). */
+  live: number;
+  /** Requests per second per test key. */
+  test: number;
+  /** Failed authentications per minute from one client address before further attempts get 429. */
+  authFailuresPerMinute: number;
 }
 
 export interface WebhookSettings {
@@ -159,5 +172,11 @@ export function loadConfig(env: Env = process.env): Config {
     keyCacheMs: integer(env, 'KEY_CACHE_MS', 500, 0, 1000),
     webhooks: webhookSettings(env),
     importBatchSize: integer(env, 'IMPORT_BATCH_SIZE', 1000, 1, 10_000),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    rateLimits: {
+      live: integer(env, 'RATE_LIMIT_LIVE', 100, 1, 1_000_000),
+      test: integer(env, 'RATE_LIMIT_TEST', 25, 1, 1_000_000),
+      authFailuresPerMinute: integer(env, 'RATE_LIMIT_AUTH_FAILURES', 30, 1, 1_000_000),
+    },
   };
 }

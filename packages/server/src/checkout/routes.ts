@@ -20,7 +20,7 @@ export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: st
       body: PaymentLinkBody,
       response: { 200: Envelope(PaymentLink) },
     },
-    config: { auth: { scope: 'checkout:write' } },
+    config: { auth: { scope: 'checkout:write' }, budget: 'checkout' },
   }, async (req, reply) => write(db, req, reply, (tx) => service.createPaymentLink(tx, principalOf(req), req.body, deps.config.publicUrl), 'Payment link created'));
 
   app.post('/payments/verify', {

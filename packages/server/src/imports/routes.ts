@@ -26,7 +26,7 @@ export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyL
       body: ImportBody,
       response: { 202: Envelope(ImportQueued) },
     },
-    config: { auth: { scope: 'customers:write' } },
+    config: { auth: { scope: 'customers:write' }, budget: 'imports' },
   }, async (req, reply) => write(db, req, reply, (tx) => service.queueHubImport(tx, principalOf(req), req.params.hubID, req.body), 'Import queued', 202));
 
   app.post('/products/:id/customers/import', {
@@ -40,7 +40,7 @@ export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyL
       body: ImportBody,
       response: { 202: Envelope(ImportQueued) },
     },
-    config: { auth: { scope: 'customers:write' } },
+    config: { auth: { scope: 'customers:write' }, budget: 'imports' },
   }, async (req, reply) => write(db, req, reply, (tx) => service.queueProductImport(tx, principalOf(req), req.params.id, req.body), 'Import queued', 202));
 
   app.get('/imports/:id', {

@@ -66,6 +66,8 @@ export function testDeps(db: Db, overrides: Partial<Omit<Deps, 'config'>> & { co
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     keyCacheMs: 500,
     publicUrl: 'http://localhost:3000',
+    // Budgets no ordinary test reaches; rate-limit tests set their own.
+    rateLimits: { live: 1_000_000, test: 1_000_000, authFailuresPerMinute: 1_000_000 },
     ...configOverrides,
     webhooks: { ...testWebhookSettings(), ...configOverrides?.webhooks },
   };
