@@ -178,3 +178,15 @@ describe('rate limits shared through Redis', { skip: needRedis }, () => {
     }
   });
 });
+
+describe('public pages', () => {
+  it('are not counted, and carry no rate-limit headers', async () => {
+    const app = await limitedApp({ test: 1, live: 1 });
+    for (let i = 0; i < 3; i++) {
+      const res = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['ratelimit-limit'], undefined);
+    }
+    assert.equal((await app.inject({ method: 'GET', url: '/checkout/brand_x/plink_y' })).statusCode, 404);
+  });
+});

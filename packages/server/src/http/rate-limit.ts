@@ -56,8 +56,9 @@ export async function installRateLimits(
     nameSpace: 'svc-rate:',
     allowList: (req) => !req.principal,
     keyGenerator: (req) => {
-      const p = req.principal!;
-      return `${p.via}:${p.keyId ?? p.appId ?? p.userId}:${req.routeOptions.config.budget ?? 'default'}`;
+      const p = req.principal;
+      // Public routes (checkout pages, docs) have no principal and are let through by allowList.
+      return p ? `${p.via}:${p.keyId ?? p.appId ?? p.userId}:${req.routeOptions.config.budget ?? 'default'}` : `public:${req.ip}`;
     },
     max: (req) => budgetOf(req, deps.settings),
     errorResponseBuilder: (req, ctx) => new AppError('rate_limited', `Too many requests: this ${req.principal?.via === 'api_key' ? 'key' : 'caller'} may make ${ctx.max} `
