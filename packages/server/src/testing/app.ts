@@ -77,7 +77,7 @@ export function testDeps(db: Db, overrides: Partial<Omit<Deps, 'config'>> & { co
     log: createLogger(config.logLevel),
     keyCache: new KeyCache(config.keyCacheMs),
     lookup: systemLookup,
-    secrets: { webhookKey: randomBytes(32) },
+    secrets: { webhookKey: config.webhooks.secretKey ?? randomBytes(32) },
     ...rest,
   };
 }
