@@ -9,6 +9,7 @@ import type { App } from './http/app-type.ts';
 import { installAuth } from './auth/resolve.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installPathIdCheck } from './http/path-ids.ts';
+import { installTextRule, validatorsByPart } from './http/validation.ts';
 import { pingRoute } from './http/ping.ts';
 import { KeyCache } from './keys/cache.ts';
 import { adminRoutes } from './cli/admin-route.ts';
@@ -56,6 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
     requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+    // Coercion for the query string and path only; bodies are validated as sent (http/validation.ts).
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
     // Long path values reach http/path-ids.ts (404 in the envelope) instead of a bare 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
   };
@@ -69,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installErrorHandling(app);
   installAuth(app, { db: deps.db, keyCache });
   installPathIdCheck(app);
+  installTextRule(app);
 
   app.addHook('onRoute', documentRoute);
   await app.register(swagger, {
