@@ -6,6 +6,7 @@ import { testDbKind } from '../testing/db.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { startServerProcess, urlWithSchema, type ServerProcess } from '../testing/processes.ts';
 import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy.ts';
+import { toAppError } from '../http/error-handler.ts';
 
 /**
  * A database outage must never end a process, and is answered 503 with Retry-After, logged once.
@@ -153,6 +154,27 @@ describe('a database outage', { skip }, () => {
     } finally {
       await unlisten();
       await listener.close();
+    }
+  });
+
+  it('answers a pool that has no connection to give within connectionTimeoutMillis with 503', async () => {
+    const pool = openPostgres(process.env.TEST_DATABASE_URL!, { max: 1, connectionTimeoutMs: 200 });
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let holding!: () => void;
+    const taken = new Promise<void>((r) => { holding = r; });
+    const transaction = pool.transaction(async (tx) => { await tx.query('SELECT 1'); holding(); await held; });
+    try {
+      await taken;
+      const err = await pool.query('SELECT 1').then(() => undefined, (e: Error) => e);
+      assert.ok(err, 'the query could not get a connection');
+      const answer = toAppError(err);
+      assert.equal(answer?.statusCode, 503, err.message);
+      assert.equal(answer?.code, 'service_unavailable');
+    } finally {
+      release();
+      await transaction;
+      await pool.close();
     }
   });
 });
