@@ -122,6 +122,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
   });
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', () => {});
+  // And every client keeps a listener of its own for its whole life: the pool takes its idle
+  // listener off when it hands a client out, and the taker can only add one a microtask later;
+  // a termination notice read in between (in the same socket read as the last query's answer)
+  // would otherwise be an unhandled 'error' event. Who holds the client learns of the loss
+  // from its next query, which fails.
+  pool.on('connect', (client) => { client.on('error', () => {}); });
   const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = [], name?: string) => {
     const res = await client.query<R & pg.QueryResultRow>(name ? { name, text: sql, values: params } : { text: sql, values: params });
     return res.rows as R[];
