@@ -100,7 +100,8 @@ export function isConnectionError(err: unknown): boolean {
   if (typeof code === 'string') {
     // 57P01 admin_shutdown (pg_terminate_backend), 57P02 crash_shutdown, 57P03 cannot_connect_now,
     // class 08 connection exceptions; then Node's socket errors.
-    if (/^(57P0[1-3]|08[0-9A-Z]{3})$/.test(code)) return true;
+    // 53300 too_many_connections: the server is full, which a client should also retry.
+    if (/^(57P0[1-3]|08[0-9A-Z]{3}|53300)$/.test(code)) return true;
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'].includes(code)) return true;
   }
   if (typeof message === 'string'
