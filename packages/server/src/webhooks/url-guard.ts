@@ -36,10 +36,11 @@ function embeddedIpv4(address: string): string | undefined {
 /** Why an address may not receive webhooks, or undefined when it may. */
 export function forbiddenAddress(address: string): string | undefined {
   const family = isIP(address);
-  if (family === 0) return `${address} is not an IP address`;
+  // A noun phrase, so callers can write "points at …", "resolves to …" or "refused: …".
+  if (family === 0) return `${address}, which is not an IP address`;
   const v4 = family === 6 ? embeddedIpv4(address) : address;
   const blocked = v4 ? forbidden.check(v4, 'ipv4') : forbidden.check(address, 'ipv6');
-  return blocked ? `${address} is a private, loopback, link-local or reserved address` : undefined;
+  return blocked ? `${address}, a private, loopback, link-local or reserved address` : undefined;
 }
 
 export type Lookup = (host: string) => Promise<LookupAddress[]>;
