@@ -53,6 +53,12 @@ export interface WebhookSettings {
   disableAfterMs: number;
   /** Events (and their deliveries) older than this are purged; GET /events promises at least 30 days. */
   eventRetentionMs: number;
+  /**
+   * Whether test-mode endpoints may be http://localhost, 127.0.0.1 or [::1]: by default only in
+   * embedded mode (one user, their own machine); a server needs WEBHOOK_ALLOW_LOOPBACK=true, a
+   * development setting, since its loopback is other services' too.
+   */
+  allowLoopback: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +89,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false; got "${raw}".`);
+  return raw === 'true';
+}
+
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** "500ms", "5s", "30m", "2h", "5d" or a bare number of milliseconds. */
@@ -101,7 +114,7 @@ function duration(env: Env, name: string, fallback: number, min: number, max: nu
   return ms;
 }
 
-function webhookSettings(env: Env): WebhookSettings {
+function webhookSettings(env: Env, embedded: boolean): WebhookSettings {
   let secretKey: Buffer | undefined;
   const rawKey = env.WEBHOOK_SECRET_KEY;
   if (rawKey) {
@@ -140,6 +153,7 @@ function webhookSettings(env: Env): WebhookSettings {
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1000),
     disableAfterMs: duration(env, 'WEBHOOK_DISABLE_AFTER', 5 * day, 1, 365 * day),
     eventRetentionMs: duration(env, 'EVENT_RETENTION', 30 * day, 30 * day, 3650 * day),
+    allowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', embedded),
   };
 }
 
@@ -170,7 +184,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     roles,
     keyCacheMs: integer(env, 'KEY_CACHE_MS', 500, 0, 1000),
-    webhooks: webhookSettings(env),
+    webhooks: webhookSettings(env, !databaseUrl),
     importBatchSize: integer(env, 'IMPORT_BATCH_SIZE', 1000, 1, 10_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     rateLimits: {

@@ -62,6 +62,7 @@ describe('two API processes and two workers on one PostgreSQL and Redis', { skip
       KEY_CACHE_MS: '500',
       RATE_LIMIT_TEST: '100000',
       WEBHOOK_RETRY_SCHEDULE: '100ms,200ms',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
     };
     apis.push(...(await Promise.all([startServerProcess({ ...env, ROLES: 'api' }), startServerProcess({ ...env, ROLES: 'api' })])));
     workers.push(...(await Promise.all([startWorkerProcess(env), startWorkerProcess(env)])));

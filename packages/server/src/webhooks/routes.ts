@@ -23,7 +23,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
   const key = deps.secrets.webhookKey;
   const deliverer = createDeliverer({ db, settings, key, log: app.log, lookup: deps.lookup });
   app.addHook('onClose', async () => deliverer.close());
-  const w: service.WebhookDeps = { key, lookup: deps.lookup, leaseMs: settings.claimLeaseMs, deliverer };
+  const w: service.WebhookDeps = { key, lookup: deps.lookup, allowLoopback: settings.allowLoopback, leaseMs: settings.claimLeaseMs, deliverer };
 
   app.get('/webhooks', {
     schema: {
