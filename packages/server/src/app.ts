@@ -9,6 +9,7 @@ import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { installJsonDepthLimit } from './http/json-depth.ts';
 import { documentIdempotencyHeader, installIdempotencyGuard } from './http/idempotency.ts';
 import { installRateLimits } from './http/rate-limit.ts';
 import { installPathIdCheck } from './http/path-ids.ts';
@@ -43,6 +44,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   // A text body on a JSON API is a mistake; answer 415 instead of handing a string to validation.
   app.removeContentTypeParser('text/plain');
+  installJsonDepthLimit(app);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
