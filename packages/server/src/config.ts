@@ -21,6 +21,10 @@ export interface Config {
   importBatchSize: number;
   /** Shared rate-limit counters across API processes; absent means each process counts alone. */
   redisUrl?: string;
+  /** A handler that has not answered by then gets 503; also how long a request may take to arrive. */
+  requestTimeoutMs: number;
+  /** PostgreSQL's statement_timeout for the service's connections. */
+  statementTimeoutMs: number;
   /** Request budgets (README, Rate limits). */
   rateLimits: RateLimitSettings;
 }
@@ -186,6 +190,8 @@ export function loadConfig(env: Env = process.env): Config {
     keyCacheMs: integer(env, 'KEY_CACHE_MS', 500, 0, 1000),
     webhooks: webhookSettings(env, !databaseUrl),
     importBatchSize: integer(env, 'IMPORT_BATCH_SIZE', 1000, 1, 10_000),
+    requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30_000, 1000, 600_000),
+    statementTimeoutMs: duration(env, 'DATABASE_STATEMENT_TIMEOUT', 30_000, 100, 3_600_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     rateLimits: {
       live: integer(env, 'RATE_LIMIT_LIVE', 100, 1, 1_000_000),

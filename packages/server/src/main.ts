@@ -30,7 +30,7 @@ async function main() {
   let lock: Awaited<ReturnType<typeof acquireDataLock>> | undefined;
   const adminToken = config.databaseUrl ? undefined : randomBytes(24).toString('base64url');
   if (config.databaseUrl) {
-    db = openPostgres(config.databaseUrl);
+    db = openPostgres(config.databaseUrl, { statementTimeoutMs: config.statementTimeoutMs });
   } else {
     try {
       lock = await acquireDataLock(config.dataDir, { role: 'server', adminToken });
