@@ -32,7 +32,8 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       }
       if (stopping) return 0;
       const free = settings.concurrency - inFlight.size;
-      const claimed = await repo.claimDue(deps.db, Math.min(free, 100), settings.claimLeaseMs, deliverer.claimToken());
+      const claimed = await repo.claimDue(deps.db, Math.min(free, 100), settings.claimLeaseMs, deliverer.claimToken(),
+        { perEndpoint: settings.maxInFlightPerEndpoint, perBrand: settings.maxInFlightPerBrand });
       for (const d of claimed) {
         if (stopping) await repo.releaseClaim(deps.db, d);
         else track(d);

@@ -17,7 +17,8 @@ const dns: Record<string, string> = {};
 before(async () => {
   t = await startTestApp({
     worker: true,
-    webhooks: { timeoutMs: 300, claimLeaseMs: 2000 },
+    // A lease well past the timeout, so a loaded machine's slow recording never re-sends a delivery.
+    webhooks: { timeoutMs: 300, claimLeaseMs: 10_000 },
     lookup: async (host) => (dns[host] ? [{ address: dns[host], family: 4 }] : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }))),
   });
 });

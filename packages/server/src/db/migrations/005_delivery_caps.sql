@@ -1,0 +1,3 @@
+-- Per-endpoint and per-brand caps on deliveries in flight (docs/webhooks.md, "One slow receiver
+-- delays only itself"): the claim looks at each endpoint's due deliveries in turn.
+CREATE INDEX webhook_deliveries_endpoint_due ON webhook_deliveries (brand_id, endpoint_id, next_attempt_at) WHERE status = 'pending';
