@@ -159,7 +159,7 @@ function webhookSettings(env: Env, embedded: boolean): WebhookSettings {
     timeoutMs,
     claimLeaseMs,
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1000),
-    maxInFlightPerEndpoint: integer(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 8, 1, 1000),
+    maxInFlightPerEndpoint: integer(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 16, 1, 1000),
     maxInFlightPerBrand: integer(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_BRAND', 32, 1, 10_000),
     disableAfterMs: duration(env, 'WEBHOOK_DISABLE_AFTER', 5 * day, 1, 365 * day),
     eventRetentionMs: duration(env, 'EVENT_RETENTION', 30 * day, 30 * day, 3650 * day),
