@@ -6,6 +6,7 @@ import { openPostgres } from '../db/client.ts';
 import { toAppError } from './error-handler.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { testDbKind } from '../testing/db.ts';
+import { startServerProcess, urlWithSchema } from '../testing/processes.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import type { App } from './app-type.ts';
 
@@ -106,5 +107,32 @@ describe('DATABASE_STATEMENT_TIMEOUT', () => {
       assert.ok(err, 'the statement was stopped');
       assert.equal(toAppError(err)?.statusCode, 503);
     } finally { await db.close(); }
+  });
+});
+
+describe('SIGTERM on an API process', () => {
+  it('lets a request in flight finish, then exits 0', {
+    skip: testDbKind === 'pglite' ? 'needs PostgreSQL: the test holds a lock from another connection while the server runs' : false,
+  }, async () => {
+    const server = await startServerProcess({ ROLES: 'api', DATABASE_URL: urlWithSchema(t.url!, t.searchPath!) });
+    const brand = await createBrand(t.db);
+    const key = (await createKey(t.db, brand.id)).key;
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((r) => { locked = r; });
+    const holder = t.db.transaction(async (tx) => { await tx.query('LOCK TABLE products IN ACCESS EXCLUSIVE MODE'); locked(); await held; });
+    await lockTaken;
+    const inFlight = fetch(`${server.url}/api/v1/products`, { headers: { 'x-service-api': key } });
+    await new Promise((r) => setTimeout(r, 300)); // the request is waiting on the lock
+    const exited = new Promise<number | null>((r) => server.child.once('exit', (code) => r(code)));
+    server.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await holder;
+    const res = await inFlight;
+    assert.equal(res.status, 200, 'the request in flight was answered');
+    assert.equal(await exited, 0);
+    assert.match(server.output(), /shutting down/);
   });
 });

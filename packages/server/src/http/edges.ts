@@ -38,6 +38,12 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
 export function installRequestDeadlines(app: FastifyInstance, timeoutMs: number) {
   let closing = false;
   app.addHook('preClose', async () => { closing = true; });
+  // Answers sent while shutting down close their connection, so keep-alive clients do not hold
+  // the process open until the keep-alive timeout (72 s).
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
   app.addHook('onRequest', async (req, reply) => {
     if (closing) {
       reply.header('connection', 'close').header('retry-after', '1');
