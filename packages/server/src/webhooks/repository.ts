@@ -187,7 +187,7 @@ export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: s
   return db.query<ClaimedDelivery>(
     `WITH in_flight AS (
        SELECT brand_id, endpoint_id, count(*)::int AS n FROM webhook_deliveries
-       WHERE status = 'pending' AND locked_until > now()
+       WHERE status = 'pending' AND locked_until IS NOT NULL AND locked_until > now()
        GROUP BY brand_id, endpoint_id
      ), brand_in_flight AS (
        SELECT brand_id, sum(n)::int AS n FROM in_flight GROUP BY brand_id
