@@ -61,6 +61,12 @@ export function checkoutPages(parent: App, { db }: { db: Db }) {
         return html(reply, undefined, 404, messagePage('Checkout not found', 'This checkout link does not exist. Ask the seller for a new one.'));
       }
       if (known && known.statusCode < 500) return html(reply, undefined, known.statusCode, messagePage('Checkout unavailable', known.message));
+      // Expected refusals (live payments not configured, the database unreachable): no stack.
+      if (known?.code === 'service_unavailable') {
+        reply.log.warn({ reason: known.message }, 'checkout page unavailable');
+        reply.header('retry-after', '5');
+        return html(reply, undefined, 503, messagePage('Checkout unavailable', `${known.message} Please try again in a moment.`));
+      }
       reply.log.error({ err }, 'checkout page failed');
       return html(reply, undefined, known?.statusCode ?? 500, messagePage('Something went wrong', known?.message ?? 'Please try again in a moment.'));
     });

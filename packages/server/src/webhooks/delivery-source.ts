@@ -1,3 +1,4 @@
+import { isConnectionError } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import type { WorkSource } from '../worker/loop.ts';
 import { createDeliverer } from './delivery.ts';
@@ -17,7 +18,10 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
 
   const track = (d: repo.ClaimedDelivery) => {
     const p = deliverer.deliver(d)
-      .catch((err) => deps.log.error({ err, delivery: d.id }, 'webhook delivery failed to record'))
+      .catch((err) => (isConnectionError(err)
+        // The database is away: the claim lapses and the delivery goes out again (at least once).
+        ? deps.log.warn({ delivery: d.id, reason: (err as Error).message }, 'webhook delivery not recorded: the database is unreachable')
+        : deps.log.error({ err, delivery: d.id }, 'webhook delivery failed to record')))
       .finally(() => { inFlight.delete(p); });
     inFlight.add(p);
   };
