@@ -52,7 +52,7 @@ export function messagePage(title: string, message: string): string {
 
 /**
  * Sends a page with the headers every page of ours carries: never cached, never framed, no
- * referrer, and a CSP that allows no scripts. `formAction` lists the origins its forms may post
+ * referrer to other sites, and a CSP that allows no scripts. `formAction` lists the origins its forms may post
  * to besides our own.
  */
 export function sendPage(reply: FastifyReply, status: number, html: string, options: { formAction?: string[] } = {}) {
