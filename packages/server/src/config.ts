@@ -53,7 +53,7 @@ export interface WebhookSettings {
   claimLeaseMs: number;
   /** Deliveries one worker process sends at once. */
   concurrency: number;
-  /** Deliveries in flight at once to one endpoint, and for one brand, across every worker. */
+  /** Deliveries one worker process has in flight at once to one endpoint, and for one brand. */
   maxInFlightPerEndpoint: number;
   maxInFlightPerBrand: number;
   /** An endpoint whose deliveries have failed for this long without a success is disabled. */

@@ -9,20 +9,43 @@ import * as repo from './repository.ts';
  * for a free slot, claims as many due deliveries as there are free slots and starts them without
  * waiting for them, so a slow receiver never holds up the others. stop() stops claiming and waits
  * for the in-flight ones (each bounded by the timeout) to be recorded, so nothing stays claimed.
+ *
+ * No noisy neighbours: at most `maxInFlightPerEndpoint` deliveries to one endpoint and
+ * `maxInFlightPerBrand` for one brand are in flight in this worker. Busy endpoints and brands are
+ * left out of the next claim, and what one claim takes beyond a cap is given back at once, so a
+ * receiver that hangs holds only its own slots. (Counted per worker: a claim that counted every
+ * worker's deliveries halved the delivery rate.)
  */
 export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'lookup' | 'secrets'>): WorkSource {
   const settings = deps.config.webhooks;
   const deliverer = createDeliverer({ db: deps.db, settings, key: deps.secrets.webhookKey, log: deps.log, lookup: deps.lookup });
   const inFlight = new Set<Promise<void>>();
+  const perEndpoint = new Map<string, number>();
+  const perBrand = new Map<string, number>();
+  const bump = (map: Map<string, number>, key: string, by: number) => {
+    const n = (map.get(key) ?? 0) + by;
+    if (n > 0) map.set(key, n);
+    else map.delete(key);
+  };
+  const busy = () => ({
+    endpoints: [...perEndpoint].filter(([, n]) => n >= settings.maxInFlightPerEndpoint).map(([id]) => id),
+    brands: [...perBrand].filter(([, n]) => n >= settings.maxInFlightPerBrand).map(([id]) => id),
+  });
   let stopping = false;
 
   const track = (d: repo.ClaimedDelivery) => {
+    bump(perEndpoint, d.endpoint_id, 1);
+    bump(perBrand, d.brand_id, 1);
     const p = deliverer.deliver(d)
       .catch((err) => (isConnectionError(err)
         // The database is away: the claim lapses and the delivery goes out again (at least once).
         ? deps.log.warn({ delivery: d.id, reason: (err as Error).message }, 'webhook delivery not recorded: the database is unreachable')
         : deps.log.error({ err, delivery: d.id }, 'webhook delivery failed to record')))
-      .finally(() => { inFlight.delete(p); });
+      .finally(() => {
+        inFlight.delete(p);
+        bump(perEndpoint, d.endpoint_id, -1);
+        bump(perBrand, d.brand_id, -1);
+      });
     inFlight.add(p);
   };
 
@@ -36,12 +59,15 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       }
       if (stopping) return 0;
       const free = settings.concurrency - inFlight.size;
-      const claimed = await repo.claimDue(deps.db, Math.min(free, 100), settings.claimLeaseMs, deliverer.claimToken(),
-        { perEndpoint: settings.maxInFlightPerEndpoint, perBrand: settings.maxInFlightPerBrand });
+      const claimed = await repo.claimDue(deps.db, Math.min(free, 100), settings.claimLeaseMs, deliverer.claimToken(), busy());
+      const giveBack: repo.ClaimedDelivery[] = [];
       for (const d of claimed) {
-        if (stopping) await repo.releaseClaim(deps.db, d);
+        const full = (perEndpoint.get(d.endpoint_id) ?? 0) >= settings.maxInFlightPerEndpoint
+          || (perBrand.get(d.brand_id) ?? 0) >= settings.maxInFlightPerBrand;
+        if (stopping || full) giveBack.push(d);
         else track(d);
       }
+      await repo.releaseClaims(deps.db, giveBack);
       return claimed.length;
     },
     async stop() {
