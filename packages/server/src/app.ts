@@ -84,6 +84,6 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   docsRoutes(app);
   checkoutPages(app, deps);
-  if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken });
+  if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken, config: deps.config });
   return app;
 }
