@@ -79,3 +79,21 @@ describe('POST /test-clock/advance', () => {
     assert.ok(payouts[0].n >= 9, 'daily payout runs happened between the renewals');
   });
 });
+
+describe('CLI: clock advance and member remove', () => {
+  it('parses and runs both commands as the brand\'s owner', async () => {
+    const { parseCommand } = await import('../cli/parse.ts');
+    const { runCommand } = await import('../cli/commands.ts');
+    const a = await recurringBrand(t);
+    const { membershipId } = await buyPlan(t, a, 'monthly');
+    const moved = await runCommand(t.db, undefined, await parseCommand(['clock', 'advance', '--brand', a.brandId, '--by', '31d']), t.config) as { now: string; jobsRun: number };
+    assert.ok(moved.jobsRun >= 1);
+    assert.equal((await member(t, a, membershipId)).subscription.periodsPaid, 2);
+    const cancelled = await runCommand(t.db, undefined, await parseCommand(['member', 'remove', membershipId, '--at-period-end']), t.config) as any;
+    assert.equal(cancelled.subscription.cancelAtPeriodEnd, true);
+    const removed = await runCommand(t.db, undefined, await parseCommand(['member', 'remove', membershipId]), t.config) as any;
+    assert.equal(removed.status, 'removed');
+    await assert.rejects(parseCommand(['clock', 'advance', '--brand', a.brandId]), /exactly one of --by/);
+    await assert.rejects(parseCommand(['member', 'remove']), /MEMBERSHIP_ID/);
+  });
+});

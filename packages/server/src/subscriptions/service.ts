@@ -161,6 +161,11 @@ export async function beginDueWork(tx: Queryable, sub: SubscriptionRow, now: Dat
       await repo.updateSubscription(tx, sub.brand_id, sub.id, { due_at: lease });
       return { kind: 'bill', sub, payment: pending, at: now };
     }
+    if (pending?.status === 'succeeded' || pending?.status === 'failed') {
+      // Settled meanwhile by someone else (verify): apply its outcome; never charge again.
+      await applyRenewalOutcome(tx, pending, settings, now);
+      return { kind: 'done' };
+    }
   }
   const provider = sub.amount > 0 && sub.provider ? providerNamed(sub.provider) : undefined;
   const txref = `tx_${randomBytes(15).toString('base64url')}`;
@@ -214,6 +219,16 @@ export async function settleRenewal(
   if (!moved) return;
   const scope = { brandId: moved.brand_id, mode: moved.mode };
   await recordEvent(tx, { ...scope, type: moved.status === 'succeeded' ? 'transaction.succeeded' : 'transaction.failed', data: renderTransaction(moved) });
+  await applyRenewalOutcome(tx, moved, settings, now);
+}
+
+/**
+ * Moves the subscription a renewal charge belongs to on by the charge's outcome, once: only while
+ * the charge is still the subscription's pending one. Also reached from beginDueWork for a charge
+ * that something else settled (POST /payments/verify settles a renewal's transaction like any
+ * other, and leaves the subscription to the worker).
+ */
+async function applyRenewalOutcome(tx: Queryable, moved: TransactionRow, settings: RenewalSettings, now: Date): Promise<void> {
   const locked = await repo.findByPendingTransaction(tx, moved.brand_id, moved.id);
   if (!locked) return;
   if (moved.status === 'succeeded') {

@@ -65,6 +65,32 @@ describe('renewals by the background worker', () => {
     assert.equal(m.json().data.subscription.periodsPaid, 2);
   });
 
+  it('a renewal charged and then settled by POST /payments/verify moves the subscription on once, with no second charge', async () => {
+    const b = await recurringBrand(t);
+    const { membershipId } = await buyPlan(t, b, 'monthly');
+    const [sub] = await t.db.query<{ id: string; current_period_end: Date }>('SELECT id, current_period_end FROM subscriptions WHERE brand_id = $1', [b.brandId]);
+    const { beginDueWork, chargeRenewal } = await import('./service.ts');
+    const { findSubscription } = await import('./repository.ts');
+    await t.db.query('INSERT INTO test_clocks (brand_id, offset_ms, busy_until) VALUES ($1, 0, now() + interval \'1 hour\')', [b.brandId]);
+    const work = await t.db.transaction(async (tx) => beginDueWork(tx, (await findSubscription(tx, b.brandId, sub.id, { forUpdate: true }))!,
+      sub.current_period_end, t.config.renewals, sub.current_period_end));
+    assert.equal(work.kind, 'bill');
+    if (work.kind !== 'bill') return;
+    assert.equal((await chargeRenewal(t.db, work.sub, work.payment)).status, 'succeeded');
+    // The worker died here; the brand's server verifies the transaction it heard nothing about.
+    const verified = await t.request({ method: 'POST', url: '/api/v1/payments/verify', key: b.key, payload: { txref: work.payment.txref } });
+    assert.equal(verified.json().data.status, 'succeeded');
+    await advance(t, b.key, { by: '32d' });
+    const m = await t.request({ method: 'GET', url: `/api/v1/hubs/${b.ids.club}/members/${membershipId}`, key: b.key });
+    assert.equal(m.json().data.subscription.periodsPaid, 2);
+    const renewals = await t.db.query('SELECT 1 FROM transactions WHERE brand_id = $1 AND type = \'renewal\'', [b.brandId]);
+    assert.equal(renewals.length, 1);
+    const charged = await t.db.query('SELECT 1 FROM sandbox_payments WHERE brand_id = $1 AND status = \'succeeded\'', [b.brandId]);
+    assert.equal(charged.length, 2);
+    const renewed = await t.db.query('SELECT 1 FROM events WHERE brand_id = $1 AND type = \'subscription.renewed\'', [b.brandId]);
+    assert.equal(renewed.length, 1);
+  });
+
   it('delivers each lifecycle event signed to a real receiver exactly once', async () => {
     const b = await recurringBrand(t);
     const rx = await startReceiver();
