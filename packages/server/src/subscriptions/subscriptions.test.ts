@@ -100,6 +100,29 @@ describe('subscriptions', () => {
     assert.equal((await t.db.query('SELECT 1 FROM transactions WHERE brand_id = $1 AND type = \'renewal\'', [b.brandId])).length, 4);
   });
 
+  it('one subscription pays for a product bought with hubID and the hub membership it grants; both expire together', async () => {
+    const b = await recurringBrand(t);
+    const ids = await loadCatalog(t.db, b.brandId, { hubs: [{ ref: 'h', name: 'H', tiers: [{ ref: 'hf', name: 'Free', price: { amount: 0, currency: 'USD' } }] }],
+      products: [{ ref: 'p', type: 'membership', title: 'Club pass', hub: 'h',
+        tiers: [{ ref: 'pm', name: 'Monthly', price: { amount: 9, currency: 'USD' }, recurrence: { periodic: 'weekly', interval: 2, count: 0 } }] }] });
+    const { createLink, submitCard } = await import('../checkout/test-fixtures.ts');
+    const link = await createLink(t, b.key, { items: [{ id: ids.p, plan: ids.pm, type: 'membership', hubID: ids.h }], form: { formData: { fullName: 'Ada', email: 'pass@example.com' } } });
+    await submitCard(t, link.path, sub341);
+    const rows = await t.db.query<{ id: string; hub_id: string | null; subscription_id: string }>('SELECT id, hub_id, subscription_id FROM memberships WHERE brand_id = $1', [b.brandId]);
+    assert.equal(rows.length, 2);
+    assert.equal(new Set(rows.map((r) => r.subscription_id)).size, 1);
+    const customers = await t.request({ method: 'GET', url: `/api/v1/products/${ids.p}/customers`, key: b.key });
+    assert.equal(customers.json().data.items[0].subscription.status, 'active');
+    await advance(t, b.key, { by: '20d' }); // the renewal at 14 days and every retry fail
+    const after = await t.db.query<{ status: string }>('SELECT status FROM memberships WHERE brand_id = $1', [b.brandId]);
+    assert.deepEqual(after.map((r) => r.status), ['expired', 'expired']);
+    const ended = await eventTypes(t, b.brandId, (x) => x === 'subscription.expired' || x === 'member.removed');
+    assert.deepEqual(ended.map((e) => e.type), ['subscription.expired', 'member.removed', 'member.removed']);
+    assert.equal(ended[0].data.membership.productID, ids.p, 'the subscription\'s events are about the product\'s customer');
+    const list = await t.request({ method: 'GET', url: `/api/v1/products/${ids.p}/customers`, key: b.key });
+    assert.equal(list.json().data.items.length, 0, 'a product\'s customers are its active ones');
+  });
+
   it('a failed renewal that a retry pays goes back to active and keeps the period anchor', async () => {
     const b = await recurringBrand(t);
     const { membershipId } = await buyPlan(t, b, 'monthly');
