@@ -161,7 +161,7 @@ async function prepare(db: Db, config: Config): Promise<Setup> {
     const brand = await createBrand(db, { name: `Bench ${i}` });
     brandIds.push(brand.id);
     const principal = { brandId: brand.id, mode: 'test' as const, scopes: ['webhooks:write' as const], via: 'api_key' as const, keyId: 'bench' };
-    await createEndpoint(db, principal, { url: rx.urls[i], events: ['member.joined'] }, { key: config.webhooks.secretKey! });
+    await createEndpoint(db, principal, { url: rx.urls[i], events: ['member.joined'] }, { key: config.webhooks.secretKey!, allowLoopback: true });
   }
   return { db, config, brandIds, rx };
 }
@@ -193,7 +193,7 @@ async function runPhases(s: Setup, startWorkers: StartWorkers, rate: number): Pr
 async function benchPglite(): Promise<string> {
   const db = await openPglite();
   const defaults = loadConfig({});
-  const config: Config = { ...defaults, logLevel: 'silent', webhooks: { ...defaults.webhooks, secretKey: randomBytes(32) } };
+  const config: Config = { ...defaults, logLevel: 'silent', webhooks: { ...defaults.webhooks, secretKey: randomBytes(32), allowLoopback: true } };
   const s = await prepare(db, config);
   const log = pino({ level: 'silent' });
   try {
@@ -210,7 +210,7 @@ async function benchPglite(): Promise<string> {
 
 async function workerProcess(url: string, key: Buffer): Promise<ChildProcess> {
   const child = spawn(process.execPath, [mainScript], {
-    env: { ...process.env, ROLES: 'worker', DATABASE_URL: url, WEBHOOK_SECRET_KEY: key.toString('base64'), LOG_LEVEL: 'info' },
+    env: { ...process.env, ROLES: 'worker', DATABASE_URL: url, WEBHOOK_SECRET_KEY: key.toString('base64'), WEBHOOK_ALLOW_LOOPBACK: 'true', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -230,7 +230,7 @@ async function benchPostgres(databaseUrl: string, workers: number): Promise<stri
   await admin.query(`CREATE SCHEMA ${schema}`);
   const db = openPostgres(databaseUrl, { searchPath: schema });
   const defaults = loadConfig({});
-  const config: Config = { ...defaults, logLevel: 'silent', webhooks: { ...defaults.webhooks, secretKey: randomBytes(32) } };
+  const config: Config = { ...defaults, logLevel: 'silent', webhooks: { ...defaults.webhooks, secretKey: randomBytes(32), allowLoopback: true } };
   const u = new URL(databaseUrl);
   u.searchParams.set('options', `-c search_path=${schema}`);
   const s = await prepare(db, config);

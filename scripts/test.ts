@@ -4,14 +4,14 @@
  */
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 
 async function findTests(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules') continue;
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await findTests(path)));
     else if (entry.name.endsWith('.test.ts')) out.push(path);
@@ -20,7 +20,8 @@ async function findTests(dir: string): Promise<string[]> {
 }
 
 const filter = process.argv.slice(2);
-const files = (await findTests(join(root, 'packages'))).filter((f) => !filter.length || filter.some((x) => f.includes(x))).sort();
+// Words match the path inside the repository, so a checkout's own folder name never matches.
+const files = (await findTests(join(root, 'packages'))).filter((f) => !filter.length || filter.some((x) => relative(root, f).includes(x))).sort();
 const runs: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 if (!process.env.TEST_DATABASE_URL) {
   console.log('TEST_DATABASE_URL is not set: running on PGlite only. Set it to a PostgreSQL URL to run every test on PostgreSQL too.');

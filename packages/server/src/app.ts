@@ -9,7 +9,10 @@ import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { documentIdempotencyHeader, installIdempotencyGuard } from './http/idempotency.ts';
+import { installRateLimits } from './http/rate-limit.ts';
 import { installPathIdCheck } from './http/path-ids.ts';
+import { installTextRule, validatorsByPart } from './http/validation.ts';
 import { pingRoute } from './http/ping.ts';
 import { adminRoutes } from './cli/admin-route.ts';
 import { checkoutPages } from './checkout/pages.ts';
@@ -34,6 +37,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
     requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+    // Coercion for the query string and path only; bodies are validated as sent (http/validation.ts).
+    schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
     // Long path values reach http/path-ids.ts (404 in the envelope) instead of a bare 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
   };
@@ -45,10 +50,14 @@ export async function buildApp(deps: Deps): Promise<App> {
     reply.header('x-request-id', req.id);
   });
   installErrorHandling(app);
-  installAuth(app, [apiKeyResolver(deps)]);
+  const onAuthFailure = await installRateLimits(app, { settings: deps.config.rateLimits, redis: deps.redis });
+  installAuth(app, [apiKeyResolver(deps)], { onFailure: onAuthFailure });
   installPathIdCheck(app);
+  installTextRule(app);
 
+  app.addHook('onRoute', documentIdempotencyHeader);
   app.addHook('onRoute', documentRoute);
+  installIdempotencyGuard(app);
   await app.register(swagger, {
     // Shapes with an $id become named components (Product, Membership, …) instead of def-N.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

@@ -23,6 +23,10 @@ export interface Config {
   renewals: { retryScheduleMs: number[]; leaseMs: number };
   /** Payouts (docs/payouts.md). */
   payouts: PayoutSettings;
+  /** Shared rate-limit counters across API processes; absent means each process counts alone. */
+  redisUrl?: string;
+  /** Request budgets (README, Rate limits). */
+  rateLimits: RateLimitSettings;
 }
 
 export interface PayoutSettings {
@@ -32,6 +36,15 @@ export interface PayoutSettings {
   feeFixed: number;
   /** Payout runs fall on every `everyMs` from 1970-01-01T00:00Z shifted by `offsetMs` (PAYOUT_SCHEDULE). */
   schedule: { everyMs: number; offsetMs: number };
+}
+
+export interface RateLimitSettings {
+  /** Requests per second per live key (a brand may have its own, set with the CLI). */
+  live: number;
+  /** Requests per second per test key. */
+  test: number;
+  /** Failed authentications per minute from one client address before further attempts get 429. */
+  authFailuresPerMinute: number;
 }
 
 export interface WebhookSettings {
@@ -53,6 +66,12 @@ export interface WebhookSettings {
   disableAfterMs: number;
   /** Events (and their deliveries) older than this are purged; GET /events promises at least 30 days. */
   eventRetentionMs: number;
+  /**
+   * Whether test-mode endpoints may be http://localhost, 127.0.0.1 or [::1]: by default only in
+   * embedded mode (one user, their own machine); a server needs WEBHOOK_ALLOW_LOOPBACK=true, a
+   * development setting, since its loopback is other services' too.
+   */
+  allowLoopback: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +102,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false; got "${raw}".`);
+  return raw === 'true';
+}
+
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** "500ms", "5s", "30m", "2h", "5d" or a bare number of milliseconds. */
@@ -101,7 +127,7 @@ function duration(env: Env, name: string, fallback: number, min: number, max: nu
   return ms;
 }
 
-function webhookSettings(env: Env): WebhookSettings {
+function webhookSettings(env: Env, embedded: boolean): WebhookSettings {
   let secretKey: Buffer | undefined;
   const rawKey = env.WEBHOOK_SECRET_KEY;
   if (rawKey) {
@@ -140,6 +166,7 @@ function webhookSettings(env: Env): WebhookSettings {
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1000),
     disableAfterMs: duration(env, 'WEBHOOK_DISABLE_AFTER', 5 * day, 1, 365 * day),
     eventRetentionMs: duration(env, 'EVENT_RETENTION', 30 * day, 30 * day, 3650 * day),
+    allowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', embedded),
   };
 }
 
@@ -222,9 +249,15 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     roles,
     keyCacheMs: integer(env, 'KEY_CACHE_MS', 500, 0, 1000),
-    webhooks: webhookSettings(env),
+    webhooks: webhookSettings(env, !databaseUrl),
     importBatchSize: integer(env, 'IMPORT_BATCH_SIZE', 1000, 1, 10_000),
     renewals: renewalSettings(env),
     payouts: payoutSettings(env),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    rateLimits: {
+      live: integer(env, 'RATE_LIMIT_LIVE', 100, 1, 1_000_000),
+      test: integer(env, 'RATE_LIMIT_TEST', 25, 1, 1_000_000),
+      authFailuresPerMinute: integer(env, 'RATE_LIMIT_AUTH_FAILURES', 30, 1, 1_000_000),
+    },
   };
 }

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
@@ -18,6 +19,8 @@ export interface Deps {
   lookup: Lookup;
   /** Secrets resolved at start: configured, or (embedded mode) read from or created in the data folder. */
   secrets: Secrets;
+  /** Shared rate-limit counters (REDIS_URL); absent means this process counts alone. */
+  redis?: Redis;
   /** When set, the CLI may run admin commands through this process (embedded mode). */
   adminToken?: string;
 }

@@ -8,8 +8,10 @@ export const errorStatus = {
   route_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  idempotency_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
@@ -45,11 +47,13 @@ export const notFound = (what: string) => new AppError('not_found', `No ${what} 
  * A 400 naming the field, in the one wording every layer uses: "Invalid body field `x`: must be…".
  * Several problems become `details`, the first one the message.
  */
-export function invalid(field: string, message: string, where: 'body field' | 'query parameter' | 'path parameter' = 'body field'): AppError {
+export function invalid(field: string, message: string, where: Where = 'body field'): AppError {
   return invalidAll([{ field, message }], where);
 }
 
-export function invalidAll(problems: ErrorDetail[], where: 'body field' | 'query parameter' | 'path parameter' = 'body field'): AppError {
+type Where = 'body field' | 'query parameter' | 'path parameter' | 'header';
+
+export function invalidAll(problems: ErrorDetail[], where: Where = 'body field'): AppError {
   const [first] = problems;
   return new AppError('validation_failed', `Invalid ${where} \`${first.field}\`: ${first.message}.`, problems.slice(0, 100));
 }

@@ -7,6 +7,7 @@ import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { migrate } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import { KeyCache } from './keys/cache.ts';
+import { connectRateLimitRedis } from './http/rate-limit.ts';
 import { createLogger } from './logger.ts';
 import { resolveSecrets } from './secrets.ts';
 import { systemLookup } from './webhooks/url-guard.ts';
@@ -39,7 +40,8 @@ async function main() {
     }
     db = await openPglite(config.dataDir);
   }
-  const deps: Deps = { db, config, log, keyCache: new KeyCache(config.keyCacheMs), lookup: systemLookup, secrets, adminToken };
+  const redis = config.redisUrl && config.roles.api ? connectRateLimitRedis(config.redisUrl, log) : undefined;
+  const deps: Deps = { db, config, log, keyCache: new KeyCache(config.keyCacheMs), lookup: systemLookup, secrets, adminToken, redis };
 
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
@@ -73,6 +75,7 @@ async function main() {
     stopMaintenance();
     await app?.close();
     await worker?.stop();
+    redis?.disconnect();
     await db.close();
     await lock?.release();
     process.exit(0);

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { findRateLimits } from '../brands/repository.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import type { KeyCache } from '../keys/cache.ts';
@@ -23,7 +24,9 @@ export function apiKeyResolver(deps: { db: Db; keyCache: KeyCache }): PrincipalR
       if (cached) return cached;
       const row = await findActiveKeyByHash(deps.db, keyHash);
       if (!row) throw new AppError('authentication_required', 'The API key in x-service-api is unknown or has been revoked.');
-      const principal: Principal = { brandId: row.brand_id, mode: row.mode, scopes: row.scopes, via: 'api_key', keyId: row.id };
+      const limits = await findRateLimits(deps.db, row.brand_id);
+      const rateLimit = (row.mode === 'live' ? limits?.rate_limit_live : limits?.rate_limit_test) ?? undefined;
+      const principal: Principal = { brandId: row.brand_id, mode: row.mode, scopes: row.scopes, via: 'api_key', keyId: row.id, ...(rateLimit ? { rateLimit } : {}) };
       deps.keyCache.set(keyHash, principal);
       return principal;
     },

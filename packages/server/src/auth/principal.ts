@@ -30,4 +30,6 @@ export interface Principal {
   appId?: string;
   /** The person: the dashboard user (session), or the user who granted the app (oauth). */
   userId?: string;
+  /** The brand's own request budget for this mode (requests per second), when it has one. */
+  rateLimit?: number;
 }

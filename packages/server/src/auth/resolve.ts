@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { Principal, Scope } from './principal.ts';
 
@@ -30,13 +30,24 @@ export interface PrincipalResolver {
  * Resolves the request to a principal through `resolvers` (API key now; OAuth bearer tokens and
  * dashboard sessions are added to the list, not to the routes) and enforces the route's scope.
  */
-export function installAuth(app: FastifyInstance, resolvers: PrincipalResolver[]) {
-  app.addHook('onRequest', async (req) => {
+export function installAuth(
+  app: FastifyInstance,
+  resolvers: PrincipalResolver[],
+  options: { onFailure?: (req: FastifyRequest, reply: FastifyReply) => Promise<void> } = {},
+) {
+  app.addHook('onRequest', async (req, reply) => {
     const auth = req.routeOptions.config.auth;
     if (!auth) return;
-    const resolver = resolvers.find((r) => r.claims(req));
-    if (!resolver) throw new AppError('authentication_required', 'Send your API key in the x-service-api header.');
-    const principal = await resolver.resolve(req);
+    let principal: Principal;
+    try {
+      const resolver = resolvers.find((r) => r.claims(req));
+      if (!resolver) throw new AppError('authentication_required', 'Send your API key in the x-service-api header.');
+      principal = await resolver.resolve(req);
+    } catch (err) {
+      // Failed authentication costs the caller's address (http/rate-limit.ts): past its budget, 429.
+      if (err instanceof AppError && err.code === 'authentication_required') await options.onFailure?.(req, reply);
+      throw err;
+    }
     const accepted = auth.scope === null ? [] : [auth.scope].flat();
     if (accepted.length && !accepted.some((scope) => principal.scopes.includes(scope))) {
       const holder = principal.via === 'api_key' ? 'This API key' : principal.via === 'oauth' ? 'This access token' : 'Your account';

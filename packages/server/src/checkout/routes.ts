@@ -1,7 +1,8 @@
 import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
-import { Envelope, ok } from '../http/envelope.ts';
+import { Envelope } from '../http/envelope.ts';
+import { write, writeFlow } from '../http/idempotency.ts';
 import { Transaction } from '../transactions/schemas.ts';
 import { PaymentLink, PaymentLinkBody, VerifyBody } from './schemas.ts';
 import { verifyPayment } from './flows.ts';
@@ -19,8 +20,8 @@ export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: st
       body: PaymentLinkBody,
       response: { 200: Envelope(PaymentLink) },
     },
-    config: { auth: { scope: 'checkout:write' } },
-  }, async (req) => ok('Payment link created', await db.transaction((tx) => service.createPaymentLink(tx, principalOf(req), req.body, deps.config.publicUrl))));
+    config: { auth: { scope: 'checkout:write' }, budget: 'checkout' },
+  }, async (req, reply) => write(db, req, reply, (tx) => service.createPaymentLink(tx, principalOf(req), req.body, deps.config.publicUrl), 'Payment link created'));
 
   app.post('/payments/verify', {
     schema: {
@@ -34,5 +35,5 @@ export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: st
     // The reference names no scope for verify. Reconciling a payment is reading a transaction, and
     // the server that made the link should be able to check it too, so either scope will do.
     config: { auth: { scope: ['transactions:read', 'checkout:write'] } },
-  }, async (req) => ok('Transaction verified', await verifyPayment(db, principalOf(req), req.body.txref)));
+  }, async (req, reply) => writeFlow(db, req, reply, () => verifyPayment(db, principalOf(req), req.body.txref), 'Transaction verified'));
 }

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { Type, type Static } from 'typebox';
+import { setRateLimits } from '../brands/repository.ts';
 import { createBrand, requireBrand } from '../brands/service.ts';
+import { AppError } from '../errors.ts';
 import { loadCatalog } from '../catalog/load.ts';
 import type { Db } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
@@ -22,6 +24,13 @@ const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);
 export const Command = Type.Union([
   Type.Object({ command: Type.Literal('migrate') }),
   Type.Object({ command: Type.Literal('brand create'), name: Type.String({ minLength: 1, maxLength: 200 }), plan: Type.Union([Type.Literal('free'), Type.Literal('plus')]) }),
+  Type.Object({
+    command: Type.Literal('brand rate-limit'),
+    brandId: Type.String(),
+    // A number sets the brand's budget; null returns it to the server's default; absent leaves it.
+    live: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()])),
+    test: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()])),
+  }),
   Type.Object({ command: Type.Literal('key create'), brandId: Type.String(), mode: Mode, scopes: Type.Array(ScopeName), name: Type.Union([Type.String(), Type.Null()]) }),
   Type.Object({ command: Type.Literal('key list'), brandId: Type.String() }),
   Type.Object({ command: Type.Literal('key revoke'), keyId: Type.String() }),
@@ -43,6 +52,11 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
       return { applied: await migrate(db) };
     case 'brand create':
       return createBrand(db, { name: cmd.name, plan: cmd.plan });
+    case 'brand rate-limit': {
+      const row = await setRateLimits(db, cmd.brandId, { live: cmd.live, test: cmd.test });
+      if (!row) throw new AppError('not_found', `No brand with id ${cmd.brandId} exists.`);
+      return { id: row.id, rateLimits: { live: row.rate_limit_live, test: row.rate_limit_test } };
+    }
     case 'key create': {
       await requireBrand(db, cmd.brandId);
       const key = await createKey(db, { brandId: cmd.brandId, mode: cmd.mode, scopes: cmd.scopes, name: cmd.name });

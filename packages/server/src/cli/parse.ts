@@ -7,6 +7,8 @@ export const usage = `Usage: npm run cli -- <command>
 
   migrate                                         apply database migrations
   brand create --name NAME [--plan free|plus]     create a brand
+  brand rate-limit BRAND_ID [--live N|default] [--test N|default]
+                                                  set a brand's requests per second per key
   key create --brand ID --mode test|live [--scopes a,b|all] [--name LABEL]
                                                   create an API key (shown once)
   key list --brand ID                             list a brand's keys (never the keys themselves)
@@ -39,6 +41,8 @@ export async function parseCommand(argv: string[]): Promise<Command> {
       brand: { type: 'string' },
       mode: { type: 'string' },
       scopes: { type: 'string' },
+      live: { type: 'string' },
+      test: { type: 'string' },
       demo: { type: 'boolean' },
       'at-period-end': { type: 'boolean' },
       by: { type: 'string' },
@@ -55,6 +59,19 @@ export async function parseCommand(argv: string[]): Promise<Command> {
       const plan = values.plan ?? 'free';
       if (plan !== 'free' && plan !== 'plus') throw new UsageError('--plan must be free or plus.');
       return { command: 'brand create', name: need(values.name, '--name'), plan };
+    }
+    case 'brand rate-limit': {
+      const budget = (flag: 'live' | 'test') => {
+        const raw = values[flag];
+        if (raw === undefined) return undefined;
+        if (raw === 'default') return null;
+        if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000_000) throw new UsageError(`--${flag} must be a whole number of requests per second from 1 to 1000000, or default.`);
+        return Number(raw);
+      };
+      const live = budget('live');
+      const test = budget('test');
+      if (live === undefined && test === undefined) throw new UsageError('brand rate-limit needs --live and/or --test.');
+      return { command: 'brand rate-limit', brandId: need(rest[0], 'BRAND_ID'), ...(live !== undefined ? { live } : {}), ...(test !== undefined ? { test } : {}) };
     }
     case 'key create': {
       const mode = need(values.mode, '--mode');

@@ -100,7 +100,8 @@ export function isConnectionError(err: unknown): boolean {
   if (typeof code === 'string') {
     // 57P01 admin_shutdown (pg_terminate_backend), 57P02 crash_shutdown, 57P03 cannot_connect_now,
     // class 08 connection exceptions; then Node's socket errors.
-    if (/^(57P0[1-3]|08[0-9A-Z]{3})$/.test(code)) return true;
+    // 53300 too_many_connections: the server is full, which a client should also retry.
+    if (/^(57P0[1-3]|08[0-9A-Z]{3}|53300)$/.test(code)) return true;
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'].includes(code)) return true;
   }
   if (typeof message === 'string'
@@ -122,6 +123,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
   });
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', () => {});
+  // And every client keeps a listener of its own for its whole life: the pool takes its idle
+  // listener off when it hands a client out, and the taker can only add one a microtask later;
+  // a termination notice read in between (in the same socket read as the last query's answer)
+  // would otherwise be an unhandled 'error' event. Who holds the client learns of the loss
+  // from its next query, which fails.
+  pool.on('connect', (client) => { client.on('error', () => {}); });
   const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = [], name?: string) => {
     const res = await client.query<R & pg.QueryResultRow>(name ? { name, text: sql, values: params } : { text: sql, values: params });
     return res.rows as R[];

@@ -49,13 +49,29 @@ describe('OpenAPI and the reference page', () => {
     await probe.close();
   });
 
-  it('renders a readable reference page at /docs without a key', async () => {
+  it('serves the reference page at /docs without a key: our own script, a JSON data block and a strict CSP', async () => {
     const res = await app.inject({ method: 'GET', url: '/docs' });
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /text\/html/);
-    assert.match(res.body, /List products/);
-    assert.match(res.body, /products:read/);
-    assert.match(res.body, /membershipId/);
-    assert.ok(!res.body.includes('<script'), 'no scripts needed');
+    const csp = String(res.headers['content-security-policy']);
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.match(res.body, /<script src="\/docs\/assets\/js\/scalar\.js"><\/script>/);
+    assert.match(res.body, /<script id="api-reference" type="application\/json" data-url="\/api\/v1\/openapi\.json"/);
+    assert.doesNotMatch(res.body, /https?:\/\//, 'nothing from another origin');
+    const script = await app.inject({ method: 'GET', url: '/docs/assets/js/scalar.js' });
+    assert.equal(script.statusCode, 200);
+    assert.match(String(script.headers['content-type']), /javascript/);
+    assert.equal((await app.inject({ method: 'GET', url: '/docs/assets/openapi.yaml' })).statusCode, 404, 'only the script is served from the renderer\'s routes');
+  });
+
+  it('serves the guides in docs/*.md through the same renderer, and as markdown', async () => {
+    for (const name of ['webhooks', 'checkout', 'imports']) {
+      assert.equal((await app.inject({ method: 'GET', url: `/docs/guides/${name}` })).statusCode, 200);
+      const doc = (await app.inject({ method: 'GET', url: `/docs/guides/${name}.json` })).json();
+      assert.match(doc.info.description, /\[← API reference\]\(\/docs\)/);
+      assert.match((await app.inject({ method: 'GET', url: `/docs/guides/${name}.md` })).body, /^# /);
+    }
+    assert.equal((await app.inject({ method: 'GET', url: '/docs/guides/secrets' })).statusCode, 404);
   });
 });

@@ -1,8 +1,10 @@
 import type { RouteOptions } from 'fastify';
+import scalar from '@scalar/fastify-api-reference';
 import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { ErrorEnvelope } from '../http/envelope.ts';
-import { renderReferencePage } from './page.ts';
+import { finishDocument } from './openapi.ts';
+import { contentSecurityPolicy, guideDocument, guides, readGuide, renderPage, scalarScript, type GuideName } from './page.ts';
 
 const errorResponses = {
   400: { ...ErrorEnvelope, description: 'validation_failed: a parameter or body field is invalid; `message` names it.' },
@@ -36,13 +38,38 @@ export function documentRoute(route: RouteOptions) {
   };
 }
 
+const isGuide = (name: string): name is GuideName => Object.hasOwn(guides, name);
+const html = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': contentSecurityPolicy, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+
 export function docsRoutes(app: App) {
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  let page: string | undefined;
-  app.get('/docs', { schema: { hide: true } }, async (_req, reply) => {
-    page ??= renderReferencePage(app.swagger() as unknown as Parameters<typeof renderReferencePage>[0]);
-    return reply.type('text/html; charset=utf-8').send(page);
+  let document: Record<string, any> | undefined;
+  const openapi = () => (document ??= finishDocument(app.swagger() as unknown as Record<string, any>));
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => openapi());
+
+  app.get('/docs', { schema: { hide: true } }, async (_req, reply) => reply.headers(html).send(renderPage('Creator commerce API reference', '/api/v1/openapi.json')));
+
+  app.get<{ Params: { name: string } }>('/docs/guides/:name', { schema: { hide: true } }, async (req, reply) => {
+    const name = req.params.name.replace(/\.(md|json)$/, '');
+    if (!isGuide(name)) return reply.callNotFound();
+    if (req.params.name.endsWith('.md')) return reply.type('text/markdown; charset=utf-8').send(await readGuide(name));
+    if (req.params.name.endsWith('.json')) return guideDocument(name, openapi().info.version);
+    return reply.headers(html).send(renderPage(`${guides[name]} guide`, `/docs/guides/${name}.json`, { hiddenClients: true, hideClientButton: true, hideModels: true }));
   });
+
+  // Scalar's bundle, from the package on disk. The plugin also registers a page and document
+  // routes of its own; only the script is answered, the rest is not found.
+  app.register(scalar, {
+    routePrefix: '/docs/assets',
+    configuration: { content: () => openapi() },
+    logLevel: 'warn',
+    hooks: {
+      onRequest: async (req, reply) => {
+        if (req.url.split('?')[0] !== scalarScript) return reply.callNotFound();
+        reply.header('cache-control', 'public, max-age=3600');
+      },
+    },
+  });
+
   app.get('/', { schema: { hide: true, response: { 200: Type.Object({ name: Type.String(), docs: Type.String(), openapi: Type.String() }) } } }, async () => ({
     name: 'Creator commerce API',
     docs: '/docs',

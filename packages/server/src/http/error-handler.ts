@@ -28,21 +28,80 @@ const frameworkCodes: Record<string, { code: ErrorCode; message?: string }> = {
 
 const where: Record<string, string> = { body: 'body field', querystring: 'query parameter', params: 'path parameter', headers: 'header' };
 
-/** Turns Ajv's errors into `{ field, message }` pairs and one sentence naming the first field. */
+/** The parts of an Ajv error we read; `schema`, `parentSchema` and `data` are there because
+ * http/validation.ts compiles with `verbose`. */
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  schema?: unknown;
+  parentSchema?: unknown;
+  data?: unknown;
+}
+
+const listed = (values: unknown[]) => values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+
+/** "must be one of active, disabled" for a union whose every branch is one constant, else undefined. */
+function oneOfConstants(branches: unknown): string | undefined {
+  if (!Array.isArray(branches) || !branches.length) return undefined;
+  const values = branches.map((b) => (b && typeof b === 'object' && 'const' in b ? (b as { const: unknown }).const : undefined));
+  return values.every((v) => v !== undefined) ? `must be one of ${listed(values)}` : undefined;
+}
+
+/**
+ * Turns Ajv's errors into `{ field, message }` pairs and one sentence naming the first field.
+ * Ajv explains a union of constants (TypeBox's Union of Literals) as one "must be equal to
+ * constant" per branch and a "must match a schema in anyOf": that becomes the one sentence
+ * "must be one of a, b", as an enum's error does; repeated pairs are dropped.
+ */
 function validationError(err: FastifyError): AppError {
   const context = err.validationContext ?? 'body';
-  const details: ErrorDetail[] = (err.validation ?? []).slice(0, 100).map((v) => {
+  const issues = (err.validation ?? []) as AjvIssue[];
+
+  // The body as a whole is missing or not an object: say so, and what it needs.
+  const root = issues.find((v) => v.instancePath === '' && v.keyword === 'type');
+  if (context === 'body' && root) {
+    const required = (root.parentSchema as { required?: unknown } | undefined)?.required;
+    const needs = Array.isArray(required) && required.length ? ` with ${required.map((r) => `\`${String(r)}\``).join(', ')}` : '';
+    const missing = root.data === undefined || root.data === null;
+    return new AppError('validation_failed',
+      missing ? `The request needs a JSON body${needs}.` : `The body must be a JSON object${needs}.`,
+      [{ field: 'body', message: missing ? 'is missing' : 'must be a JSON object' }]);
+  }
+
+  const unions = new Map<string, string>();
+  for (const v of issues) {
+    if (v.keyword !== 'anyOf' && v.keyword !== 'oneOf') continue;
+    const sentence = oneOfConstants(v.schema);
+    if (sentence) unions.set(v.schemaPath, sentence);
+  }
+  const insideUnion = (v: AjvIssue) => [...unions.keys()].some((p) => v.schemaPath.startsWith(`${p}/`));
+
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const v of issues) {
+    if (insideUnion(v)) continue;
     // JSON pointer to the notation the services use in their own messages: /items/0/id -> items[0].id
     const path = v.instancePath.replace(/^\//, '').replaceAll('/', '.').replace(/\.(\d+)(?=\.|$)/g, '[$1]').replace(/^(\d+)/, '[$1]');
-    const params = v.params as Record<string, unknown>;
+    const params = v.params;
     const field = typeof params.missingProperty === 'string'
       ? (path ? `${path}.${params.missingProperty}` : params.missingProperty)
       : typeof params.additionalProperty === 'string'
         ? (path ? `${path}.${params.additionalProperty}` : params.additionalProperty)
         : path;
-    const message = typeof params.additionalProperty === 'string' ? 'is not a known field' : v.message ?? 'is invalid';
-    return { field, message };
-  });
+    const message = typeof params.additionalProperty === 'string' ? 'is not a known field'
+      : unions.get(v.schemaPath)
+        ?? (v.keyword === 'enum' && Array.isArray(params.allowedValues) ? `must be one of ${listed(params.allowedValues)}` : undefined)
+        ?? (v.keyword === 'const' ? `must be ${listed([params.allowedValue])}` : undefined)
+        ?? v.message ?? 'is invalid';
+    const key = `${field}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    details.push({ field, message });
+    if (details.length === 100) break;
+  }
   const first = details[0];
   const message = first
     ? `Invalid ${where[context] ?? context} \`${first.field || context}\`: ${first.message}.`
@@ -73,11 +132,16 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: AppError) {
   if (err.code === 'payload_too_large') lingerAfterRefusedBody(req, reply);
   if (err instanceof DatabaseUnavailableError) reply.header('retry-after', String(err.retryAfterSeconds));
-  return reply.code(err.statusCode).send({
-    status: 'error',
+  return reply.code(err.statusCode).send(errorEnvelope(req.id, err));
+}
+
+/** The error body every error answer carries. */
+export function errorEnvelope(requestId: string, err: AppError) {
+  return {
+    status: 'error' as const,
     message: err.message,
-    data: { code: err.code, requestId: req.id, ...(err.details ? { details: err.details } : {}) },
-  });
+    data: { code: err.code, requestId, ...(err.details ? { details: err.details } : {}) },
+  };
 }
 
 export function installErrorHandling(app: FastifyInstance) {

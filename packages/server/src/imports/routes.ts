@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ok } from '../http/envelope.ts';
+import { write } from '../http/idempotency.ts';
 import { Import, ImportBody, importBodyLimitBytes, ImportQueued, maxImportRecords } from './schemas.ts';
 import * as service from './service.ts';
 
@@ -25,11 +26,8 @@ export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyL
       body: ImportBody,
       response: { 202: Envelope(ImportQueued) },
     },
-    config: { auth: { scope: 'customers:write' } },
-  }, async (req, reply) => {
-    const data = await db.transaction((tx) => service.queueHubImport(tx, principalOf(req), req.params.hubID, req.body));
-    return reply.code(202).send(ok('Import queued', data));
-  });
+    config: { auth: { scope: 'customers:write' }, budget: 'imports' },
+  }, async (req, reply) => write(db, req, reply, (tx) => service.queueHubImport(tx, principalOf(req), req.params.hubID, req.body), 'Import queued', 202));
 
   app.post('/products/:id/customers/import', {
     bodyLimit,
@@ -42,11 +40,8 @@ export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyL
       body: ImportBody,
       response: { 202: Envelope(ImportQueued) },
     },
-    config: { auth: { scope: 'customers:write' } },
-  }, async (req, reply) => {
-    const data = await db.transaction((tx) => service.queueProductImport(tx, principalOf(req), req.params.id, req.body));
-    return reply.code(202).send(ok('Import queued', data));
-  });
+    config: { auth: { scope: 'customers:write' }, budget: 'imports' },
+  }, async (req, reply) => write(db, req, reply, (tx) => service.queueProductImport(tx, principalOf(req), req.params.id, req.body), 'Import queued', 202));
 
   app.get('/imports/:id', {
     schema: {

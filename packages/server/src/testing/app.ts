@@ -41,6 +41,8 @@ export const testWebhookSettings = (): WebhookSettings => ({
   concurrency: 64,
   disableAfterMs: 5 * 86_400_000,
   eventRetentionMs: 30 * 86_400_000,
+  // Tests receive deliveries on 127.0.0.1, as a developer does, on both databases.
+  allowLoopback: true,
 });
 
 export interface TestAppOptions {
@@ -66,6 +68,8 @@ export function testDeps(db: Db, overrides: Partial<Omit<Deps, 'config'>> & { co
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     keyCacheMs: 500,
     publicUrl: 'http://localhost:3000',
+    // Budgets no ordinary test reaches; rate-limit tests set their own.
+    rateLimits: { live: 1_000_000, test: 1_000_000, authFailuresPerMinute: 1_000_000 },
     ...configOverrides,
     webhooks: { ...testWebhookSettings(), ...configOverrides?.webhooks },
   };
@@ -75,7 +79,7 @@ export function testDeps(db: Db, overrides: Partial<Omit<Deps, 'config'>> & { co
     log: createLogger(config.logLevel),
     keyCache: new KeyCache(config.keyCacheMs),
     lookup: systemLookup,
-    secrets: { webhookKey: randomBytes(32) },
+    secrets: { webhookKey: config.webhooks.secretKey ?? randomBytes(32) },
     ...rest,
   };
 }

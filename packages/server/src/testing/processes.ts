@@ -46,7 +46,7 @@ export interface ServerProcess {
 
 /** Starts `npm start` (main.ts) as a real process on a free port and waits until it serves. */
 export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEBHOOK_SECRET_KEY: webhookTestKey, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEBHOOK_SECRET_KEY: webhookTestKey, WEBHOOK_ALLOW_LOOPBACK: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => { output += c; });
   child.stderr!.on('data', (c: Buffer) => { output += c; });

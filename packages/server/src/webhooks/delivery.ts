@@ -53,7 +53,7 @@ export interface Poster {
  * connected to is the one checked; IP literals are checked here. Test mode's loopback exception
  * (localhost, 127.0.0.1, [::1]) is the only way to reach a private address.
  */
-export function createPoster(timeoutMs: number, lookup: Lookup = systemLookup): Poster {
+export function createPoster(timeoutMs: number, lookup: Lookup = systemLookup, allowLoopback = false): Poster {
   const agents = {
     http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
     https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
@@ -75,7 +75,7 @@ export function createPoster(timeoutMs: number, lookup: Lookup = systemLookup): 
     } catch {
       return finish({ error: 'refused: the endpoint URL is not valid' });
     }
-    const loopbackOk = isDevLoopback(url, target.mode);
+    const loopbackOk = isDevLoopback(url, target.mode, allowLoopback);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (url.protocol !== 'https:' && !(loopbackOk && url.protocol === 'http:')) {
       return finish({ error: `refused: ${url.protocol}// is not allowed for this endpoint` });
@@ -191,7 +191,7 @@ function attemptRecorder(db: Queryable) {
 
 /** The one path every delivery takes (worker and resend alike): sign, POST, record. */
 export function createDeliverer(deps: DelivererDeps): Deliverer {
-  const poster = createPoster(deps.settings.timeoutMs, deps.lookup);
+  const poster = createPoster(deps.settings.timeoutMs, deps.lookup, deps.settings.allowLoopback);
   const processId = randomBytes(6).toString('base64url');
   const recorder = attemptRecorder(deps.db);
   let seq = 0;

@@ -4,6 +4,7 @@ import { PageQuery } from '../db/paging.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
+import { write, writeFlow } from '../http/idempotency.ts';
 import { createDeliverer } from './delivery.ts';
 import {
   CreatedWebhookEndpoint, CreateEndpointBody, DeliveryListQuery, TestEventBody, UpdateEndpointBody,
@@ -22,7 +23,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
   const key = deps.secrets.webhookKey;
   const deliverer = createDeliverer({ db, settings, key, log: app.log, lookup: deps.lookup });
   app.addHook('onClose', async () => deliverer.close());
-  const w: service.WebhookDeps = { key, lookup: deps.lookup, leaseMs: settings.claimLeaseMs, deliverer };
+  const w: service.WebhookDeps = { key, lookup: deps.lookup, allowLoopback: settings.allowLoopback, leaseMs: settings.claimLeaseMs, deliverer };
 
   app.get('/webhooks', {
     schema: {
@@ -44,7 +45,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(CreatedWebhookEndpoint) },
     },
     config: scope,
-  }, async (req) => ok('Webhook endpoint created', await db.transaction((tx) => service.createEndpoint(tx, principalOf(req), req.body, w))));
+  }, async (req, reply) => write(db, req, reply, (tx) => service.createEndpoint(tx, principalOf(req), req.body, w), 'Webhook endpoint created'));
 
   app.post('/webhooks/test', {
     schema: {
@@ -55,7 +56,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(Type.Object({ created: Type.Number() })) },
     },
     config: scope,
-  }, async (req) => ok('Test event queued', await db.transaction((tx) => service.sendTestEvent(tx, principalOf(req), req.body))));
+  }, async (req, reply) => write(db, req, reply, (tx) => service.sendTestEvent(tx, principalOf(req), req.body), 'Test event queued'));
 
   app.get('/webhooks/deliveries', {
     schema: {
@@ -88,7 +89,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(WebhookDeliveryDetail) },
     },
     config: scope,
-  }, async (req) => ok('Webhook delivery resent', await resendDelivery(db, principalOf(req), req.params.id, w)));
+  }, async (req, reply) => writeFlow(db, req, reply, () => resendDelivery(db, principalOf(req), req.params.id, w), 'Webhook delivery resent'));
 
   app.get('/webhooks/:id', {
     schema: {
@@ -110,7 +111,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(WebhookEndpoint) },
     },
     config: scope,
-  }, async (req) => ok('Webhook endpoint updated', await db.transaction((tx) => service.updateEndpoint(tx, principalOf(req), req.params.id, req.body, w))));
+  }, async (req, reply) => write(db, req, reply, (tx) => service.updateEndpoint(tx, principalOf(req), req.params.id, req.body, w), 'Webhook endpoint updated'));
 
   app.delete('/webhooks/:id', {
     schema: {
@@ -121,5 +122,5 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(Type.Object({ id: Type.String(), deleted: Type.Boolean() })) },
     },
     config: scope,
-  }, async (req) => ok('Webhook endpoint deleted', await db.transaction((tx) => service.deleteEndpoint(tx, principalOf(req), req.params.id))));
+  }, async (req, reply) => write(db, req, reply, (tx) => service.deleteEndpoint(tx, principalOf(req), req.params.id), 'Webhook endpoint deleted'));
 }

@@ -18,6 +18,8 @@ export interface WebhookDeps {
   /** Seals signing secrets at rest. */
   key: Buffer;
   lookup?: Lookup;
+  /** WEBHOOK_ALLOW_LOOPBACK: whether test-mode endpoints may be on this machine's loopback. */
+  allowLoopback: boolean;
   leaseMs: number;
   deliverer: Deliverer;
 }
@@ -76,12 +78,12 @@ function checkEvents(events: string[]): EventType[] {
   return events as EventType[];
 }
 
-async function checkUrl(url: string, principal: Principal, deps: Pick<WebhookDeps, 'lookup'>) {
-  const verdict = await checkEndpointUrl(url, principal.mode, deps.lookup);
+async function checkUrl(url: string, principal: Principal, deps: Pick<WebhookDeps, 'lookup' | 'allowLoopback'>) {
+  const verdict = await checkEndpointUrl(url, principal.mode, deps.lookup, undefined, deps.allowLoopback);
   if (!verdict.ok) throw invalidValue('url', `${verdict.reason}`, url);
 }
 
-export async function createEndpoint(db: Queryable, principal: Principal, body: { url: string; events: string[]; description?: string }, deps: Pick<WebhookDeps, 'key' | 'lookup'>) {
+export async function createEndpoint(db: Queryable, principal: Principal, body: { url: string; events: string[]; description?: string }, deps: Pick<WebhookDeps, 'key' | 'lookup' | 'allowLoopback'>) {
   const events = checkEvents(body.events);
   await checkUrl(body.url, principal, deps);
   const id = newId('we');

@@ -36,10 +36,11 @@ function embeddedIpv4(address: string): string | undefined {
 /** Why an address may not receive webhooks, or undefined when it may. */
 export function forbiddenAddress(address: string): string | undefined {
   const family = isIP(address);
-  if (family === 0) return `${address} is not an IP address`;
+  // A noun phrase, so callers can write "points at …", "resolves to …" or "refused: …".
+  if (family === 0) return `${address}, which is not an IP address`;
   const v4 = family === 6 ? embeddedIpv4(address) : address;
   const blocked = v4 ? forbidden.check(v4, 'ipv4') : forbidden.check(address, 'ipv6');
-  return blocked ? `${address} is a private, loopback, link-local or reserved address` : undefined;
+  return blocked ? `${address}, a private, loopback, link-local or reserved address` : undefined;
 }
 
 export type Lookup = (host: string) => Promise<LookupAddress[]>;
@@ -58,16 +59,16 @@ export interface UrlVerdict {
   reason?: string;
 }
 
-/** True when the mode's loopback exception covers this URL. */
-export function isDevLoopback(url: URL, mode: Mode): boolean {
-  return mode === 'test' && loopbackHosts.has(url.hostname);
+/** True when test mode's loopback exception covers this URL (and this server allows it: WEBHOOK_ALLOW_LOOPBACK). */
+export function isDevLoopback(url: URL, mode: Mode, allowLoopback: boolean): boolean {
+  return allowLoopback && mode === 'test' && loopbackHosts.has(url.hostname);
 }
 
 /**
  * The registration check: shape, scheme and (for names) what DNS says now. A name that does not
  * resolve yet is accepted (DNS may be set up after the endpoint); delivery checks it again.
  */
-export async function checkEndpointUrl(raw: string, mode: Mode, lookup: Lookup = systemLookup, lookupTimeoutMs = 3000): Promise<UrlVerdict> {
+export async function checkEndpointUrl(raw: string, mode: Mode, lookup: Lookup = systemLookup, lookupTimeoutMs = 3000, allowLoopback = false): Promise<UrlVerdict> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -75,12 +76,15 @@ export async function checkEndpointUrl(raw: string, mode: Mode, lookup: Lookup =
     return { ok: false, reason: 'is not a valid absolute URL' };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'must start with https://' };
-  if (isDevLoopback(url, mode)) return { ok: true };
+  if (isDevLoopback(url, mode, allowLoopback)) return { ok: true };
+  if (mode === 'test' && loopbackHosts.has(url.hostname)) {
+    return { ok: false, reason: 'is a loopback address, which this server does not deliver to: loopback receivers are allowed in embedded mode, or with WEBHOOK_ALLOW_LOOPBACK=true (a development setting)' };
+  }
   if (url.protocol !== 'https:') {
     return {
       ok: false,
-      reason: mode === 'live'
-        ? 'must start with https:// in live mode'
+      reason: mode === 'live' || !allowLoopback
+        ? `must start with https://${mode === 'live' ? ' in live mode' : ''}`
         : 'must start with https:// (test mode also accepts http://localhost, http://127.0.0.1 and http://[::1])',
     };
   }

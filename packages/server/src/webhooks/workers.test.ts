@@ -61,6 +61,7 @@ async function workerProcess(extraEnv: Record<string, string> = {}): Promise<{ c
       WEBHOOK_TIMEOUT: '1s',
       WEBHOOK_CLAIM_LEASE: '1500ms',
       WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,200ms',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
       LOG_LEVEL: 'info',
       ...extraEnv,
     },

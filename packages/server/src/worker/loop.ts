@@ -35,24 +35,25 @@ export async function startWorker(db: Db, sources: WorkSource[], log: FastifyBas
   };
   const unlisten = await db.listen(workChannel, wake);
 
-  // A database outage is logged once (a warning, no stack) until a source runs cleanly again;
-  // each source then sleeps its poll interval between tries, as when idle.
-  let outage = false;
+  // A database outage is logged once (a warning, no stack) when the first source meets it, and
+  // its end once every source that met it has run cleanly again (a source that did not need the
+  // database this round says nothing either way); each source then sleeps its poll interval
+  // between tries, as when idle.
+  const failing = new Set<string>();
   const loop = async (source: WorkSource) => {
     while (!stopping) {
       const seen = generation;
       let did = 0;
       try {
         did = await source.runOnce();
-        if (outage) {
-          outage = false;
-          log.info('worker: database reachable again');
-        }
+        if (failing.delete(source.name) && failing.size === 0) log.info('worker: database reachable again');
       } catch (err) {
         if (!isConnectionError(err)) log.error({ err, source: source.name }, 'worker source failed');
-        else if (!outage) {
-          outage = true;
-          log.warn({ source: source.name, cause: { code: (err as { code?: unknown }).code, message: (err as Error).message } }, 'worker: database unavailable; retrying');
+        else {
+          if (failing.size === 0) {
+            log.warn({ source: source.name, cause: { code: (err as { code?: unknown }).code, message: (err as Error).message } }, 'worker: database unavailable; retrying');
+          }
+          failing.add(source.name);
         }
         if (generation !== seen) await new Promise((resolve) => setTimeout(resolve, pollMs));
       }

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { importWorkSource } from '../imports/worker.ts';
+import { idempotencyPurgeSource } from './idempotency-purge.ts';
 import type { WorkSource } from './loop.ts';
 import { deliverySource } from '../webhooks/delivery-source.ts';
 import { retentionSource } from '../events/retention.ts';
@@ -14,5 +15,6 @@ export function workSources(deps: Deps): WorkSource[] {
     deliverySource(deps),
     ...lifecycleSources(deps),
     retentionSource({ db: deps.db, log: deps.log, retentionMs: deps.config.webhooks.eventRetentionMs }),
+    idempotencyPurgeSource({ db: deps.db, log: deps.log }),
   ];
 }

@@ -1,0 +1,47 @@
+import { Requester, type ClientOptions, type RequestOptions } from './request.ts';
+import { Hubs } from './resources/hubs.ts';
+import { PaymentLinks, Payments } from './resources/checkout.ts';
+import { Events, Imports } from './resources/events.ts';
+import { Products } from './resources/products.ts';
+import { Transactions } from './resources/transactions.ts';
+import { Webhooks } from './resources/webhooks.ts';
+import type { Ping } from './types.ts';
+
+/**
+ * The API client: `new Client({ apiKey, baseUrl })`, then one property per resource
+ * (`client.products.list()`, `client.webhooks.deliveries.resend(id)`, …). Methods return the
+ * envelope's `data`; errors are thrown as the classes in errors.ts.
+ */
+export class Client {
+  readonly products: Products;
+  readonly hubs: Hubs;
+  readonly paymentLinks: PaymentLinks;
+  readonly payments: Payments;
+  readonly transactions: Transactions;
+  readonly webhooks: Webhooks;
+  readonly events: Events;
+  readonly imports: Imports;
+  readonly #r: Requester;
+
+  constructor(options: ClientOptions) {
+    this.#r = new Requester(options ?? {});
+    this.products = new Products(this.#r);
+    this.hubs = new Hubs(this.#r);
+    this.paymentLinks = new PaymentLinks(this.#r);
+    this.payments = new Payments(this.#r);
+    this.transactions = new Transactions(this.#r);
+    this.webhooks = new Webhooks(this.#r);
+    this.events = new Events(this.#r);
+    this.imports = new Imports(this.#r);
+  }
+
+  /** The API's address, `…/api/v1`. */
+  get baseUrl(): string {
+    return this.#r.baseUrl;
+  }
+
+  /** GET /ping: the brand, mode and scopes of the key. */
+  ping(options?: RequestOptions): Promise<Ping> {
+    return this.#r.request({ method: 'GET', path: '/ping', options });
+  }
+}

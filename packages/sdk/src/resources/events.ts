@@ -1,0 +1,29 @@
+import type { PagePromise } from '../pagination.ts';
+import type { Requester, RequestOptions } from '../request.ts';
+import type { Event, EventListParams, Import } from '../types.ts';
+import { list, segment } from './resource.ts';
+
+export class Events {
+  readonly #r: Requester;
+  constructor(requester: Requester) { this.#r = requester; }
+
+  /** GET /events: every event of the key's mode, newest first, optionally of one `type`. Scope `webhooks:write`. */
+  list(params?: EventListParams, options?: RequestOptions): PagePromise<Event> {
+    return list(this.#r, '/events', params, options);
+  }
+
+  /** GET /events/{id}: one event, as its deliveries carry it. Scope `webhooks:write`. */
+  get(id: string, options?: RequestOptions): Promise<Event> {
+    return this.#r.request({ method: 'GET', path: `/events/${segment(id, 'id')}`, options });
+  }
+}
+
+export class Imports {
+  readonly #r: Requester;
+  constructor(requester: Requester) { this.#r = requester; }
+
+  /** GET /imports/{id}: the progress of an import. Scope `customers:write`. */
+  get(id: string, options?: RequestOptions): Promise<Import> {
+    return this.#r.request({ method: 'GET', path: `/imports/${segment(id, 'id')}`, options });
+  }
+}

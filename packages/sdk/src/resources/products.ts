@@ -1,0 +1,38 @@
+import type { PagePromise } from '../pagination.ts';
+import type { Requester, RequestOptions } from '../request.ts';
+import type { ImportParams, ImportQueued, ListParams, Membership, Product, ProductSummary } from '../types.ts';
+import { list, segment } from './resource.ts';
+
+export class ProductCustomers {
+  readonly #r: Requester;
+  constructor(requester: Requester) { this.#r = requester; }
+
+  /** GET /products/{id}/customers: the product's active purchasers, newest first. Scope `customers:read`. */
+  list(productId: string, params?: ListParams, options?: RequestOptions): PagePromise<Membership> {
+    return list(this.#r, `/products/${segment(productId, 'productId')}/customers`, params, options);
+  }
+
+  /** POST /products/{id}/customers/import: queues customers for import (answered 202). Scope `customers:write`. */
+  import(productId: string, params: ImportParams, options?: RequestOptions): Promise<ImportQueued> {
+    return this.#r.request({ method: 'POST', path: `/products/${segment(productId, 'productId')}/customers/import`, body: params, options });
+  }
+}
+
+export class Products {
+  readonly #r: Requester;
+  readonly customers: ProductCustomers;
+  constructor(requester: Requester) {
+    this.#r = requester;
+    this.customers = new ProductCustomers(requester);
+  }
+
+  /** GET /products: the brand's products, newest first. Scope `products:read`. */
+  list(params?: ListParams, options?: RequestOptions): PagePromise<ProductSummary> {
+    return list(this.#r, '/products', params, options);
+  }
+
+  /** GET /products/{id}: one product with its tiers, items and checkout fields. Scope `products:read`. */
+  get(id: string, options?: RequestOptions): Promise<Product> {
+    return this.#r.request({ method: 'GET', path: `/products/${segment(id, 'id')}`, options });
+  }
+}

@@ -1,0 +1,19 @@
+import type { PagePromise } from '../pagination.ts';
+import type { Requester, RequestOptions } from '../request.ts';
+import type { ListParams, Transaction } from '../types.ts';
+import { list, segment } from './resource.ts';
+
+export class Transactions {
+  readonly #r: Requester;
+  constructor(requester: Requester) { this.#r = requester; }
+
+  /** GET /transactions: payment attempts of the key's mode, newest first. Scope `transactions:read`. */
+  list(params?: ListParams, options?: RequestOptions): PagePromise<Transaction> {
+    return list(this.#r, '/transactions', params, options);
+  }
+
+  /** GET /transactions/{txref}. Scope `transactions:read`. */
+  get(txref: string, options?: RequestOptions): Promise<Transaction> {
+    return this.#r.request({ method: 'GET', path: `/transactions/${segment(txref, 'txref')}`, options });
+  }
+}

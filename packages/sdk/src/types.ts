@@ -1,0 +1,66 @@
+import type { components, operations } from './generated/openapi.ts';
+
+/**
+ * Friendly names for the generated types. Every request and response type below is read from
+ * the generated file by operationId, so a change to the server's schemas reaches the SDK by
+ * `npm run generate` alone.
+ */
+
+type Schemas = components['schemas'];
+type OperationId = keyof operations;
+
+/** The `data` of an operation's 2xx answer. */
+export type ResponseData<K extends OperationId> = {
+  [S in keyof operations[K]['responses']]: S extends 200 | 201 | 202
+    ? operations[K]['responses'][S] extends { content: { 'application/json': { data: infer D } } } ? D : never
+    : never;
+}[keyof operations[K]['responses']];
+
+/** An operation's JSON request body. */
+export type RequestBody<K extends OperationId> = operations[K] extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : operations[K] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+
+/** An operation's query parameters. */
+export type QueryParams<K extends OperationId> = NonNullable<operations[K]['parameters']['query']>;
+
+export type EventType = Schemas['EventType'];
+export type Product = Schemas['Product'];
+export type ProductSummary = Schemas['ProductSummary'];
+export type Tier = Schemas['Tier'];
+export type Item = Schemas['Item'];
+export type CheckoutField = Schemas['CheckoutField'];
+export type Membership = Schemas['Membership'];
+export type Transaction = Schemas['Transaction'];
+export type PaymentLink = Schemas['PaymentLink'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type CreatedWebhookEndpoint = Schemas['CreatedWebhookEndpoint'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryDetail = Schemas['WebhookDeliveryDetail'];
+export type WebhookDeliveryAttempt = Schemas['WebhookDeliveryAttempt'];
+export type Event = Schemas['Event'];
+export type Import = Schemas['Import'];
+export type ImportRecord = Schemas['ImportRecord'];
+export type Payout = Schemas['Payout'];
+export type Subscription = Schemas['Subscription'];
+export type MemberEventData = Schemas['MemberEventData'];
+export type SubscriptionEventData = Schemas['SubscriptionEventData'];
+
+/** A webhook delivery body, discriminated on `type`: `if (event.type === 'transaction.succeeded') event.data.txref`. */
+export type WebhookEvent = Schemas['WebhookEvent'];
+/** The delivery body of one event type: `WebhookEventOf<'member.joined'>`. */
+export type WebhookEventOf<T extends EventType> = Extract<WebhookEvent, { type: T }>;
+
+export type Ping = ResponseData<'ping'>;
+export type ListParams = QueryParams<'listProducts'>;
+export type PaymentLinkCreateParams = RequestBody<'createPaymentLink'>;
+export type PaymentVerifyParams = RequestBody<'verifyPayment'>;
+export type ImportParams = RequestBody<'importHubMembers'>;
+export type ImportQueued = ResponseData<'importHubMembers'>;
+export type WebhookEndpointCreateParams = RequestBody<'createWebhookEndpoint'>;
+export type WebhookEndpointUpdateParams = RequestBody<'updateWebhookEndpoint'>;
+export type WebhookEndpointDeleted = ResponseData<'deleteWebhookEndpoint'>;
+export type WebhookTestParams = RequestBody<'sendTestEvent'>;
+export type WebhookTestResult = ResponseData<'sendTestEvent'>;
+export type DeliveryListParams = QueryParams<'listWebhookDeliveries'>;
+export type EventListParams = QueryParams<'listEvents'>;

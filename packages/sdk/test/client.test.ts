@@ -1,0 +1,221 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { cards, courseBody, submitCard } from '../../server/src/checkout/test-fixtures.ts';
+import { createBrandWithCatalog, createKey } from '../../server/src/testing/factories.ts';
+import { startReceiver, type Receiver } from '../../server/src/testing/receiver.ts';
+import {
+  AuthenticationError, Client, ConflictError, NotFoundError, PermissionError, ServiceError, ValidationError,
+  type Membership, type ProductSummary,
+} from '../src/index.ts';
+import { checkAgainstDocument, eventually, startLiveServer, type LiveServer } from './support.ts';
+
+/**
+ * Every SDK method against the real server on an ephemeral port (PGlite, or PostgreSQL on the
+ * second run), and every answer checked against the served OpenAPI document with Ajv.
+ */
+
+let live: LiveServer;
+let client: Client;
+let ids: Record<string, string>;
+let brandId: string;
+let rx: Receiver;
+
+before(async () => {
+  live = await startLiveServer({ worker: true });
+  const made = await createBrandWithCatalog(live.t.db);
+  ids = made.ids;
+  brandId = made.brand.id;
+  client = new Client({ apiKey: made.testKey, baseUrl: live.baseUrl, fetch: live.fetch });
+  rx = await startReceiver();
+});
+after(async () => {
+  await rx.close();
+  await live.close();
+});
+
+describe('the client against the real server', () => {
+  it('pings with the key\'s brand, mode and scopes', async () => {
+    const ping = await client.ping();
+    assert.equal(ping.ok, true);
+    assert.equal(ping.brandID, brandId);
+    assert.equal(ping.mode, 'test');
+    assert.ok(ping.scopes.includes('products:read'));
+  });
+
+  it('accepts the base URL with or without /api/v1', () => {
+    assert.equal(new Client({ apiKey: 'k', baseUrl: 'https://x.example/' }).baseUrl, 'https://x.example/api/v1');
+    assert.equal(new Client({ apiKey: 'k', baseUrl: 'https://x.example/api/v1' }).baseUrl, 'https://x.example/api/v1');
+    assert.throws(() => new Client({}), /apiKey/);
+  });
+
+  it('lists one page, walks every page, yields pages and collects with a cap', async () => {
+    const all = await client.products.list({ limit: 100 });
+    assert.equal(all.hasMore, false);
+    assert.equal(all.nextCursor, '');
+    assert.ok(all.items.length >= 4, 'the example catalog has several products');
+
+    const first = await client.products.list({ limit: 2 });
+    assert.equal(first.items.length, 2);
+    assert.equal(first.hasMore, true);
+    assert.notEqual(first.nextCursor, '');
+
+    const walked: ProductSummary[] = [];
+    for await (const product of client.products.list({ limit: 2 })) walked.push(product);
+    assert.deepEqual(walked.map((p) => p.id), all.items.map((p) => p.id));
+
+    const pages = [];
+    for await (const page of client.products.list({ limit: 2 }).pages()) pages.push(page.items.length);
+    assert.equal(pages.length, Math.ceil(all.items.length / 2));
+
+    const capped = await client.products.list({ limit: 2 }).toArray({ max: 3 });
+    assert.deepEqual(capped.map((p) => p.id), all.items.slice(0, 3).map((p) => p.id));
+    await assert.rejects(() => (client.products.list() as any).toArray(), /needs \{ max \}/);
+  });
+
+  it('gets a product with its tiers, items and checkout fields', async () => {
+    const product = await client.products.get(ids['brush-course']);
+    assert.equal(product.id, ids['brush-course']);
+    assert.ok(product.tiers.some((tier) => tier.id === ids['brush-standard']));
+    assert.ok(Array.isArray(product.checkoutFields));
+  });
+
+  it('makes a payment link, and after paying lists, gets and verifies the transaction', async () => {
+    const link = await client.paymentLinks.create(courseBody(ids) as any);
+    assert.match(link.link, /^http/);
+    assert.equal(link.amount, 39.5);
+    const paid = await submitCard(live.t, new URL(link.link).pathname, cards.ok);
+    assert.ok(paid.statusCode < 400, paid.body);
+
+    const page = await client.transactions.list({ limit: 5 });
+    const txn = page.items.find((x) => x.status === 'succeeded');
+    assert.ok(txn, 'the paid transaction is listed');
+    assert.deepEqual(await client.transactions.get(txn.txref), txn);
+    const verified = await client.payments.verify({ txref: txn.txref });
+    assert.equal(verified.txref, txn.txref);
+    assert.equal(verified.status, 'succeeded');
+
+    const customers = await client.products.customers.list(ids['brush-course']).toArray({ max: 10 });
+    assert.ok(customers.some((c) => c.email === 'ada@example.com'));
+  });
+
+  it('imports hub members and product customers, and follows the import', async () => {
+    const queued = await client.hubs.members.import(ids['studio-club'], {
+      records: [{ fullName: 'Grace Hopper', email: 'grace@example.com' }, { fullName: 'Alan Turing', email: 'alan@example.com' }],
+    });
+    assert.equal(queued.queued, true);
+    assert.equal(queued.count, 2);
+    const done = await eventually(async () => {
+      const job = await client.imports.get(queued.importID);
+      return job.status === 'completed' ? job : undefined;
+    });
+    assert.equal(done.created, 2);
+
+    const members: Membership[] = [];
+    for await (const m of client.hubs.members.list(ids['studio-club'], { limit: 1 })) members.push(m);
+    const grace = members.find((m) => m.email === 'grace@example.com');
+    assert.ok(grace);
+    assert.deepEqual(await client.hubs.members.get(ids['studio-club'], grace.membershipId), grace);
+
+    const customers = await client.products.customers.import(ids['brush-course'], {
+      records: [{ fullName: 'Katherine Johnson', email: 'kj@example.com', experienceLevel: 'Beginner' }],
+    });
+    assert.equal(customers.count, 1);
+    await eventually(async () => ((await client.imports.get(customers.importID)).status === 'completed' ? true : undefined));
+  });
+
+  it('manages webhook endpoints, sends a test event and reads, resends and lists deliveries and events', async () => {
+    const created = await client.webhooks.create({ url: rx.url, events: ['transaction.succeeded', 'member.joined'], description: 'sdk test' });
+    assert.match(created.signingSecret, /^whsec_/);
+    rx.secret = created.signingSecret;
+    const { id } = created;
+    assert.equal((await client.webhooks.get(id)).url, rx.url);
+    assert.ok((await client.webhooks.list().toArray({ max: 100 })).some((e) => e.id === id));
+
+    const before = rx.received.length;
+    const sent = await client.webhooks.test({ eventType: 'transaction.succeeded', endpointID: id });
+    assert.equal(sent.created, 1);
+    const [delivery] = (await rx.waitFor(before + 1)).slice(before);
+    assert.ok(delivery.verified);
+
+    const deliveries = await eventually(async () => {
+      const page = await client.webhooks.deliveries.list({ endpointID: id, status: 'succeeded' });
+      return page.items.length ? page.items : undefined;
+    });
+    const detail = await client.webhooks.deliveries.get(deliveries[0].id);
+    assert.equal(detail.eventType, 'transaction.succeeded');
+    assert.ok(detail.attemptLog.length >= 1);
+    const resent = await client.webhooks.deliveries.resend(detail.id);
+    assert.equal(resent.attempts, detail.attempts + 1);
+
+    const events = await client.events.list({ type: 'transaction.succeeded', limit: 5 });
+    assert.ok(events.items.length >= 1);
+    assert.equal((await client.events.get(detail.eventID)).id, detail.eventID);
+
+    const updated = await client.webhooks.update(id, { status: 'disabled' });
+    assert.equal(updated.status, 'disabled');
+    await assert.rejects(() => client.webhooks.deliveries.resend(detail.id), (e: unknown) => e instanceof ConflictError && e.status === 409 && e.code === 'conflict');
+    const deleted = await client.webhooks.delete(id);
+    assert.deepEqual(deleted, { id, deleted: true });
+  });
+
+  it('throws typed errors with the server\'s code, message, request id and details', async () => {
+    const missing = await client.products.get('prod_missing').catch((e: unknown) => e);
+    assert.ok(missing instanceof NotFoundError);
+    assert.ok(missing instanceof ServiceError);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.code, 'not_found');
+    assert.match(missing.requestId ?? '', /^req_/);
+    assert.equal(missing.requestId, missing.headers?.get('x-request-id'));
+
+    const invalid = await client.products.list({ limit: 0 }).catch((e: unknown) => e);
+    assert.ok(invalid instanceof ValidationError);
+    assert.equal(invalid.code, 'validation_failed');
+    assert.match(invalid.message, /limit/);
+
+    const badImport = await client.hubs.members.import(ids['studio-club'], { records: [{ fullName: '', email: 'nope' }] }).catch((e: unknown) => e);
+    assert.ok(badImport instanceof ValidationError);
+    assert.ok(badImport.details?.some((d) => d.index === 0 && d.field === 'email'));
+
+    const stranger = new Client({ apiKey: 'svc_test_unknownunknownunknownunknown0', baseUrl: live.baseUrl, fetch: live.fetch });
+    const unauth = await stranger.ping().catch((e: unknown) => e);
+    assert.ok(unauth instanceof AuthenticationError);
+    assert.equal(unauth.code, 'authentication_required');
+
+    const readOnly = (await createKey(live.t.db, brandId, { scopes: ['products:read'] })).key;
+    const limited = new Client({ apiKey: readOnly, baseUrl: live.baseUrl, fetch: live.fetch });
+    const forbidden = await limited.transactions.list().catch((e: unknown) => e);
+    assert.ok(forbidden instanceof PermissionError);
+    assert.equal(forbidden.code, 'scope_missing');
+    assert.match(forbidden.message, /transactions:read/);
+  });
+
+  it('sends an OAuth access token as Authorization: Bearer', async () => {
+    const oauth = new Client({ accessToken: 'oat_example', baseUrl: live.baseUrl, fetch: live.fetch });
+    await oauth.ping().catch(() => undefined);
+    const sent = live.exchanges.at(-1)!;
+    assert.equal(sent.requestHeaders.get('authorization'), 'Bearer oat_example');
+    assert.equal(sent.requestHeaders.get('x-service-api'), null);
+  });
+
+  it('carries an Idempotency-Key on every POST, PATCH and DELETE and none on GET', () => {
+    for (const x of live.exchanges) {
+      const key = x.requestHeaders.get('idempotency-key');
+      if (x.method === 'GET') assert.equal(key, null, `${x.method} ${x.url.pathname}`);
+      else assert.match(key ?? '', /^[0-9a-f-]{36}$/, `${x.method} ${x.url.pathname}`);
+    }
+  });
+
+  it('gets answers that match the served OpenAPI document, for every operation', async () => {
+    const doc = await (await fetch(`${live.baseUrl}/api/v1/openapi.json`)).json();
+    const { problems, seen } = checkAgainstDocument(doc, live.exchanges);
+    assert.deepEqual(problems, []);
+    const operations = Object.values(doc.paths as Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>)
+      .flatMap((methods) => Object.values(methods));
+    const missing = operations.filter((op) => ![...(seen.get(op.operationId) ?? [])].some((s) => s < 300)).map((op) => op.operationId);
+    assert.deepEqual(missing, [], 'every operation was called successfully through the SDK');
+
+    // The check itself catches a wrong answer.
+    const wrong = { ...live.exchanges.find((x) => x.url.pathname.endsWith('/ping') && x.status === 200)!, body: { status: 'success', message: 'pong', data: { ok: 'yes' } } };
+    assert.equal(checkAgainstDocument(doc, [wrong]).problems.length, 1);
+  });
+});

@@ -1,0 +1,282 @@
+import { errorStatus } from '../errors.ts';
+import { eventPayloads } from '../events/payloads.ts';
+import { eventTypes } from '../events/types.ts';
+import { derivedOperationId, operationDocs } from './operations.ts';
+
+/**
+ * The OpenAPI document as served: @fastify/swagger's output from the route schemas, finished here
+ * so that clients can be generated from it. Everything below only describes; validation and
+ * serialisation still come from the route schemas alone (a request schema turned into an enum
+ * would answer with Ajv's words instead of ours, so the enums live in the document only).
+ *
+ * - every operation gets an operationId, tags declared at the top, both security schemes, curl
+ *   and SDK samples (`x-codeSamples`), and every error status it can answer as a named response;
+ * - the success envelope, the error body, the error codes and the event types are components;
+ * - import records are typed objects;
+ * - `webhooks` has one POST per event type, its body the delivery of that type, built from
+ *   events/payloads.ts; `WebhookEvent` is their union, discriminated on `type`.
+ */
+
+type Json = Record<string, any>;
+
+export const tags = [
+  { name: 'Account', description: 'The key itself: which brand, mode and scopes it resolves to.' },
+  { name: 'Products', description: 'The catalog (shared by test and live mode) and each product\'s customers.' },
+  { name: 'Hub members', description: 'Members of a membership hub, whatever their status.' },
+  { name: 'Checkout', description: 'Payment links to the hosted checkout, and re-checking a payment. Guide: [Checkout](/docs/guides/checkout).' },
+  { name: 'Transactions', description: 'Payment attempts of the key\'s mode.' },
+  { name: 'Imports', description: 'Bulk imports of hub members and product customers, and their progress. Guide: [Imports](/docs/guides/imports).' },
+  { name: 'Webhooks', description: 'Endpoints that receive signed event deliveries, the delivery log and resends. Guide: [Webhooks](/docs/guides/webhooks).' },
+  { name: 'Events', description: 'Every event of the key\'s mode, in the webhook body\'s shape, for reconciling after downtime.' },
+];
+
+/** The events routes are tagged Webhooks in their route files; the document gives them their own tag. */
+const tagOverrides: Record<string, string> = { '/events': 'Events', '/events/{id}': 'Events' };
+
+export const errorCodes = Object.keys(errorStatus);
+
+const errorResponses: Record<number, { name: string; description: string }> = {
+  400: { name: 'BadRequest', description: '`validation_failed` or `invalid_json`: a parameter or body field is invalid; `message` names it and `data.details` lists every problem.' },
+  401: { name: 'Unauthorized', description: '`authentication_required`: the key or token is missing, unknown or revoked.' },
+  403: { name: 'Forbidden', description: '`scope_missing`: the key lacks the scope this operation needs; `message` names it.' },
+  404: { name: 'NotFound', description: '`not_found`: no such resource in this brand and mode (another brand\'s or mode\'s resource answers the same).' },
+  409: { name: 'Conflict', description: '`conflict`: the resource is not in a state that allows this; or `idempotency_in_progress`: a request with the same `Idempotency-Key` is still running (retry).' },
+  422: { name: 'IdempotencyKeyReused', description: '`idempotency_key_reused`: this `Idempotency-Key` was used with a different request in the last 24 hours.' },
+  413: { name: 'PayloadTooLarge', description: '`payload_too_large`: the body is larger than the server accepts.' },
+  415: { name: 'UnsupportedMediaType', description: '`unsupported_media_type`: send the body as JSON with `Content-Type: application/json`.' },
+  429: { name: 'RateLimited', description: '`rate_limited`: too many requests; retry after the `Retry-After` header\'s seconds.' },
+  503: { name: 'ServiceUnavailable', description: '`service_unavailable`: the operation cannot run on this server right now (e.g. live payments are not configured).' },
+};
+
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
+
+/** `transaction.succeeded` → `TransactionSucceededEvent`. */
+export const eventSchemaName = (type: string) => `${type.split(/[._]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('')}Event`;
+
+/**
+ * A TypeBox shape as plain JSON Schema for `components`: nested shapes with an `$id` become
+ * components of their own (or reuse the one @fastify/swagger already made) and are referenced.
+ */
+function hoist(schema: Json, schemas: Json): Json {
+  const visit = (node: any, top: boolean): any => {
+    if (Array.isArray(node)) return node.map((n) => visit(n, false));
+    if (!node || typeof node !== 'object') return node;
+    if (typeof node.$id === 'string' && !top) {
+      const name = node.$id;
+      if (!schemas[name]) schemas[name] = visit(node, true);
+      return schemaRef(name);
+    }
+    const out: Json = {};
+    for (const [k, v] of Object.entries(node)) if (k !== '$id') out[k] = visit(v, false);
+    return out;
+  };
+  return visit(clone(schema), true);
+}
+
+function successSchema(schema: Json): Json {
+  // @fastify/swagger writes the envelope out in every response; name it once.
+  if (schema?.properties?.status?.enum?.[0] === 'success' && schema.properties.data) {
+    return { allOf: [schemaRef('Envelope'), { type: 'object', required: ['data'], properties: { data: schema.properties.data } }] };
+  }
+  return schema;
+}
+
+function curlSample(method: string, path: string, body: unknown): string {
+  const url = `$BASE_URL${path.replace(/\{(\w+)\}/g, (_m, p: string) => `{${p}}`)}`;
+  const lines = [`curl ${method === 'get' ? '' : `-X ${method.toUpperCase()} `}"${url}"`, '  -H "x-service-api: $API_KEY"'];
+  if (body !== undefined) {
+    lines.push('  -H "content-type: application/json"', `  -d '${JSON.stringify(body)}'`);
+  }
+  return lines.join(' \\\n');
+}
+
+const sdkSample = (call: string) => `import { Client } from '@creator-commerce/sdk';\n\nconst client = new Client({ apiKey: process.env.API_KEY });\n\n${call}`;
+
+export function finishDocument(raw: Json): Json {
+  const doc = clone(raw);
+  const schemas: Json = (doc.components ??= {}).schemas ??= {};
+
+  doc.info.description = `${doc.info.description}\n\nAuthenticate with a brand API key in \`x-service-api\`, or an OAuth access token as \`Authorization: Bearer\`. `
+    + 'Lists take `limit` (1 to 100, default 20) and `cursor` (the previous page\'s `nextCursor`). '
+    + 'Guides: [Webhooks](/docs/guides/webhooks), [Checkout](/docs/guides/checkout), [Imports](/docs/guides/imports). '
+    + 'Official SDK: `npm install @creator-commerce/sdk`.';
+  doc.tags = tags;
+  doc.components.securitySchemes = {
+    ApiKey: { type: 'apiKey', in: 'header', name: 'x-service-api', description: 'A brand API key: `svc_test_…` (test mode) or `svc_live_…` (live mode).' },
+    BearerAuth: { type: 'http', scheme: 'bearer', description: 'An OAuth access token; it acts like a key limited to the scopes the creator approved.' },
+  };
+
+  schemas.EventType = { type: 'string', enum: [...eventTypes], description: 'The kinds of event a webhook endpoint can subscribe to.' };
+  schemas.ErrorCode = { type: 'string', enum: errorCodes, description: 'Stable machine code of an error. `idempotency_key_reused` and `idempotency_in_progress` are reserved for idempotency keys.' };
+  schemas.Envelope = {
+    type: 'object',
+    required: ['status', 'message'],
+    properties: { status: { type: 'string', const: 'success' }, message: { type: 'string', description: 'What happened, in words.' } },
+    description: 'Every success response: `{ status: "success", message, data }`; `data` is described per operation.',
+  };
+  schemas.ErrorBody = {
+    type: 'object',
+    required: ['status', 'message', 'data'],
+    properties: {
+      status: { type: 'string', const: 'error' },
+      message: { type: 'string', description: 'What went wrong, in words a person can act on.' },
+      data: {
+        type: 'object',
+        required: ['code', 'requestId'],
+        properties: {
+          code: schemaRef('ErrorCode'),
+          requestId: { type: 'string', description: 'Equal to the `x-request-id` header; quote it when asking for help.' },
+          details: {
+            type: 'array',
+            description: 'Every problem, for validation errors: `{ field, message }`, or `{ index, field, message }` for import records.',
+            items: {
+              type: 'object',
+              required: ['message'],
+              properties: { field: { type: 'string' }, index: { type: 'integer' }, message: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
+    description: 'Every error response.',
+  };
+  schemas.ImportRecord = {
+    type: 'object',
+    required: ['fullName', 'email'],
+    properties: {
+      fullName: { type: 'string', minLength: 1 },
+      email: { type: 'string', format: 'email' },
+      phone: { type: 'string', description: 'Product records only.' },
+    },
+    additionalProperties: { type: ['string', 'number', 'boolean'], description: 'A product checkout field\'s value, keyed by its id.' },
+    description: 'One person, keyed by checkout-field id. Hub records take only `fullName` and `email`; product records may add `phone` and '
+      + 'any id in the product\'s `checkoutFields` (text, email, phone and select: string; number: number; checkbox: boolean; date: YYYY-MM-DD).',
+  };
+  for (const name of ['WebhookEndpoint', 'CreatedWebhookEndpoint']) {
+    if (schemas[name]?.properties?.events) schemas[name].properties.events.items = schemaRef('EventType');
+  }
+  for (const name of ['WebhookDelivery', 'WebhookDeliveryDetail']) {
+    if (schemas[name]?.properties?.eventType) schemas[name].properties.eventType = schemaRef('EventType');
+  }
+
+  doc.components.responses = Object.fromEntries(Object.values(errorResponses).map(({ name, description }) => [
+    name,
+    {
+      description,
+      headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' }, ...(name === 'RateLimited' || name === 'ServiceUnavailable' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}) },
+      content: { 'application/json': { schema: schemaRef('ErrorBody') } },
+    },
+  ]));
+  doc.components.headers = {
+    RequestId: { description: 'The request\'s id, also `data.requestId` on errors.', schema: { type: 'string' } },
+    RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  };
+  doc.components.parameters = {
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). '
+        + 'A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; '
+        + 'the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. '
+        + 'Keys are kept 24 hours per brand and mode (docs/idempotency.md).',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    },
+  };
+
+  // The delivery of each event type, and their union.
+  for (const type of eventTypes) {
+    const payload = hoist(eventPayloads[type] as unknown as Json, schemas);
+    const dataName = (eventPayloads[type] as { $id?: string }).$id;
+    if (dataName && !schemas[dataName]) schemas[dataName] = payload;
+    schemas[eventSchemaName(type)] = {
+      type: 'object',
+      required: ['id', 'type', 'created', 'data'],
+      properties: {
+        id: { type: 'string', description: 'The event id (`evt_…`): the same on every retry and resend; dedupe on it.' },
+        type: { type: 'string', const: type },
+        created: { type: 'string', format: 'date-time' },
+        data: dataName ? schemaRef(dataName) : payload,
+      },
+      description: `The body of a \`${type}\` delivery.`,
+    };
+  }
+  schemas.WebhookEvent = {
+    oneOf: eventTypes.map((t) => schemaRef(eventSchemaName(t))),
+    discriminator: { propertyName: 'type', mapping: Object.fromEntries(eventTypes.map((t) => [t, `#/components/schemas/${eventSchemaName(t)}`])) },
+    description: 'Any webhook delivery body, discriminated on `type`.',
+  };
+  // GET /events answers the delivery bodies themselves, so its items are the same union.
+  schemas.Event = { ...schemaRef('WebhookEvent'), description: 'An event, exactly as its webhook deliveries carry it.' };
+  doc.webhooks = Object.fromEntries(eventTypes.map((type) => [type, {
+    post: {
+      operationId: `on${eventSchemaName(type)}`,
+      summary: type,
+      tags: ['Webhooks'],
+      description: `Sent to endpoints subscribed to \`${type}\`. Verify the signature over the raw body before trusting it (the SDK's \`verifyWebhook\` does), `
+        + 'answer 2xx quickly, and dedupe on the event id: delivery is at least once.',
+      parameters: [
+        { name: 'X-Service-Signature', in: 'header', required: true, schema: { type: 'string' }, description: '`sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the signing secret string (`whsec_…`).' },
+        { name: 'webhook-id', in: 'header', required: true, schema: { type: 'string' }, description: 'Standard Webhooks: the event id.' },
+        { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string' }, description: 'Standard Webhooks: Unix seconds when this attempt was signed.' },
+        { name: 'webhook-signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64-decoded secret after `whsec_`.' },
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: schemaRef(eventSchemaName(type)) } } },
+      responses: { '200': { description: 'Any 2xx acknowledges the delivery; anything else (or no answer in time) is retried.' } },
+      security: [],
+    },
+  }]));
+
+  for (const [path, methods] of Object.entries(doc.paths as Json)) {
+    for (const [method, op] of Object.entries(methods as Json)) {
+      const known = operationDocs[`${method} ${path}`];
+      op.operationId = known?.id ?? derivedOperationId(method, path);
+      if (tagOverrides[path]) op.tags = [tagOverrides[path]];
+      op.tags = (op.tags ?? []).filter(Boolean);
+      if (!op.tags.length) op.tags = ['Account'];
+      for (const t of op.tags) if (!doc.tags.some((d: { name: string }) => d.name === t)) doc.tags.push({ name: t, description: t });
+
+      const hasBody = Boolean(op.requestBody);
+      if (hasBody) op.requestBody.required = true;
+      for (const p of op.parameters ?? []) {
+        if (path === '/events' && p.name === 'type') p.schema = schemaRef('EventType');
+        if (path === '/webhooks/deliveries' && p.name === 'eventType') p.schema = schemaRef('EventType');
+      }
+      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      if (bodySchema?.properties?.events?.items) bodySchema.properties.events.items = schemaRef('EventType');
+      if (path === '/webhooks/test' && bodySchema?.properties?.eventType) bodySchema.properties.eventType = schemaRef('EventType');
+      if (path.endsWith('/import') && bodySchema?.properties?.records) bodySchema.properties.records.items = schemaRef('ImportRecord');
+      if (method !== 'get') {
+        // The route declares the header (http/idempotency.ts); the document names it once, as a component.
+        op.parameters = (op.parameters ?? []).filter((p: Json) => !(p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key'));
+        op.parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+      }
+
+      const secured = Array.isArray(op.security) && op.security.length > 0;
+      if (secured) op.security = [{ ApiKey: [] }, { BearerAuth: [] }];
+
+      const responses: Json = {};
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        if (!status.startsWith('2')) continue;
+        const schema = response.content?.['application/json']?.schema;
+        responses[status] = {
+          description: op.summary ?? 'Success',
+          headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
+          ...(schema ? { content: { 'application/json': { schema: successSchema(schema) } } } : {}),
+        };
+      }
+      const statuses = new Set<number>([400, ...(secured ? [401, 403] : []), 429, ...(known?.errors ?? (path.includes('{') ? [404] : []))]);
+      if (hasBody) for (const s of [413, 415]) statuses.add(s);
+      if (method !== 'get') for (const s of [409, 422]) statuses.add(s);
+      for (const status of [...statuses].sort()) responses[status] = { $ref: `#/components/responses/${errorResponses[status].name}` };
+      op.responses = responses;
+
+      op['x-codeSamples'] = [
+        ...(known ? [{ lang: 'TypeScript', label: 'SDK', source: sdkSample(known.sdk) }] : []),
+        { lang: 'Shell', label: 'curl', source: curlSample(method, path, known?.body) },
+      ];
+    }
+  }
+  return doc;
+}

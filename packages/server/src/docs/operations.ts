@@ -1,0 +1,71 @@
+/**
+ * What the OpenAPI document says about each operation beyond its route schema: the operationId
+ * (which the SDK's generated types are keyed by), the SDK method that calls it, and a body worth
+ * showing in the curl sample. Kept here rather than in every routes.ts so the docs are one file
+ * and route files stay about behaviour. A route missing from this table still gets an
+ * operationId derived from its method and path, so adding a route never breaks the document.
+ */
+export interface OperationDoc {
+  id: string;
+  /** The SDK call, as the reference page shows it (after `const client = new Client({ apiKey })`). */
+  sdk: string;
+  /** A request body for the curl sample. */
+  body?: unknown;
+  /** Statuses this operation may answer beyond 400, 401, 403 and 429. */
+  errors?: number[];
+}
+
+const withBody = [409, 413, 415];
+
+export const operationDocs: Record<string, OperationDoc> = {
+  'get /ping': { id: 'ping', sdk: 'const { brandID, mode, scopes } = await client.ping();' },
+  'get /products': { id: 'listProducts', sdk: 'for await (const product of client.products.list({ limit: 50 })) {\n  console.log(product.id, product.title);\n}' },
+  'get /products/{id}': { id: 'getProduct', sdk: "const product = await client.products.get('prod_…');", errors: [404] },
+  'get /products/{id}/customers': { id: 'listProductCustomers', sdk: "for await (const customer of client.products.customers.list('prod_…')) {\n  console.log(customer.email);\n}", errors: [404] },
+  'post /products/{id}/customers/import': {
+    id: 'importProductCustomers',
+    sdk: "const { importID } = await client.products.customers.import('prod_…', {\n  records: [{ fullName: 'Ada Lovelace', email: 'ada@example.com' }],\n});",
+    body: { records: [{ fullName: 'Ada Lovelace', email: 'ada@example.com' }] },
+    errors: [404, ...withBody],
+  },
+  'get /hubs/{hubID}/members': { id: 'listHubMembers', sdk: "for await (const member of client.hubs.members.list('hub_…')) {\n  console.log(member.email, member.status);\n}", errors: [404] },
+  'get /hubs/{hubID}/members/{id}': { id: 'getHubMember', sdk: "const member = await client.hubs.members.get('hub_…', 'mem_…');", errors: [404] },
+  'post /hubs/{hubID}/members/import': {
+    id: 'importHubMembers',
+    sdk: "const { importID } = await client.hubs.members.import('hub_…', {\n  records: [{ fullName: 'Ada Lovelace', email: 'ada@example.com' }],\n});",
+    body: { records: [{ fullName: 'Ada Lovelace', email: 'ada@example.com' }] },
+    errors: [404, ...withBody],
+  },
+  'post /payment-links': {
+    id: 'createPaymentLink',
+    sdk: "const { link } = await client.paymentLinks.create({\n  items: [{ id: 'prod_…', plan: 'tier_…', type: 'course' }],\n  form: { formData: { fullName: 'Ada Lovelace', email: 'ada@example.com' } },\n});",
+    body: { items: [{ id: 'prod_…', plan: 'tier_…', type: 'course' }], form: { formData: { fullName: 'Ada Lovelace', email: 'ada@example.com' } } },
+    errors: [...withBody, 503],
+  },
+  'post /payments/verify': { id: 'verifyPayment', sdk: "const transaction = await client.payments.verify({ txref: 'tx_…' });", body: { txref: 'tx_…' }, errors: [404, ...withBody, 503] },
+  'get /transactions': { id: 'listTransactions', sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);' },
+  'get /transactions/{id}': { id: 'getTransaction', sdk: "const transaction = await client.transactions.get('tx_…');", errors: [404] },
+  'get /webhooks': { id: 'listWebhookEndpoints', sdk: 'const endpoints = await client.webhooks.list().toArray({ max: 100 });' },
+  'post /webhooks': {
+    id: 'createWebhookEndpoint',
+    sdk: "const endpoint = await client.webhooks.create({\n  url: 'https://example.com/hooks',\n  events: ['transaction.succeeded'],\n});\n// Store endpoint.signingSecret now: it is shown only once.",
+    body: { url: 'https://example.com/hooks', events: ['transaction.succeeded'] },
+    errors: withBody,
+  },
+  'get /webhooks/{id}': { id: 'getWebhookEndpoint', sdk: "const endpoint = await client.webhooks.get('we_…');", errors: [404] },
+  'patch /webhooks/{id}': { id: 'updateWebhookEndpoint', sdk: "const endpoint = await client.webhooks.update('we_…', { status: 'disabled' });", body: { status: 'disabled' }, errors: [404, ...withBody] },
+  'delete /webhooks/{id}': { id: 'deleteWebhookEndpoint', sdk: "const { deleted } = await client.webhooks.delete('we_…');", errors: [404, 409] },
+  'post /webhooks/test': { id: 'sendTestEvent', sdk: "const { created } = await client.webhooks.test({ eventType: 'transaction.succeeded' });", body: { eventType: 'transaction.succeeded' }, errors: [404, ...withBody] },
+  'get /webhooks/deliveries': { id: 'listWebhookDeliveries', sdk: "for await (const delivery of client.webhooks.deliveries.list({ status: 'failed' })) {\n  console.log(delivery.id, delivery.eventType);\n}" },
+  'get /webhooks/deliveries/{id}': { id: 'getWebhookDelivery', sdk: "const delivery = await client.webhooks.deliveries.get('whd_…');", errors: [404] },
+  'post /webhooks/deliveries/{id}/resend': { id: 'resendWebhookDelivery', sdk: "const delivery = await client.webhooks.deliveries.resend('whd_…');", errors: [404, 409] },
+  'get /events': { id: 'listEvents', sdk: "for await (const event of client.events.list({ type: 'transaction.succeeded' })) {\n  console.log(event.id, event.created);\n}" },
+  'get /events/{id}': { id: 'getEvent', sdk: "const event = await client.events.get('evt_…');", errors: [404] },
+  'get /imports/{id}': { id: 'getImport', sdk: "const job = await client.imports.get('imp_…');\nconsole.log(job.status, job.created, job.pending);", errors: [404] },
+};
+
+/** `get /products/{id}/customers` → `getProductsIdCustomers`, for routes the table does not know yet. */
+export function derivedOperationId(method: string, path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return method.toLowerCase() + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+}
