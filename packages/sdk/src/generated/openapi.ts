@@ -88,7 +88,7 @@ export interface paths {
          *
          *     Scope: `customers:write`.
          */
-        delete: operations["deleteHubsHubIDMembersId"];
+        delete: operations["removeHubMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -153,7 +153,7 @@ export interface paths {
          *
          *     Scope: `customers:write`.
          */
-        post: operations["postMembershipsIdCancel"];
+        post: operations["cancelMembership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -217,7 +217,7 @@ export interface paths {
          *
          *     Scope: `transactions:read`.
          */
-        get: operations["getPayouts"];
+        get: operations["listPayouts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -239,7 +239,7 @@ export interface paths {
          *
          *     Scope: `transactions:read`.
          */
-        get: operations["getPayoutsId"];
+        get: operations["getPayout"];
         put?: never;
         post?: never;
         delete?: never;
@@ -395,7 +395,7 @@ export interface paths {
          *
          *     Any valid key; no scope needed.
          */
-        post: operations["postTestClockAdvance"];
+        post: operations["advanceTestClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1561,7 +1561,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    deleteHubsHubIDMembersId: {
+    removeHubMember: {
         parameters: {
             query?: never;
             header?: {
@@ -1683,7 +1683,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    postMembershipsIdCancel: {
+    cancelMembership: {
         parameters: {
             query?: never;
             header?: {
@@ -1885,7 +1885,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getPayouts: {
+    listPayouts: {
         parameters: {
             query?: {
                 /** @description `nextCursor` of the previous page. */
@@ -1922,7 +1922,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    getPayoutsId: {
+    getPayout: {
         parameters: {
             query?: never;
             header?: never;
@@ -2170,10 +2170,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };
     };
-    postTestClockAdvance: {
+    advanceTestClock: {
         parameters: {
             query?: never;
             header?: {
@@ -2213,6 +2214,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
