@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,7 +7,9 @@ import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
+import { clientErrorHandler, installRequestDeadlines, newRequestId } from './http/edges.ts';
 import { installErrorHandling } from './http/error-handler.ts';
+import { installJsonDepthLimit } from './http/json-depth.ts';
 import { documentIdempotencyHeader, installIdempotencyGuard } from './http/idempotency.ts';
 import { installRateLimits } from './http/rate-limit.ts';
 import { installPathIdCheck } from './http/path-ids.ts';
@@ -34,21 +35,28 @@ export async function buildApp(deps: Deps): Promise<App> {
     loggerInstance: deps.log,
     bodyLimit: deps.config.bodyLimitBytes,
     // Our own id on every request; an id the client sends is not trusted.
-    genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
+    genReqId: newRequestId,
     requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
     // Coercion for the query string and path only; bodies are validated as sent (http/validation.ts).
     schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
     // Long path values reach http/path-ids.ts (404 in the envelope) instead of a bare 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
+    // A request (headers and body) must have arrived by then: slow uploads are cut off (408).
+    requestTimeout: deps.config.requestTimeoutMs,
+    // Node's own refusals and the shutdown answer in the envelope (http/edges.ts).
+    clientErrorHandler,
+    return503OnClosing: false,
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
 
   // A text body on a JSON API is a mistake; answer 415 instead of handing a string to validation.
   app.removeContentTypeParser('text/plain');
+  installJsonDepthLimit(app);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  installRequestDeadlines(app, deps.config.requestTimeoutMs);
   installErrorHandling(app);
   const onAuthFailure = await installRateLimits(app, { settings: deps.config.rateLimits, redis: deps.redis });
   installAuth(app, [apiKeyResolver(deps)], { onFailure: onAuthFailure });

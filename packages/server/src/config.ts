@@ -25,6 +25,10 @@ export interface Config {
   payouts: PayoutSettings;
   /** Shared rate-limit counters across API processes; absent means each process counts alone. */
   redisUrl?: string;
+  /** A handler that has not answered by then gets 503; also how long a request may take to arrive. */
+  requestTimeoutMs: number;
+  /** PostgreSQL's statement_timeout for the service's connections. */
+  statementTimeoutMs: number;
   /** Request budgets (README, Rate limits). */
   rateLimits: RateLimitSettings;
 }
@@ -62,6 +66,9 @@ export interface WebhookSettings {
   claimLeaseMs: number;
   /** Deliveries one worker process sends at once. */
   concurrency: number;
+  /** Deliveries in flight at once to one endpoint, and for one brand, across every worker. */
+  maxInFlightPerEndpoint: number;
+  maxInFlightPerBrand: number;
   /** An endpoint whose deliveries have failed for this long without a success is disabled. */
   disableAfterMs: number;
   /** Events (and their deliveries) older than this are purged; GET /events promises at least 30 days. */
@@ -152,7 +159,8 @@ function webhookSettings(env: Env, embedded: boolean): WebhookSettings {
   }
   const jitterPercent = integer(env, 'WEBHOOK_RETRY_JITTER_PERCENT', 10, 0, 100);
   const timeoutMs = duration(env, 'WEBHOOK_TIMEOUT', 15_000, 100, 120_000);
-  const claimLeaseMs = duration(env, 'WEBHOOK_CLAIM_LEASE', timeoutMs + 30_000, 1_000, day);
+  // Just over the receiver timeout: a killed worker's deliveries go out again that soon after.
+  const claimLeaseMs = duration(env, 'WEBHOOK_CLAIM_LEASE', timeoutMs + 5_000, 1_000, day);
   if (claimLeaseMs <= timeoutMs) {
     throw new ConfigError(`WEBHOOK_CLAIM_LEASE (${claimLeaseMs} ms) must be longer than WEBHOOK_TIMEOUT (${timeoutMs} ms), or a slow receiver's delivery would be sent twice.`);
   }
@@ -164,6 +172,8 @@ function webhookSettings(env: Env, embedded: boolean): WebhookSettings {
     timeoutMs,
     claimLeaseMs,
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 64, 1, 1000),
+    maxInFlightPerEndpoint: integer(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 16, 1, 1000),
+    maxInFlightPerBrand: integer(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_BRAND', 32, 1, 10_000),
     disableAfterMs: duration(env, 'WEBHOOK_DISABLE_AFTER', 5 * day, 1, 365 * day),
     eventRetentionMs: duration(env, 'EVENT_RETENTION', 30 * day, 30 * day, 3650 * day),
     allowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', embedded),
@@ -253,6 +263,8 @@ export function loadConfig(env: Env = process.env): Config {
     importBatchSize: integer(env, 'IMPORT_BATCH_SIZE', 1000, 1, 10_000),
     renewals: renewalSettings(env),
     payouts: payoutSettings(env),
+    requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30_000, 1000, 600_000),
+    statementTimeoutMs: duration(env, 'DATABASE_STATEMENT_TIMEOUT', 30_000, 100, 3_600_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     rateLimits: {
       live: integer(env, 'RATE_LIMIT_LIVE', 100, 1, 1_000_000),

@@ -30,7 +30,7 @@ async function main() {
   let lock: Awaited<ReturnType<typeof acquireDataLock>> | undefined;
   const adminToken = config.databaseUrl ? undefined : randomBytes(24).toString('base64url');
   if (config.databaseUrl) {
-    db = openPostgres(config.databaseUrl);
+    db = openPostgres(config.databaseUrl, { statementTimeoutMs: config.statementTimeoutMs });
   } else {
     try {
       lock = await acquireDataLock(config.dataDir, { role: 'server', adminToken });
@@ -67,11 +67,19 @@ async function main() {
   const worker = config.roles.worker ? await startWorker(db, workSources(deps), log) : undefined;
   log.info({ database: db.kind, roles: config.roles, port: config.port }, 'service started');
 
+  // SIGTERM drains: new requests get 503, in-flight requests finish (each within REQUEST_TIMEOUT),
+  // the worker stops claiming and its in-flight work finishes (deliveries within WEBHOOK_TIMEOUT).
+  // Past the sum of the two and 5 s the process exits anyway.
+  const drainBoundMs = config.requestTimeoutMs + config.webhooks.timeoutMs + 5_000;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info({ signal }, 'shutting down');
+    log.info({ signal, drainBoundMs }, 'shutting down');
+    setTimeout(() => {
+      log.warn({ drainBoundMs }, 'shutdown took too long; exiting with work still in flight');
+      process.exit(1);
+    }, drainBoundMs).unref();
     stopMaintenance();
     await app?.close();
     await worker?.stop();

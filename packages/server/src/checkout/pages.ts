@@ -47,7 +47,7 @@ function html(reply: FastifyReply, link: PaymentLinkRow | undefined, status: num
   return sendPage(reply, status, body, { formAction: link?.redirect_url ? [new URL(link.redirect_url).origin] : [] });
 }
 
-export function checkoutPages(parent: App, { db }: { db: Db }) {
+export function checkoutPages(parent: App, { db, config }: { db: Db; config: { publicUrl: string } }) {
   parent.register(async (scoped) => {
     const app = scoped as unknown as App;
     // Browsers post forms url-encoded; only these pages accept that, the JSON API does not.
@@ -61,6 +61,12 @@ export function checkoutPages(parent: App, { db }: { db: Db }) {
         return html(reply, undefined, 404, messagePage('Checkout not found', 'This checkout link does not exist. Ask the seller for a new one.'));
       }
       if (known && known.statusCode < 500) return html(reply, undefined, known.statusCode, messagePage('Checkout unavailable', known.message));
+      // Expected refusals (live payments not configured, the database unreachable): no stack.
+      if (known?.code === 'service_unavailable') {
+        reply.log.warn({ reason: known.message }, 'checkout page unavailable');
+        reply.header('retry-after', '5');
+        return html(reply, undefined, 503, messagePage('Checkout unavailable', `${known.message} Please try again in a moment.`));
+      }
       reply.log.error({ err }, 'checkout page failed');
       return html(reply, undefined, known?.statusCode ?? 500, messagePage('Something went wrong', known?.message ?? 'Please try again in a moment.'));
     });
@@ -82,6 +88,12 @@ export function checkoutPages(parent: App, { db }: { db: Db }) {
       schema: { hide: true, params: Params, body: Type.Record(Type.String(), Type.String()) },
     }, async (req, reply) => {
       const { brandId, linkId } = req.params;
+      // A form posted from another site (cross-site request forgery) pays nothing: browsers say
+      // where a form came from in Origin, and ours come from this service's own pages.
+      const origin = req.headers.origin;
+      if (origin !== undefined && origin !== new URL(config.publicUrl).origin && origin !== `${req.protocol}://${req.host}`) {
+        return html(reply, undefined, 403, messagePage('Checkout unavailable', 'This payment form was sent from another website, so it was not taken. Open the checkout link again and pay from there.'));
+      }
       try {
         const { link, payment } = await payLink(db, brandId, linkId, req.body);
         return reply.code(303).header('cache-control', 'no-store').redirect(afterPayment(link, payment), 303);

@@ -17,6 +17,7 @@ import type { TransactionRow } from '../transactions/repository.ts';
 import { renderTransaction } from '../transactions/service.ts';
 import { checkForm } from './form.ts';
 import { priceLink, type PurchaseTarget } from './pricing.ts';
+import { urlShapeProblem } from '../webhooks/url-guard.ts';
 import * as repo from './repository.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
@@ -36,9 +37,8 @@ export async function createPaymentLink(tx: Queryable, principal: Principal, bod
   if (body.coupon !== undefined) {
     problems.push({ field: 'coupon', message: `"${body.coupon}" is not a coupon of this brand (coupons are not supported yet, so every coupon is refused)` });
   }
-  if (body.redirectUrl !== undefined && !isHttpUrl(body.redirectUrl)) {
-    problems.push({ field: 'redirectUrl', message: 'must be an http:// or https:// address' });
-  }
+  const redirectProblem = body.redirectUrl === undefined ? undefined : urlShapeProblem(body.redirectUrl) ?? (isHttpUrl(body.redirectUrl) ? undefined : 'must be an http:// or https:// address');
+  if (redirectProblem) problems.push({ field: 'redirectUrl', message: redirectProblem });
   const catalog = await resolveItems(tx, principal.brandId, body.items, problems);
   if (problems.length) throw invalidAll(problems);
 

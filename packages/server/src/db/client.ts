@@ -87,6 +87,8 @@ export interface PostgresOptions {
   max?: number;
   /** How long a query waits for a free or new connection before failing (503 at the HTTP edge). */
   connectionTimeoutMs?: number;
+  /** PostgreSQL's statement_timeout on every connection (DATABASE_STATEMENT_TIMEOUT); none when absent. */
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -120,6 +122,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
     options: sessionOptions,
     // Without it a request waits forever for a connection while the database is unreachable.
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5000,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
   });
   // An idle client that loses its connection emits here; without a listener it would crash the process.
   pool.on('error', () => {});

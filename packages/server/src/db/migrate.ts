@@ -12,6 +12,8 @@ export async function migrate(db: Db): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
+    // A migration may take longer than the service's statement_timeout allows a request.
+    await tx.query('SET LOCAL statement_timeout = 0');
     await tx.query('SELECT pg_advisory_xact_lock(7283541)');
     await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY,

@@ -117,6 +117,10 @@ export function toAppError(err: FastifyError | AppError | Error): AppError | und
   if (known) return new AppError(known.code, known.message ?? fe.message);
   if (isConnectionError(err)) return new DatabaseUnavailableError();
   if (err instanceof SyntaxError) return new AppError('invalid_json', `The body is not valid JSON: ${err.message}`);
+  // statement_timeout (57014) cut a query off: the request ran too long, which a retry may not.
+  if ((err as { code?: unknown }).code === '57014') {
+    return new AppError('service_unavailable', 'The request took too long on our side and was stopped; try again in a moment.');
+  }
   // SQLSTATE class 22 (data exception) comes only from values the client sent that the database
   // cannot hold, such as a NUL byte in a path parameter: the client's mistake, not ours.
   const sqlState = (err as { code?: unknown }).code;

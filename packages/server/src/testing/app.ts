@@ -39,6 +39,8 @@ export const testWebhookSettings = (): WebhookSettings => ({
   timeoutMs: 1000,
   claimLeaseMs: 3000,
   concurrency: 64,
+  maxInFlightPerEndpoint: 8,
+  maxInFlightPerBrand: 32,
   disableAfterMs: 5 * 86_400_000,
   eventRetentionMs: 30 * 86_400_000,
   // Tests receive deliveries on 127.0.0.1, as a developer does, on both databases.

@@ -1,3 +1,4 @@
+import { isConnectionError } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import type { WorkSource } from '../worker/loop.ts';
 import { createDeliverer } from './delivery.ts';
@@ -17,7 +18,10 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
 
   const track = (d: repo.ClaimedDelivery) => {
     const p = deliverer.deliver(d)
-      .catch((err) => deps.log.error({ err, delivery: d.id }, 'webhook delivery failed to record'))
+      .catch((err) => (isConnectionError(err)
+        // The database is away: the claim lapses and the delivery goes out again (at least once).
+        ? deps.log.warn({ delivery: d.id, reason: (err as Error).message }, 'webhook delivery not recorded: the database is unreachable')
+        : deps.log.error({ err, delivery: d.id }, 'webhook delivery failed to record')))
       .finally(() => { inFlight.delete(p); });
     inFlight.add(p);
   };
@@ -32,7 +36,8 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       }
       if (stopping) return 0;
       const free = settings.concurrency - inFlight.size;
-      const claimed = await repo.claimDue(deps.db, Math.min(free, 100), settings.claimLeaseMs, deliverer.claimToken());
+      const claimed = await repo.claimDue(deps.db, Math.min(free, 100), settings.claimLeaseMs, deliverer.claimToken(),
+        { perEndpoint: settings.maxInFlightPerEndpoint, perBrand: settings.maxInFlightPerBrand });
       for (const d of claimed) {
         if (stopping) await repo.releaseClaim(deps.db, d);
         else track(d);

@@ -177,13 +177,39 @@ const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.a
  * other's rows; the lease (locked_until) is what keeps a delivery from being sent twice at once
  * after this statement commits, and what hands it to another worker if this one dies.
  */
-export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: string) {
+/**
+ * Claims up to `limit` due deliveries, oldest due first, but never more than `caps.perEndpoint`
+ * in flight for one endpoint or `caps.perBrand` for one brand, counted across every worker (a
+ * delivery is in flight while its claim holds). So a receiver that hangs or drips holds only its
+ * own slots, and every other endpoint's deliveries keep going out (no noisy neighbours).
+ */
+export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: string, caps: { perEndpoint: number; perBrand: number }) {
   return db.query<ClaimedDelivery>(
-    `WITH due AS (
-       SELECT brand_id, id FROM webhook_deliveries
-       WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
-       ORDER BY next_attempt_at LIMIT $1
-       FOR UPDATE SKIP LOCKED
+    `WITH in_flight AS (
+       SELECT brand_id, endpoint_id, count(*)::int AS n FROM webhook_deliveries
+       WHERE status = 'pending' AND locked_until IS NOT NULL AND locked_until > now()
+       GROUP BY brand_id, endpoint_id
+     ), brand_in_flight AS (
+       SELECT brand_id, sum(n)::int AS n FROM in_flight GROUP BY brand_id
+     ), open_endpoints AS (
+       SELECT e.brand_id, e.id, $4 - coalesce(f.n, 0) AS free FROM webhook_endpoints e
+       LEFT JOIN in_flight f ON f.brand_id = e.brand_id AND f.endpoint_id = e.id
+       LEFT JOIN brand_in_flight b ON b.brand_id = e.brand_id
+       WHERE coalesce(f.n, 0) < $4 AND coalesce(b.n, 0) < $5
+     ), candidates AS (
+       SELECT d.brand_id, d.id, d.next_attempt_at FROM open_endpoints o
+       CROSS JOIN LATERAL (
+         SELECT brand_id, id, next_attempt_at FROM webhook_deliveries
+         WHERE brand_id = o.brand_id AND endpoint_id = o.id AND status = 'pending' AND next_attempt_at <= now()
+           AND (locked_until IS NULL OR locked_until <= now())
+         ORDER BY next_attempt_at LIMIT LEAST(o.free, $5)
+       ) d
+       ORDER BY d.next_attempt_at LIMIT $1
+     ), due AS (
+       SELECT w.brand_id, w.id FROM webhook_deliveries w
+       JOIN candidates c ON c.brand_id = w.brand_id AND c.id = w.id
+       WHERE w.status = 'pending' AND (w.locked_until IS NULL OR w.locked_until <= now())
+       FOR UPDATE OF w SKIP LOCKED
      ), c AS (
        UPDATE webhook_deliveries d SET locked_until = clock_timestamp() + $2 * interval '1 millisecond', locked_by = $3
        FROM due WHERE d.brand_id = due.brand_id AND d.id = due.id
@@ -192,8 +218,8 @@ export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: s
      SELECT ${claimedColumns} FROM c
      JOIN events ev ON ev.brand_id = c.brand_id AND ev.id = c.event_id
      LEFT JOIN webhook_endpoints e ON e.brand_id = c.brand_id AND e.id = c.endpoint_id`,
-    [limit, leaseMs, claim],
-    'webhook_claim_due',
+    [limit, leaseMs, claim, caps.perEndpoint, caps.perBrand],
+    'webhook_claim_due_capped',
   );
 }
 

@@ -11,7 +11,7 @@ describe('webhook settings', () => {
     const w = loadConfig({}).webhooks;
     assert.deepEqual(w.retryScheduleMs, [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
     assert.equal(w.timeoutMs, 15_000);
-    assert.equal(w.claimLeaseMs, 45_000);
+    assert.equal(w.claimLeaseMs, 20_000);
     assert.equal(w.disableAfterMs, 5 * 86_400_000);
     assert.equal(w.retryJitter, 0.1);
     assert.equal(w.secretKey, undefined);

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Mode } from '../auth/principal.ts';
 
 /**
@@ -10,37 +11,40 @@ import type { Mode } from '../auth/principal.ts';
  * delivery (see `guardedLookup`), because DNS can change in between.
  */
 
-const forbidden = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
-  ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) forbidden.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-  ['2001:db8::', 32], ['100::', 64], ['2001::', 32], ['2002::', 16],
-] as const) forbidden.addSubnet(net, prefix, 'ipv6');
-
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** IPv4 hidden in an IPv6 address (mapped ::ffff:a.b.c.d, or NAT64 64:ff9b::/96), as dotted IPv4. */
-function embeddedIpv4(address: string): string | undefined {
-  const m = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!m) return undefined;
-  if (m[1]) return m[1];
-  const hi = parseInt(m[2], 16);
-  const lo = parseInt(m[3], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/**
+ * Why an address may not receive webhooks, or undefined when it may. ipaddr.js classifies it
+ * (private, loopback, link-local, carrier-grade NAT, multicast, reserved, documentation, 6to4,
+ * Teredo, NAT64 …); only plain public unicast passes. IPv4-mapped IPv6 is judged as the IPv4 it
+ * carries, and the deprecated IPv4-compatible form (::a.b.c.d, ::/96) never passes.
+ */
+export function forbiddenAddress(address: string): string | undefined {
+  // A noun phrase, so callers can write "points at …", "resolves to …" or "refused: …".
+  if (isIP(address) === 0 || !ipaddr.isValid(address)) return `${address}, which is not an IP address`;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const ipv4Compatible = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0);
+  return parsed.range() !== 'unicast' || ipv4Compatible
+    ? `${address}, a private, loopback, link-local or reserved address`
+    : undefined;
 }
 
-/** Why an address may not receive webhooks, or undefined when it may. */
-export function forbiddenAddress(address: string): string | undefined {
-  const family = isIP(address);
-  // A noun phrase, so callers can write "points at …", "resolves to …" or "refused: …".
-  if (family === 0) return `${address}, which is not an IP address`;
-  const v4 = family === 6 ? embeddedIpv4(address) : address;
-  const blocked = v4 ? forbidden.check(v4, 'ipv4') : forbidden.check(address, 'ipv6');
-  return blocked ? `${address}, a private, loopback, link-local or reserved address` : undefined;
+/**
+ * What is wrong with a URL we are to call or send people to, before anything else: not a URL,
+ * control characters (a URL parser drops tabs and line breaks silently, so what is stored would not
+ * be what was checked), or credentials (`user:pass@` would be sent on as Basic auth).
+ */
+export function urlShapeProblem(raw: string): string | undefined {
+  if (/[\u0000-\u001f\u007f]/.test(raw)) return 'contains a control character (a tab or line break, say)';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'is not a valid absolute URL';
+  }
+  if (url.username || url.password) return 'may not carry a user name or password (user:pass@); authenticate receivers with the signature';
+  return undefined;
 }
 
 export type Lookup = (host: string) => Promise<LookupAddress[]>;
@@ -69,12 +73,9 @@ export function isDevLoopback(url: URL, mode: Mode, allowLoopback: boolean): boo
  * resolve yet is accepted (DNS may be set up after the endpoint); delivery checks it again.
  */
 export async function checkEndpointUrl(raw: string, mode: Mode, lookup: Lookup = systemLookup, lookupTimeoutMs = 3000, allowLoopback = false): Promise<UrlVerdict> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, reason: 'is not a valid absolute URL' };
-  }
+  const problem = urlShapeProblem(raw);
+  if (problem) return { ok: false, reason: problem };
+  const url = new URL(raw);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'must start with https://' };
   if (isDevLoopback(url, mode, allowLoopback)) return { ok: true };
   if (mode === 'test' && loopbackHosts.has(url.hostname)) {

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { buildApp } from '../app.ts';
+import { openPostgres } from '../db/client.ts';
+import { toAppError } from './error-handler.ts';
+import { startTestApp, type TestApp } from '../testing/app.ts';
+import { testDbKind } from '../testing/db.ts';
+import { startServerProcess, urlWithSchema } from '../testing/processes.ts';
+import { createBrand, createKey } from '../testing/factories.ts';
+import type { App } from './app-type.ts';
+
+let t: TestApp;
+before(async () => { t = await startTestApp(); });
+after(async () => { await t.close(); });
+
+/** Sends raw bytes to the app and returns everything it answers before closing. */
+function raw(port: number, chunks: (string | Buffer)[], between?: () => Promise<void>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d) => { answer += d; });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+    socket.on('connect', async () => {
+      socket.write(chunks[0]);
+      await between?.();
+      for (const c of chunks.slice(1)) socket.write(c);
+    });
+  });
+}
+
+async function listening(config: Partial<TestApp['config']> = {}): Promise<{ app: App; port: number }> {
+  const app = await buildApp({ ...t.deps, config: { ...t.config, ...config } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, port: (app.server.address() as { port: number }).port };
+}
+
+const envelopeOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+describe('answers the framework would give in its own words', () => {
+  it('answers headers that are too large with 431 in the envelope', async () => {
+    const { app, port } = await listening();
+    try {
+      const answer = await raw(port, [`GET /api/v1/ping HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`]);
+      assert.match(answer, /^HTTP\/1\.1 431 /);
+      assert.match(answer, /x-request-id: req_/);
+      const body = envelopeOf(answer);
+      assert.equal(body.status, 'error');
+      assert.match(body.message, /headers are too large/);
+    } finally { await app.close(); }
+  });
+
+  it('answers broken HTTP with 400 in the envelope', async () => {
+    const { app, port } = await listening();
+    try {
+      const answer = await raw(port, ['GARBAGE / HTTP/9.9\r\n\r\n']);
+      assert.match(answer, /^HTTP\/1\.1 400 /);
+      assert.equal(envelopeOf(answer).data.code, 'validation_failed');
+    } finally { await app.close(); }
+  });
+
+  it('cuts off a request whose handler runs past REQUEST_TIMEOUT with 503 and Retry-After', async () => {
+    const { app, port } = await listening({ requestTimeoutMs: 300 });
+    const brand = await createBrand(t.db);
+    const key = (await createKey(t.db, brand.id)).key;
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((r) => { release = r; });
+      // Another transaction holds the products table, so the list waits on it.
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((r) => { locked = r; });
+      const holder = t.db.transaction(async (tx) => { await tx.query('LOCK TABLE products IN ACCESS EXCLUSIVE MODE'); locked(); await held; });
+      await lockTaken;
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/products`, { headers: { 'x-service-api': key } }).finally(() => release());
+      await holder;
+      assert.equal(res.status, 503);
+      assert.equal(res.headers.get('retry-after'), '1');
+      const body = await res.json() as { data: { code: string; requestId: string } };
+      assert.equal(body.data.code, 'service_unavailable');
+      assert.equal(body.data.requestId, res.headers.get('x-request-id'));
+    } finally { await app.close(); }
+  });
+
+  it('answers a request that arrives while the process shuts down with 503 and Connection: close', async () => {
+    const { app, port } = await listening();
+    let closed: Promise<void> | undefined;
+    // The request's first line arrives before the shutdown starts, the rest after it.
+    const answer = await raw(port, ['GET /api/v1/ping HTTP/1.1\r\n', 'Host: x\r\n\r\n'], async () => {
+      closed = app.close();
+      await new Promise((r) => setTimeout(r, 50));
+    });
+    await closed;
+    assert.match(answer, /^HTTP\/1\.1 503 /);
+    assert.match(answer, /connection: close/i);
+    assert.equal(envelopeOf(answer).data.code, 'service_unavailable');
+  });
+});
+
+describe('DATABASE_STATEMENT_TIMEOUT', () => {
+  it('stops a statement that runs too long, and the edge answers it 503', {
+    skip: testDbKind === 'pglite' ? 'needs PostgreSQL: statement_timeout is a server setting' : false,
+  }, async () => {
+    const db = openPostgres(t.url!, { searchPath: t.searchPath, statementTimeoutMs: 100 });
+    try {
+      const err = await db.query('SELECT pg_sleep(2)').then(() => undefined, (e: Error) => e);
+      assert.ok(err, 'the statement was stopped');
+      assert.equal(toAppError(err)?.statusCode, 503);
+    } finally { await db.close(); }
+  });
+});
+
+describe('SIGTERM on an API process', () => {
+  it('lets a request in flight finish, then exits 0', {
+    skip: testDbKind === 'pglite' ? 'needs PostgreSQL: the test holds a lock from another connection while the server runs' : false,
+  }, async () => {
+    const server = await startServerProcess({ ROLES: 'api', DATABASE_URL: urlWithSchema(t.url!, t.searchPath!) });
+    const brand = await createBrand(t.db);
+    const key = (await createKey(t.db, brand.id)).key;
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((r) => { locked = r; });
+    const holder = t.db.transaction(async (tx) => { await tx.query('LOCK TABLE products IN ACCESS EXCLUSIVE MODE'); locked(); await held; });
+    await lockTaken;
+    const inFlight = fetch(`${server.url}/api/v1/products`, { headers: { 'x-service-api': key } });
+    await new Promise((r) => setTimeout(r, 300)); // the request is waiting on the lock
+    const exited = new Promise<number | null>((r) => server.child.once('exit', (code) => r(code)));
+    server.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await holder;
+    const res = await inFlight;
+    assert.equal(res.status, 200, 'the request in flight was answered');
+    assert.equal(await exited, 0);
+    assert.match(server.output(), /shutting down/);
+  });
+});

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.ts';
+import { errorEnvelope } from './error-handler.ts';
+
+/**
+ * The answers the framework and Node would otherwise give in their own words: a request that
+ * runs too long, a process that is shutting down, and the errors Node answers before Fastify sees
+ * a request (a slow upload past the request timeout, headers too large, broken HTTP). Every one is
+ * the envelope with x-request-id (README, API conventions).
+ */
+
+export const newRequestId = () => `req_${randomBytes(12).toString('base64url')}`;
+
+/** For Fastify's clientErrorHandler: Node's refusals, written as the envelope on the raw socket. */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, error] = err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? [408, 'Request Timeout', new AppError('validation_failed', 'The request took too long to arrive; send it again over a faster connection.')]
+    : err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', new AppError('validation_failed', 'The request headers are too large (16 KB at most).')]
+      : [400, 'Bad Request', new AppError('validation_failed', 'The request is not valid HTTP.')];
+  const requestId = newRequestId();
+  const body = JSON.stringify(errorEnvelope(requestId, error));
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+      + `x-request-id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
+}
+
+/**
+ * A handler that has not answered within `timeoutMs` is answered 503 with Retry-After (its work,
+ * bounded by the database's statement_timeout, is abandoned: a transaction still open rolls
+ * back). Requests that arrive once the process is shutting down get 503 with Connection: close.
+ */
+export function installRequestDeadlines(app: FastifyInstance, timeoutMs: number) {
+  let closing = false;
+  app.addHook('preClose', async () => { closing = true; });
+  // Answers sent while shutting down close their connection, so keep-alive clients do not hold
+  // the process open until the keep-alive timeout (72 s).
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (closing) {
+      reply.header('connection', 'close').header('retry-after', '1');
+      throw new AppError('service_unavailable', 'This server is shutting down; send the request again (another server will take it).');
+    }
+    if (timeoutMs <= 0) return;
+    const timer = setTimeout(() => {
+      if (reply.sent) return;
+      req.log.warn({ url: req.url, timeoutMs }, 'request ran past its deadline');
+      reply.code(503).header('retry-after', '1').send(errorEnvelope(req.id, new AppError('service_unavailable',
+        `The request did not finish within ${timeoutMs / 1000} s and was stopped; try again.`)));
+    }, timeoutMs);
+    timer.unref();
+    reply.raw.once('close', () => clearTimeout(timer));
+  });
+}
