@@ -79,6 +79,17 @@ describe('the client against the real server', () => {
     assert.ok(Array.isArray(product.checkoutFields));
   });
 
+  it('makes one payment link for one idempotency key, however often the call is repeated', async () => {
+    const idempotencyKey = `order-${Date.now()}`;
+    const first = await client.paymentLinks.create(courseBody(ids) as any, { idempotencyKey });
+    const again = await client.paymentLinks.create(courseBody(ids) as any, { idempotencyKey });
+    assert.equal(again.id, first.id, 'the server replayed the first answer');
+    await assert.rejects(
+      client.paymentLinks.create(courseBody(ids, { metadata: { other: 'body' } }) as any, { idempotencyKey }),
+      (err: unknown) => err instanceof ValidationError && err.status === 422 && err.code === 'idempotency_key_reused',
+    );
+  });
+
   it('makes a payment link, and after paying lists, gets and verifies the transaction', async () => {
     const link = await client.paymentLinks.create(courseBody(ids) as any);
     assert.match(link.link, /^http/);
@@ -216,7 +227,7 @@ describe('the client against the real server', () => {
     for (const x of live.exchanges) {
       const key = x.requestHeaders.get('idempotency-key');
       if (x.method === 'GET') assert.equal(key, null, `${x.method} ${x.url.pathname}`);
-      else assert.match(key ?? '', /^[0-9a-f-]{36}$/, `${x.method} ${x.url.pathname}`);
+      else assert.match(key ?? '', /^([0-9a-f-]{36}|order-\d+)$/, `${x.method} ${x.url.pathname}`); // made per call, or the caller's own
     }
   });
 

@@ -7,7 +7,7 @@ import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
-import { clientErrorHandler, installRequestDeadlines, newRequestId } from './http/edges.ts';
+import { clientErrorHandler, frameworkErrors, installRequestDeadlines, newRequestId } from './http/edges.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonDepthLimit } from './http/json-depth.ts';
 import { documentIdempotencyHeader, installIdempotencyGuard } from './http/idempotency.ts';
@@ -46,6 +46,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     requestTimeout: deps.config.requestTimeoutMs,
     // Node's own refusals and the shutdown answer in the envelope (http/edges.ts).
     clientErrorHandler,
+    frameworkErrors,
     return503OnClosing: false,
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();

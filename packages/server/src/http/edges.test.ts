@@ -51,6 +51,18 @@ describe('answers the framework would give in its own words', () => {
     } finally { await app.close(); }
   });
 
+  it('answers bad percent-encoding in the URL with 400 in the envelope, on every kind of route', async () => {
+    for (const url of ['/api/v1/products/%E0%A4%A', '/api/v1/pro%ducts', '/docs/%', '/checkout/%zz/x']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      assert.equal(res.statusCode, 400, url);
+      assert.match(String(res.headers['x-request-id']), /^req_/);
+      const body = res.json();
+      assert.equal(body.data.code, 'validation_failed');
+      assert.equal(body.data.requestId, res.headers['x-request-id']);
+      assert.match(body.message, /every % must start an escape/);
+    }
+  });
+
   it('answers broken HTTP with 400 in the envelope', async () => {
     const { app, port } = await listening();
     try {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import { errorEnvelope } from './error-handler.ts';
 
@@ -12,6 +12,15 @@ import { errorEnvelope } from './error-handler.ts';
  */
 
 export const newRequestId = () => `req_${randomBytes(12).toString('base64url')}`;
+
+/** For Fastify's frameworkErrors: a URL that is not valid (bad percent-encoding), in the envelope. */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  reply.header('x-request-id', req.id);
+  const known = err.code === 'FST_ERR_BAD_URL'
+    ? new AppError('validation_failed', 'The URL is not valid: every % must start an escape such as %20 of valid UTF-8.')
+    : new AppError('validation_failed', 'The request could not be routed.');
+  return reply.code(400).send(errorEnvelope(req.id, known));
+}
 
 /** For Fastify's clientErrorHandler: Node's refusals, written as the envelope on the raw socket. */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {

@@ -52,7 +52,7 @@ export function messagePage(title: string, message: string): string {
 
 /**
  * Sends a page with the headers every page of ours carries: never cached, never framed, no
- * referrer, and a CSP that allows no scripts. `formAction` lists the origins its forms may post
+ * referrer to other sites, and a CSP that allows no scripts. `formAction` lists the origins its forms may post
  * to besides our own.
  */
 export function sendPage(reply: FastifyReply, status: number, html: string, options: { formAction?: string[] } = {}) {
@@ -60,7 +60,9 @@ export function sendPage(reply: FastifyReply, status: number, html: string, opti
   return reply.code(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
+    // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on our own form
+    // posts, and the checkout form checks Origin (CSRF). Other sites still get no referrer.
+    .header('referrer-policy', 'same-origin')
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)

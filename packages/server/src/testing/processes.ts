@@ -7,6 +7,9 @@ import { join } from 'node:path';
 /** With DATABASE_URL the server needs a webhook sealing key (docs/webhooks.md); one for every test process. */
 const webhookTestKey = randomBytes(32).toString('base64');
 
+/** Rate limits no ordinary test reaches (tests that measure them set their own). */
+const generousBudgets = { RATE_LIMIT_LIVE: '1000000', RATE_LIMIT_TEST: '1000000', RATE_LIMIT_AUTH_FAILURES: '1000000' };
+
 export const serverRoot = new URL('../../', import.meta.url).pathname;
 const mainScript = join(serverRoot, 'src/main.ts');
 const cliScript = join(serverRoot, 'src/cli/main.ts');
@@ -46,7 +49,7 @@ export interface ServerProcess {
 
 /** Starts `npm start` (main.ts) as a real process on a free port and waits until it serves. */
 export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEBHOOK_SECRET_KEY: webhookTestKey, WEBHOOK_ALLOW_LOOPBACK: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEBHOOK_SECRET_KEY: webhookTestKey, WEBHOOK_ALLOW_LOOPBACK: 'true', ...generousBudgets, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => { output += c; });
   child.stderr!.on('data', (c: Buffer) => { output += c; });

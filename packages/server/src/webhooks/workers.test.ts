@@ -120,7 +120,8 @@ describe('many workers, one database', () => {
     const { brandId } = await brandWithEndpoint(rx);
     await t.worker?.stop();
     t.worker = undefined;
-    const victim = await workerProcess();
+    // All 20 to the one endpoint in flight at once: this is about leases, not the per-endpoint cap.
+    const victim = await workerProcess({ WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '100', WEBHOOK_MAX_IN_FLIGHT_PER_BRAND: '100' });
     await record(brandId, 20);
     await rx.waitFor(20, 10_000); // all 20 in flight in the victim, none answered
     victim.child.kill('SIGKILL');
