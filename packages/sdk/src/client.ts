@@ -1,5 +1,6 @@
 import { Requester, type ClientOptions, type RequestOptions } from './request.ts';
 import { Hubs } from './resources/hubs.ts';
+import { Memberships, Payouts, TestClock } from './resources/lifecycle.ts';
 import { PaymentLinks, Payments } from './resources/checkout.ts';
 import { Events, Imports } from './resources/events.ts';
 import { Products } from './resources/products.ts';
@@ -21,6 +22,9 @@ export class Client {
   readonly webhooks: Webhooks;
   readonly events: Events;
   readonly imports: Imports;
+  readonly memberships: Memberships;
+  readonly payouts: Payouts;
+  readonly testClock: TestClock;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -33,6 +37,9 @@ export class Client {
     this.webhooks = new Webhooks(this.#r);
     this.events = new Events(this.#r);
     this.imports = new Imports(this.#r);
+    this.memberships = new Memberships(this.#r);
+    this.payouts = new Payouts(this.#r);
+    this.testClock = new TestClock(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

@@ -134,6 +134,21 @@ describe('the client against the real server', () => {
     await eventually(async () => ((await client.imports.get(customers.importID)).status === 'completed' ? true : undefined));
   });
 
+  it('cancels and removes members, advances the test clock and reads the payout it settles', async () => {
+    const members = await client.hubs.members.list(ids['studio-club'], { limit: 100 }).toArray({ max: 100 });
+    const [first, second] = members.filter((m) => m.status === 'active');
+    assert.ok(first && second, 'two active members to end');
+    assert.equal((await client.memberships.cancel(first.membershipId, { atPeriodEnd: false })).status, 'removed');
+    assert.equal((await client.hubs.members.remove(ids['studio-club'], second.membershipId)).status, 'removed');
+
+    const before = Date.parse((await client.testClock.get()).now);
+    const moved = await client.testClock.advance({ by: '2d' });
+    assert.ok(Date.parse(moved.now) >= before + 2 * 86_400_000);
+    const payouts = await client.payouts.list().toArray({ max: 10 });
+    assert.ok(payouts.length >= 1, 'the course sold earlier was paid out');
+    assert.deepEqual(await client.payouts.get(payouts[0].id), payouts[0]);
+  });
+
   it('manages webhook endpoints, sends a test event and reads, resends and lists deliveries and events', async () => {
     const created = await client.webhooks.create({ url: rx.url, events: ['transaction.succeeded', 'member.joined'], description: 'sdk test' });
     assert.match(created.signingSecret, /^whsec_/);

@@ -24,6 +24,9 @@ import { productRoutes } from './products/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { subscriptionRoutes } from './subscriptions/routes.ts';
+import { payoutRoutes } from './payouts/routes.ts';
+import { clockRoutes } from './clock/routes.ts';
 
 /** The HTTP app of one process, on the deps its composition root built. */
 export async function buildApp(deps: Deps): Promise<App> {
@@ -92,10 +95,13 @@ export async function buildApp(deps: Deps): Promise<App> {
     eventRoutes(v1, deps);
     checkoutRoutes(v1, deps);
     importRoutes(v1, deps);
+    subscriptionRoutes(v1, deps);
+    payoutRoutes(v1, deps);
+    clockRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   docsRoutes(app);
   checkoutPages(app, deps);
-  if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken });
+  if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken, config: deps.config });
   return app;
 }

@@ -19,6 +19,10 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Records one import batch writes in one transaction (docs/imports.md). */
   importBatchSize: number;
+  /** Subscription renewals (docs/subscriptions.md). */
+  renewals: { retryScheduleMs: number[]; leaseMs: number };
+  /** Payouts (docs/payouts.md). */
+  payouts: PayoutSettings;
   /** Shared rate-limit counters across API processes; absent means each process counts alone. */
   redisUrl?: string;
   /** A handler that has not answered by then gets 503; also how long a request may take to arrive. */
@@ -27,6 +31,15 @@ export interface Config {
   statementTimeoutMs: number;
   /** Request budgets (README, Rate limits). */
   rateLimits: RateLimitSettings;
+}
+
+export interface PayoutSettings {
+  /** The percentage part of the platform fee, in basis points (5% = 500). */
+  feeBasisPoints: number;
+  /** The fixed part of the fee, in each currency's major units (0.30 = 30 cents, 0 yen). */
+  feeFixed: number;
+  /** Payout runs fall on every `everyMs` from 1970-01-01T00:00Z shifted by `offsetMs` (PAYOUT_SCHEDULE). */
+  schedule: { everyMs: number; offsetMs: number };
 }
 
 export interface RateLimitSettings {
@@ -167,6 +180,58 @@ function webhookSettings(env: Env, embedded: boolean): WebhookSettings {
   };
 }
 
+function renewalSettings(env: Env): Config['renewals'] {
+  const day = 86_400_000;
+  const raw = env.RENEWAL_RETRY_SCHEDULE;
+  let retryScheduleMs = [day, 3 * day, 5 * day];
+  if (raw !== undefined && raw.trim() !== '') {
+    const parts = raw.split(',').map((p) => p.trim());
+    const parsed = parts.map(parseDuration);
+    const ok = parts.length <= 20 && parsed.every((ms, i) => ms !== undefined && ms > 0 && ms <= 60 * day && (i === 0 || ms > parsed[i - 1]!));
+    if (!ok) {
+      throw new ConfigError(`RENEWAL_RETRY_SCHEDULE must be up to 20 increasing delays after the period end, such as 1d,3d,5d (each at most 60d); got "${raw}".`);
+    }
+    retryScheduleMs = parsed as number[];
+  } else if (raw !== undefined) {
+    retryScheduleMs = []; // explicitly empty: a failed renewal ends the subscription at once
+  }
+  return { retryScheduleMs, leaseMs: duration(env, 'RENEWAL_LEASE', 300_000, 10_000, day) };
+}
+
+function decimal(env: Env, name: string, fallback: number, max: number, decimals: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const pattern = new RegExp(`^\\d+(\\.\\d{1,${decimals}})?$`);
+  if (!pattern.test(raw) || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a number from 0 to ${max} with at most ${decimals} decimals; got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+function payoutSettings(env: Env): PayoutSettings {
+  const day = 86_400_000;
+  const raw = (env.PAYOUT_SCHEDULE ?? '').trim() || 'daily';
+  const named: Record<string, { everyMs: number; offsetMs: number }> = {
+    hourly: { everyMs: 3_600_000, offsetMs: 0 },
+    daily: { everyMs: day, offsetMs: 0 },
+    // 1970-01-01 was a Thursday: Mondays at 00:00 UTC are 4 days later, then every 7 days.
+    weekly: { everyMs: 7 * day, offsetMs: 4 * day },
+  };
+  let schedule = named[raw];
+  if (!schedule) {
+    const ms = parseDuration(raw);
+    if (ms === undefined || ms < 60_000 || ms > 31 * day) {
+      throw new ConfigError(`PAYOUT_SCHEDULE must be hourly, daily, weekly, or a duration from 1m to 31d such as 6h; got "${raw}".`);
+    }
+    schedule = { everyMs: ms, offsetMs: 0 };
+  }
+  return {
+    feeBasisPoints: Math.round(decimal(env, 'PAYOUT_FEE_PERCENT', 5, 100, 2) * 100),
+    feeFixed: decimal(env, 'PAYOUT_FEE_FIXED', 0.3, 1000, 3),
+    schedule,
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -196,6 +261,8 @@ export function loadConfig(env: Env = process.env): Config {
     keyCacheMs: integer(env, 'KEY_CACHE_MS', 500, 0, 1000),
     webhooks: webhookSettings(env, !databaseUrl),
     importBatchSize: integer(env, 'IMPORT_BATCH_SIZE', 1000, 1, 10_000),
+    renewals: renewalSettings(env),
+    payouts: payoutSettings(env),
     requestTimeoutMs: duration(env, 'REQUEST_TIMEOUT', 30_000, 1000, 600_000),
     statementTimeoutMs: duration(env, 'DATABASE_STATEMENT_TIMEOUT', 30_000, 100, 3_600_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),

@@ -82,7 +82,13 @@ export interface paths {
         get: operations["getHubMember"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Remove a hub member
+         * @description Our addition. The member's status becomes `removed` at once and `member.removed` is sent; a subscription paying for the membership is `cancelled` (no refund). Removed members stay in the hub's member list with their status. Removing a member who is no longer active changes nothing. Answers the Membership record.
+         *
+         *     Scope: `customers:write`.
+         */
+        delete: operations["removeHubMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -132,6 +138,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/memberships/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a membership
+         * @description Our addition. `atPeriodEnd: true`: the subscription stops renewing and stays `active` with `cancelAtPeriodEnd` until the paid period ends; then it is `cancelled`, the membership `expired`, and `subscription.expired` then `member.removed` are sent. `atPeriodEnd: false`: the membership is `removed` now, its subscription `cancelled`, `member.removed` is sent; no refund. A membership without a renewing subscription can only be cancelled now (409 otherwise). Answers the Membership record.
+         *
+         *     Scope: `customers:write`.
+         */
+        post: operations["cancelMembership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment-links": {
         parameters: {
             query?: never;
@@ -170,6 +198,50 @@ export interface paths {
          *     Scope: `transactions:read` or `checkout:write`.
          */
         post: operations["verifyPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payouts
+         * @description Our addition (docs/payouts.md). Settled payouts in the key's mode, newest first: one per currency per payout run.
+         *
+         *     Scope: `transactions:read`.
+         */
+        get: operations["listPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payout
+         * @description Our addition (docs/payouts.md).
+         *
+         *     Scope: `transactions:read`.
+         */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -280,6 +352,50 @@ export interface paths {
          *     Scope: `customers:write`.
          */
         post: operations["importProductCustomers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test-clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the test clock
+         * @description Our addition. The brand's test-mode time: real time plus however far the clock has been advanced. Test keys only (a live key gets 404).
+         *
+         *     Any valid key; no scope needed.
+         */
+        get: operations["getTestClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test-clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the test clock
+         * @description Our addition. Moves the brand's test-mode time forward, `by` a duration ("31d", "12h", "2w") or `to` an ISO 8601 time, and runs every job that falls due meanwhile (renewals, retries, ends of access, payout runs) in time order before answering. No other brand and never live mode is moved. Test keys only (a live key gets 404).
+         *
+         *     Any valid key; no scope needed.
+         */
+        post: operations["advanceTestClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -786,6 +902,7 @@ export interface components {
             productID?: string;
             /** @description `active`, `expired`, `removed` or `cancelled`. */
             status: string;
+            subscription?: components["schemas"]["Subscription"];
         };
         /** @description The body of a `member.joined` delivery. */
         MemberJoinedEvent: {
@@ -827,6 +944,7 @@ export interface components {
             plan?: string;
             /** @description `active`, `expired`, `removed` or `cancelled`. */
             status: string;
+            subscription?: components["schemas"]["Subscription"];
         };
         PaymentLink: {
             /** @description The total the server computed from the catalog, as a decimal amount. */
@@ -933,6 +1051,7 @@ export interface components {
             /** @description `public`, `unlisted` or `private`. */
             visibility: string;
         };
+        /** @description Our addition: the recurring side of a membership bought on a recurring tier (docs/subscriptions.md). */
         Subscription: {
             cancelAtPeriodEnd: boolean;
             /** @description Billing periods agreed; 0 renews until cancelled. */
@@ -993,6 +1112,13 @@ export interface components {
              * @enum {string}
              */
             type: "subscription.renewed";
+        };
+        TestClock: {
+            /**
+             * Format: date-time
+             * @description The brand's test-mode time.
+             */
+            now: string;
         };
         Tier: {
             archived: boolean;
@@ -1435,6 +1561,43 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    removeHubMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                hubID: string;
+                /** @description The membership id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a hub member */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Membership"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     importHubMembers: {
         parameters: {
             query?: never;
@@ -1517,6 +1680,51 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    cancelMembership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The membership id (a hub member or a product's customer). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `true`: keep access until the paid period ends and stop renewing; `false`: remove the member now (no refund). */
+                    atPeriodEnd: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Cancel a membership */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Membership"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -1675,6 +1883,74 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List payouts */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            hasMore: boolean;
+                            items: components["schemas"]["Payout"][];
+                            /** @description Pass as `cursor` to get the next page; an empty string on the last page. */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The payout id (`po_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a payout */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Payout"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
         };
     };
     ping: {
@@ -1855,6 +2131,82 @@ export interface operations {
                             /** @description Look the import up with GET /imports/{id} (our addition to the reference). */
                             importID: string;
                             queued: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getTestClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read the test clock */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TestClock"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    advanceTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. `31d`, `12h`, `90m`, `2w`. */
+                    by?: string;
+                    /** @description An ISO 8601 time, not before the clock's time. */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Advance the test clock */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            jobsRun: number;
+                            /** Format: date-time */
+                            now: string;
                         };
                     };
                 };

@@ -17,6 +17,11 @@ export class HubMembers {
     return this.#r.request({ method: 'GET', path: `/hubs/${segment(hubId, 'hubId')}/members/${segment(membershipId, 'membershipId')}`, options });
   }
 
+  /** DELETE /hubs/{hubID}/members/{id}: removes the member now (a subscription paying for it is cancelled). Scope `customers:write`. */
+  remove(hubId: string, membershipId: string, options?: RequestOptions): Promise<Membership> {
+    return this.#r.request({ method: 'DELETE', path: `/hubs/${segment(hubId, 'hubId')}/members/${segment(membershipId, 'membershipId')}`, options });
+  }
+
   /** POST /hubs/{hubID}/members/import: queues members for import (answered 202). Scope `customers:write`. */
   import(hubId: string, params: ImportParams, options?: RequestOptions): Promise<ImportQueued> {
     return this.#r.request({ method: 'POST', path: `/hubs/${segment(hubId, 'hubId')}/members/import`, body: params, options });

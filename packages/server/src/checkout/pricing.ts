@@ -1,4 +1,5 @@
 import type { ErrorDetail } from '../errors.ts';
+import { everyPeriod } from '../subscriptions/periods.ts';
 import type { HubRow } from '../hubs/repository.ts';
 import { exponentOf, toMajor, toMinor } from '../money.ts';
 import type { ItemRow, ProductRow, TierRow } from '../products/repository.ts';
@@ -20,6 +21,16 @@ export interface Purchase {
   hubId: string | null;
   tierId: string;
   count: number;
+  /** On a recurring tier: what each renewal charges (minor units) and how often (docs/subscriptions.md). */
+  recurrence?: Recurrence;
+}
+
+export interface Recurrence {
+  periodic: 'daily' | 'weekly' | 'monthly' | 'yearly';
+  interval: number;
+  /** Billing periods in all, this first payment included; 0 renews until cancelled. */
+  count: number;
+  amount: number;
 }
 
 export interface LineItem {
@@ -32,6 +43,8 @@ export interface LineItem {
   unitAmount: number;
   quantity: number;
   amount: number;
+  /** On a recurring tier, what the buyer agrees to: "5.00 USD every month, 12 payments". */
+  terms?: string;
 }
 
 export interface Priced {
@@ -45,6 +58,16 @@ export interface Priced {
 
 /** 3950 USD -> "39.50 USD": how amounts read in messages and on the checkout page. */
 export const formatMoney = (minor: number, currency: string) => `${toMajor(minor, currency).toFixed(exponentOf(currency))} ${currency}`;
+
+/** What a buyer of a recurring tier agrees to, in words: "5.00 USD every month, 12 payments" or "…, then renews until cancelled". */
+export function recurrenceTerms(r: Recurrence, currency: string): string {
+  const every = everyPeriod(r.periodic, r.interval);
+  const money = formatMoney(r.amount, currency);
+  if (r.count === 1) return `${money} once, for one period (${every.replace('every ', '')}); it does not renew`;
+  return r.count > 1
+    ? `${money} ${every}, ${r.count} payments (today's and ${r.count - 1} renewal${r.count > 2 ? 's' : ''}), charged to this card`
+    : `${money} ${every}, starting today, then renews until cancelled, charged to this card`;
+}
 
 const typeOf = (c: PurchaseTarget) => (c.kind === 'hub' ? 'membership' : c.product.type);
 
@@ -88,6 +111,9 @@ export function priceLink(body: PaymentLinkBody, catalog: PurchaseTarget[], now:
       const names = selectedItems(c, input.selected, problem);
       if (names.length) details.push(`Selected: ${names.join(', ')}`);
     }
+    const recurrence: Recurrence | undefined = tier.recurrence_periodic
+      ? { periodic: tier.recurrence_periodic, interval: tier.recurrence_interval ?? 1, count: tier.recurrence_count ?? 0, amount: unit }
+      : undefined;
     lineItems.push({
       description: `${title} (${tier.name})`,
       product: title,
@@ -96,8 +122,9 @@ export function priceLink(body: PaymentLinkBody, catalog: PurchaseTarget[], now:
       unitAmount: unit,
       quantity: count,
       amount: unit * count,
+      ...(recurrence ? { terms: recurrenceTerms(recurrence, tier.currency) } : {}),
     });
-    purchases.push({ productId: c.kind === 'product' ? c.product.id : null, hubId, tierId: tier.id, count });
+    purchases.push({ productId: c.kind === 'product' ? c.product.id : null, hubId, tierId: tier.id, count, ...(recurrence ? { recurrence } : {}) });
   });
 
   lineItems.push(...addonLines(body.addons ?? [], catalog, currencies, problems));

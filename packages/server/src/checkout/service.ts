@@ -9,6 +9,9 @@ import { toMajor } from '../money.ts';
 import { providerForMode } from '../payments/providers.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
 import { grantMembership } from '../memberships/service.ts';
+import { modeNow } from '../clock/repository.ts';
+import { notePayable } from '../payouts/repository.ts';
+import { startSubscription } from '../subscriptions/service.ts';
 import * as transactions from '../transactions/repository.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
 import { renderTransaction } from '../transactions/service.ts';
@@ -132,6 +135,7 @@ export async function settlePayment(tx: Queryable, payment: TransactionRow, stat
     return moved;
   }
   await recordEvent(tx, { ...scope, type: 'transaction.succeeded', data: renderTransaction(moved) });
+  if (moved.amount > 0) await notePayable(tx, moved.brand_id, moved.mode, await modeNow(tx, moved.brand_id, moved.mode));
   const link = moved.payment_link_id ? await repo.completeLink(tx, moved.brand_id, moved.payment_link_id, moved.id) : undefined;
   if (!link) return moved;
   for (const purchase of link.purchases) {
@@ -139,8 +143,9 @@ export async function settlePayment(tx: Queryable, payment: TransactionRow, stat
       ...(purchase.productId ? [{ productId: purchase.productId, hubId: null }] : []),
       ...(purchase.hubId ? [{ productId: null, hubId: purchase.hubId }] : []),
     ];
+    const granted = [];
     for (const target of targets) {
-      await grantMembership(tx, {
+      granted.push(await grantMembership(tx, {
         brandId: link.brand_id,
         mode: link.mode,
         ...target,
@@ -149,8 +154,10 @@ export async function settlePayment(tx: Queryable, payment: TransactionRow, stat
         phone: link.buyer_phone,
         fields: link.form_data,
         plan: purchase.tierId,
-      });
+      }));
     }
+    const { recurrence } = purchase;
+    if (recurrence && granted.length) await startSubscription(tx, moved, { ...purchase, recurrence }, granted);
   }
   return moved;
 }

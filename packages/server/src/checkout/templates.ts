@@ -37,6 +37,7 @@ ${rows}
 </tbody>
 <tfoot><tr><th scope="row">Total</th><th class="amount" id="total">${esc(formatMoney(link.amount, link.currency))}</th></tr></tfoot>
 </table>
+${link.line_items.filter((l) => l.terms).map((l) => `<p class="terms" id="terms">${esc(`${l.product ?? l.description}: ${l.terms}.`)}</p>`).join('\n')}
 </section>`;
 }
 

@@ -7,7 +7,10 @@ import { loadCatalog } from '../catalog/load.ts';
 import type { Db } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import type { KeyCache } from '../keys/cache.ts';
-import { scopes, type Scope } from '../auth/principal.ts';
+import { scopes, type Principal, type Scope } from '../auth/principal.ts';
+import { advanceClock } from '../clock/flows.ts';
+import type { Config } from '../config.ts';
+import { cancelMembership } from '../subscriptions/service.ts';
 import { createKey, listKeys, revokeKey } from '../keys/service.ts';
 import { seedDemoActivity } from './demo.ts';
 
@@ -33,12 +36,17 @@ export const Command = Type.Union([
   Type.Object({ command: Type.Literal('key revoke'), keyId: Type.String() }),
   Type.Object({ command: Type.Literal('catalog load'), brandId: Type.String(), catalog: Type.Unknown() }),
   Type.Object({ command: Type.Literal('seed demo') }),
+  Type.Object({ command: Type.Literal('member remove'), membershipId: Type.String(), brandId: Type.Union([Type.String(), Type.Null()]), atPeriodEnd: Type.Boolean() }),
+  Type.Object({ command: Type.Literal('clock advance'), brandId: Type.String(), by: Type.Union([Type.String(), Type.Null()]), to: Type.Union([Type.String(), Type.Null()]) }),
 ]);
 export type Command = Static<typeof Command>;
 
 export const exampleCatalogPath = new URL('../../../../examples/catalog.json', import.meta.url);
 
-export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Command): Promise<unknown> {
+/** The admin CLI acts as the brand's owner: every scope, in the mode of what it acts on. */
+const ownerOf = (brandId: string, mode: 'test' | 'live'): Principal => ({ brandId, mode, scopes: [...scopes], via: 'session' });
+
+export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Command, config: Config): Promise<unknown> {
   switch (cmd.command) {
     case 'migrate':
       return { applied: await migrate(db) };
@@ -68,5 +76,16 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
       const key = await createKey(db, { brandId: brand.id, mode: 'test', scopes: [...scopes], name: 'demo' });
       return { brand, key: key.key, keyId: key.id, mode: key.mode, scopes: key.scopes, ids };
     }
+    case 'member remove': {
+      const [found] = await db.query<{ brand_id: string; mode: 'test' | 'live' }>(
+        `SELECT brand_id, mode FROM memberships WHERE id = $1 ${cmd.brandId ? 'AND brand_id = $2' : ''}`,
+        cmd.brandId ? [cmd.membershipId, cmd.brandId] : [cmd.membershipId],
+      );
+      if (!found) throw new Error(`No membership ${cmd.membershipId} exists${cmd.brandId ? ` in brand ${cmd.brandId}` : ''}.`);
+      return db.transaction((tx) => cancelMembership(tx, ownerOf(found.brand_id, found.mode), cmd.membershipId, cmd.atPeriodEnd));
+    }
+    case 'clock advance':
+      await requireBrand(db, cmd.brandId);
+      return advanceClock(db, config, ownerOf(cmd.brandId, 'test'), { ...(cmd.by !== null ? { by: cmd.by } : {}), ...(cmd.to !== null ? { to: cmd.to } : {}) });
   }
 }

@@ -19,7 +19,7 @@ async function run(argv: string[]): Promise<unknown> {
     const db = openPostgres(config.databaseUrl, { max: 2 });
     try {
       if (cmd.command !== 'migrate') await migrate(db);
-      return await runCommand(db, undefined, cmd);
+      return await runCommand(db, undefined, cmd, config);
     } finally {
       await db.close();
     }
@@ -29,7 +29,7 @@ async function run(argv: string[]): Promise<unknown> {
   const db = await openPglite(config.dataDir);
   try {
     if (cmd.command !== 'migrate') await migrate(db);
-    return await runCommand(db, undefined, cmd);
+    return await runCommand(db, undefined, cmd, config);
   } finally {
     await db.close();
     await lock.release();

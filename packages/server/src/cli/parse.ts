@@ -15,6 +15,9 @@ export const usage = `Usage: npm run cli -- <command>
   key revoke KEY_ID                               revoke a key at once
   catalog load --brand ID FILE.json               load hubs and products from a catalog file
   seed --demo                                     create a demo brand, its catalog and a test key
+  member remove MEMBERSHIP_ID [--at-period-end] [--brand ID]
+                                                  remove a member now, or stop renewing at period end
+  clock advance --brand ID --by 31d|--to ISO_TIME move the brand's test-mode clock and run what falls due
 
 Every command prints one JSON object on stdout. Settings come from the same environment
 as the server: DATABASE_URL, or DATA_DIR (default ./.data) for the embedded database.`;
@@ -41,6 +44,9 @@ export async function parseCommand(argv: string[]): Promise<Command> {
       live: { type: 'string' },
       test: { type: 'string' },
       demo: { type: 'boolean' },
+      'at-period-end': { type: 'boolean' },
+      by: { type: 'string' },
+      to: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -97,6 +103,11 @@ export async function parseCommand(argv: string[]): Promise<Command> {
     case 'seed':
       if (!values.demo) throw new UsageError('seed needs --demo.');
       return { command: 'seed demo' };
+    case 'member remove':
+      return { command: 'member remove', membershipId: need(rest[0], 'MEMBERSHIP_ID'), brandId: values.brand ?? null, atPeriodEnd: values['at-period-end'] ?? false };
+    case 'clock advance':
+      if ((values.by === undefined) === (values.to === undefined)) throw new UsageError('clock advance needs exactly one of --by (e.g. 31d) and --to (an ISO 8601 time).');
+      return { command: 'clock advance', brandId: need(values.brand, '--brand'), by: values.by ?? null, to: values.to ?? null };
     default:
       throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);
   }

@@ -28,6 +28,8 @@ export const tags = [
   { name: 'Imports', description: 'Bulk imports of hub members and product customers, and their progress. Guide: [Imports](/docs/guides/imports).' },
   { name: 'Webhooks', description: 'Endpoints that receive signed event deliveries, the delivery log and resends. Guide: [Webhooks](/docs/guides/webhooks).' },
   { name: 'Events', description: 'Every event of the key\'s mode, in the webhook body\'s shape, for reconciling after downtime.' },
+  { name: 'Payouts', description: 'Settled earnings, net of platform fees, one per currency per run.' },
+  { name: 'Test clock', description: 'Moving a brand\'s test-mode time forward to run renewals, retries and payouts now.' },
 ];
 
 /** The events routes are tagged Webhooks in their route files; the document gives them their own tag. */

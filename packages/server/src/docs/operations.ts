@@ -61,6 +61,12 @@ export const operationDocs: Record<string, OperationDoc> = {
   'post /webhooks/deliveries/{id}/resend': { id: 'resendWebhookDelivery', sdk: "const delivery = await client.webhooks.deliveries.resend('whd_…');", errors: [404, 409] },
   'get /events': { id: 'listEvents', sdk: "for await (const event of client.events.list({ type: 'transaction.succeeded' })) {\n  console.log(event.id, event.created);\n}" },
   'get /events/{id}': { id: 'getEvent', sdk: "const event = await client.events.get('evt_…');", errors: [404] },
+  'post /memberships/{id}/cancel': { id: 'cancelMembership', sdk: "const member = await client.memberships.cancel('mem_…', { atPeriodEnd: true });", body: { atPeriodEnd: true }, errors: [404, ...withBody] },
+  'delete /hubs/{hubID}/members/{id}': { id: 'removeHubMember', sdk: "const member = await client.hubs.members.remove('hub_…', 'mem_…');", errors: [404, 409] },
+  'get /payouts': { id: 'listPayouts', sdk: 'for await (const payout of client.payouts.list()) {\n  console.log(payout.id, payout.amount, payout.currency);\n}' },
+  'get /payouts/{id}': { id: 'getPayout', sdk: "const payout = await client.payouts.get('po_…');", errors: [404] },
+  'get /test-clock': { id: 'getTestClock', sdk: 'const { now } = await client.testClock.get();', errors: [404] },
+  'post /test-clock/advance': { id: 'advanceTestClock', sdk: "const { now, jobsRun } = await client.testClock.advance({ by: '31d' });", body: { by: '31d' }, errors: [404, ...withBody] },
   'get /imports/{id}': { id: 'getImport', sdk: "const job = await client.imports.get('imp_…');\nconsole.log(job.status, job.created, job.pending);", errors: [404] },
 };
 

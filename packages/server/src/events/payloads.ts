@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Membership } from '../memberships/schemas.ts';
+import { Subscription } from '../subscriptions/schemas.ts';
 import { Transaction } from '../transactions/schemas.ts';
 import type { EventType } from './types.ts';
 
@@ -15,22 +16,9 @@ export const MemberEventData = Type.Object({
   productID: Type.Optional(Type.String({ description: 'The product, when the membership is a product\'s customer.' })),
 }, { $id: 'MemberEventData' });
 
-/**
- * The recurring side of a membership bought on a recurring tier. Designed here ahead of the
- * subscriptions work, which fills it; nothing records subscription events for real yet.
- */
-export const Subscription = Type.Object({
-  status: Type.Union([Type.Literal('active'), Type.Literal('past_due'), Type.Literal('cancelled'), Type.Literal('expired'), Type.Literal('completed')],
-    { description: '`active`, `past_due` (a renewal failed and is being retried), `cancelled`, `expired` or `completed` (every one of `count` periods paid).' }),
-  currentPeriodStart: Type.String({ format: 'date-time' }),
-  currentPeriodEnd: Type.String({ format: 'date-time' }),
-  periodsPaid: Type.Integer({ minimum: 0 }),
-  count: Type.Integer({ minimum: 0, description: 'Billing periods agreed; 0 renews until cancelled.' }),
-  cancelAtPeriodEnd: Type.Boolean(),
-  nextBillingAt: Type.Optional(Type.String({ format: 'date-time', description: 'Absent once nothing more will be billed.' })),
-}, { $id: 'Subscription' });
-
 /** subscription.*: the membership, its subscription, and the charge that caused the event when there was one. */
+export { Subscription };
+
 export const SubscriptionEventData = Type.Object({
   membership: MemberEventData,
   subscription: Subscription,

@@ -14,6 +14,8 @@ export interface MembershipRow {
   fields: Record<string, unknown>;
   status: 'active' | 'expired' | 'removed' | 'cancelled';
   plan: string | null;
+  /** The subscription paying for it, when bought on a recurring tier. */
+  subscription_id: string | null;
   joined_at: Date;
   created_at: Date;
 }
@@ -116,4 +118,33 @@ export async function activateMembership(db: Queryable, m: NewMembership): Promi
   );
   const { was_active: wasActive, ...membership } = row;
   return { row: membership, joined: !wasActive };
+}
+
+export async function findMembership(db: Queryable, brandId: string, mode: Mode, id: string, options: { forUpdate?: boolean } = {}) {
+  const [row] = await db.query<MembershipRow>(
+    `SELECT * FROM memberships WHERE brand_id = $1 AND mode = $2 AND id = $3${options.forUpdate ? ' FOR UPDATE' : ''}`, [brandId, mode, id]);
+  return row;
+}
+
+/** Marks the memberships a subscription pays for. */
+export async function attachSubscription(db: Queryable, brandId: string, ids: string[], subscriptionId: string): Promise<MembershipRow[]> {
+  return db.query<MembershipRow>(
+    'UPDATE memberships SET subscription_id = $3 WHERE brand_id = $1 AND id = ANY($2::text[]) RETURNING *',
+    [brandId, ids, subscriptionId],
+  );
+}
+
+/** Ends the active memberships a subscription pays for; returns the ones it ended. */
+export async function endSubscriptionMemberships(db: Queryable, brandId: string, subscriptionId: string, status: 'expired' | 'removed'): Promise<MembershipRow[]> {
+  return db.query<MembershipRow>(
+    `UPDATE memberships SET status = $3 WHERE brand_id = $1 AND subscription_id = $2 AND status = 'active' RETURNING *`,
+    [brandId, subscriptionId, status],
+  );
+}
+
+/** Ends one active membership; undefined when it was not active. */
+export async function endMembership(db: Queryable, brandId: string, id: string, status: 'expired' | 'removed'): Promise<MembershipRow | undefined> {
+  const [row] = await db.query<MembershipRow>(
+    `UPDATE memberships SET status = $3 WHERE brand_id = $1 AND id = $2 AND status = 'active' RETURNING *`, [brandId, id, status]);
+  return row;
 }

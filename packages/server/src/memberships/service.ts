@@ -7,10 +7,13 @@ import type { EventData } from '../events/payloads.ts';
 import { recordEvent, recordEvents } from '../events/service.ts';
 import { newId } from '../ids.ts';
 import { requireProduct } from '../products/service.ts';
+import { findSubscriptions, type SubscriptionRow } from '../subscriptions/repository.ts';
+import { renderSubscription } from '../subscriptions/render.ts';
 import * as repo from './repository.ts';
 import type { Membership } from './schemas.ts';
 
-export function renderMembership(row: repo.MembershipRow): Membership {
+/** The reference's Membership record, with our `subscription` when a subscription pays for it. */
+export function renderMembership(row: repo.MembershipRow, sub?: SubscriptionRow): Membership {
   return {
     membershipId: row.id,
     name: row.name,
@@ -20,12 +23,20 @@ export function renderMembership(row: repo.MembershipRow): Membership {
     status: row.status,
     ...(row.plan ? { plan: row.plan } : {}),
     joinedAt: row.joined_at.toISOString(),
+    ...(sub ? { subscription: renderSubscription(sub) } : {}),
   };
 }
 
+/** Renders rows with their subscriptions, fetched in one query. */
+export async function renderMemberships(db: Queryable, brandId: string, rows: repo.MembershipRow[]): Promise<(row: repo.MembershipRow) => Membership> {
+  const subs = await findSubscriptions(db, brandId, [...new Set(rows.flatMap((r) => (r.subscription_id ? [r.subscription_id] : [])))]);
+  const byId = new Map(subs.map((s) => [s.id, s]));
+  return (row) => renderMembership(row, row.subscription_id ? byId.get(row.subscription_id) : undefined);
+}
+
 /** member.*'s data: the Membership record, plus the product for a product's customer (the record itself names only a hub). */
-export function memberEventData(row: repo.MembershipRow): EventData<'member.joined'> {
-  return { ...renderMembership(row), ...(row.product_id ? { productID: row.product_id } : {}) };
+export function memberEventData(row: repo.MembershipRow, sub?: SubscriptionRow): EventData<'member.joined'> {
+  return { ...renderMembership(row, sub), ...(row.product_id ? { productID: row.product_id } : {}) };
 }
 
 export interface MembershipGrant {
@@ -74,14 +85,14 @@ export async function listHubMembers(db: Queryable, principal: Principal, hubId:
   await requireHub(db, principal.brandId, hubId);
   const page = pageRequest(`hub:${hubId}`, query);
   const rows = await repo.listHubMembers(db, principal.brandId, principal.mode, hubId, page);
-  return toPage(`hub:${hubId}`, page, rows, renderMembership);
+  return toPage(`hub:${hubId}`, page, rows, await renderMemberships(db, principal.brandId, rows));
 }
 
 export async function getHubMember(db: Queryable, principal: Principal, hubId: string, id: string) {
   await requireHub(db, principal.brandId, hubId);
   const row = await repo.findHubMember(db, principal.brandId, principal.mode, hubId, id);
   if (!row) throw notFound('hub member');
-  return renderMembership(row);
+  return (await renderMemberships(db, principal.brandId, [row]))(row);
 }
 
 /** The product's active purchasers in the key's mode, newest first. */
@@ -89,5 +100,5 @@ export async function listProductCustomers(db: Queryable, principal: Principal, 
   await requireProduct(db, principal, productId);
   const page = pageRequest(`customers:${productId}`, query);
   const rows = await repo.listProductCustomers(db, principal.brandId, principal.mode, productId, page);
-  return toPage(`customers:${productId}`, page, rows, renderMembership);
+  return toPage(`customers:${productId}`, page, rows, await renderMemberships(db, principal.brandId, rows));
 }

@@ -45,6 +45,16 @@ export interface PaymentProvider {
   confirmPayment(db: Queryable, input: { brandId: string; reference: string; details: Record<string, string> }): Promise<PaymentState>;
   /** The provider's current view of the payment: the truth POST /payments/verify reconciles with. */
   lookupPayment(db: Queryable, input: { brandId: string; reference: string }): Promise<PaymentState>;
+  /**
+   * The reusable payment method behind a succeeded payment, for renewals: the provider keeps
+   * the card; we keep only this reference. Null when the provider kept nothing.
+   */
+  savedMethodOf(db: Queryable, input: { brandId: string; reference: string }): Promise<string | null>;
+  /**
+   * Charges a pending payment (from createPayment) with a saved method, with no buyer present
+   * (a renewal). Idempotent like confirmPayment: a payment no longer pending is not charged again.
+   */
+  chargeSavedMethod(db: Queryable, input: { brandId: string; reference: string; method: string }): Promise<PaymentState>;
   /** Gives the money back (no route uses it yet). */
   refundPayment(db: Queryable, input: { brandId: string; reference: string }): Promise<PaymentState>;
 }

@@ -17,7 +17,34 @@ export const testCards = new Map<string, CardOutcome & { label: string }>([
   ['4242424242424242', { label: 'succeeds', status: 'succeeded' }],
   ['4000000000000002', { label: 'is declined', status: 'failed', code: 'card_declined', message: 'The card was declined.' }],
   ['4000000000009995', { label: 'fails for insufficient funds', status: 'failed', code: 'insufficient_funds', message: 'The card has insufficient funds.' }],
+  // Succeeds on its first charge in a brand and declines every later one: a subscription whose
+  // card starts failing at its first renewal.
+  ['4000000000000341', { label: 'succeeds once per brand, then is declined', status: 'succeeded' }],
 ]);
+
+const failsAfterFirst = '4000000000000341';
+const declined: CardOutcome = { status: 'failed', code: 'card_declined', message: 'The card was declined.' };
+
+/** What charging `card` does now in this brand. */
+async function outcomeOf(db: Queryable, brandId: string, card: string): Promise<CardOutcome> {
+  const outcome: CardOutcome = testCards.get(card) ?? { status: 'failed', code: 'invalid_card', message: 'Not a sandbox test card.' };
+  if (card !== failsAfterFirst) return outcome;
+  const [charged] = await db.query('SELECT 1 FROM sandbox_payments WHERE brand_id = $1 AND card = $2 AND status = \'succeeded\' LIMIT 1', [brandId, card]);
+  return charged ? declined : outcome;
+}
+
+/** One conditional update: of two charges racing, exactly one moves the payment on; the other reads the state the first one left. */
+async function charge(db: Queryable, brandId: string, reference: string, card: string): Promise<PaymentState> {
+  const outcome = await outcomeOf(db, brandId, card);
+  const [row] = await db.query<SandboxRow>(
+    `UPDATE sandbox_payments
+     SET status = $3, failure_code = $4, card_last4 = $5, card = $6, updated_at = date_trunc('milliseconds', clock_timestamp())
+     WHERE brand_id = $1 AND reference = $2 AND status = 'pending'
+     RETURNING status, failure_code`,
+    [brandId, reference, outcome.status, outcome.status === 'failed' ? outcome.code : null, card.slice(-4) || null, testCards.has(card) ? card : null],
+  );
+  return stateOf(row ?? await current(db, brandId, reference));
+}
 
 const spaced = (card: string) => card.replace(/(\d{4})(?=\d)/g, '$1 ');
 
@@ -60,7 +87,8 @@ export const sandboxProvider: PaymentProvider = {
     if (!card) return 'Enter a card number.';
     if (testCards.has(card)) return null;
     return `${/^\d+$/.test(card) ? 'That' : 'That card number'} is not a sandbox test card. `
-      + 'Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined) or 4000 0000 0000 9995 (insufficient funds).';
+      + 'Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined), 4000 0000 0000 9995 (insufficient funds) '
+      + 'or 4000 0000 0000 0341 (succeeds once per brand, then is declined).';
   },
 
   async createPayment(db, payment) {
@@ -73,18 +101,17 @@ export const sandboxProvider: PaymentProvider = {
   },
 
   async confirmPayment(db, { brandId, reference, details }) {
-    const card = cardNumber(details);
-    const outcome: CardOutcome = testCards.get(card) ?? { status: 'failed', code: 'invalid_card', message: 'Not a sandbox test card.' };
-    // One conditional update: of two confirmations racing, exactly one moves the payment on;
-    // the other reads the state the first one left.
-    const [row] = await db.query<SandboxRow>(
-      `UPDATE sandbox_payments
-       SET status = $3, failure_code = $4, card_last4 = $5, updated_at = date_trunc('milliseconds', clock_timestamp())
-       WHERE brand_id = $1 AND reference = $2 AND status = 'pending'
-       RETURNING status, failure_code`,
-      [brandId, reference, outcome.status, outcome.status === 'failed' ? outcome.code : null, card.slice(-4) || null],
-    );
-    return stateOf(row ?? await current(db, brandId, reference));
+    return charge(db, brandId, reference, cardNumber(details));
+  },
+
+  async savedMethodOf(db, { brandId, reference }) {
+    const [row] = await db.query<{ card: string | null }>('SELECT card FROM sandbox_payments WHERE brand_id = $1 AND reference = $2', [brandId, reference]);
+    return row?.card ? reference : null;
+  },
+
+  async chargeSavedMethod(db, { brandId, reference, method }) {
+    const [saved] = await db.query<{ card: string | null }>('SELECT card FROM sandbox_payments WHERE brand_id = $1 AND reference = $2', [brandId, method]);
+    return charge(db, brandId, reference, saved?.card ?? '');
   },
 
   async lookupPayment(db, { brandId, reference }) {

@@ -22,6 +22,9 @@ export interface TransactionRow {
   provider_reference: string | null;
   failure_code: string | null;
   failure_message: string | null;
+  /** The payout it was settled into, and the platform fee charged on it (minor units). */
+  payout_id?: string | null;
+  fee?: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -89,4 +92,23 @@ export async function finishPending(
     [brandId, id, outcome.status, outcome.status === 'failed' ? outcome.code : null, outcome.status === 'failed' ? outcome.message : null],
   );
   return row;
+}
+
+/** Succeeded paid transactions of a brand and mode not yet in a payout, locked for settling. */
+export function unsettled(db: Queryable, brandId: string, mode: Mode) {
+  return db.query<TransactionRow>(
+    `SELECT * FROM transactions WHERE brand_id = $1 AND mode = $2 AND status = 'succeeded' AND payout_id IS NULL AND amount > 0
+     ORDER BY created_at, id FOR UPDATE`,
+    [brandId, mode],
+  );
+}
+
+/** Puts transactions into a payout, each with the fee charged on it (minor units). */
+export async function settleInto(db: Queryable, brandId: string, payoutId: string, fees: { id: string; fee: number }[]): Promise<void> {
+  await db.query(
+    `UPDATE transactions t SET payout_id = $2, fee = f.fee
+     FROM jsonb_to_recordset($3::jsonb) AS f(id text, fee bigint)
+     WHERE t.brand_id = $1 AND t.id = f.id AND t.payout_id IS NULL`,
+    [brandId, payoutId, JSON.stringify(fees)],
+  );
 }

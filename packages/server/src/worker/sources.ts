@@ -5,6 +5,7 @@ import type { WorkSource } from './loop.ts';
 import { deliverySource } from '../webhooks/delivery-source.ts';
 import { retentionSource } from '../events/retention.ts';
 import { wireEventSubscribers } from '../subscribers.ts';
+import { lifecycleSources } from '../subscriptions/source.ts';
 
 /** Every kind of queued work this service has; each domain adds its source here. */
 export function workSources(deps: Deps): WorkSource[] {
@@ -12,6 +13,7 @@ export function workSources(deps: Deps): WorkSource[] {
   return [
     importWorkSource(deps.db, deps.log, { batchSize: deps.config.importBatchSize }),
     deliverySource(deps),
+    ...lifecycleSources(deps),
     retentionSource({ db: deps.db, log: deps.log, retentionMs: deps.config.webhooks.eventRetentionMs }),
     idempotencyPurgeSource({ db: deps.db, log: deps.log }),
   ];

@@ -1,0 +1,1 @@
+export { Payout } from '../events/payloads.ts';

@@ -1,0 +1,82 @@
+import type { PayoutSettings } from '../config.ts';
+import type { Queryable } from '../db/client.ts';
+import { pageRequest, toPage } from '../db/paging.ts';
+import { notFound } from '../errors.ts';
+import { recordEvent } from '../events/service.ts';
+import type { EventData } from '../events/payloads.ts';
+import { newId } from '../ids.ts';
+import type { Principal } from '../auth/principal.ts';
+import { exponentOf, toMajor } from '../money.ts';
+import * as transactions from '../transactions/repository.ts';
+import * as repo from './repository.ts';
+import type { PayoutRow, ScheduleRow } from './repository.ts';
+
+/**
+ * The platform fee on one paid transaction, in minor units (docs/payouts.md): the percentage of
+ * its amount, rounded half up to the currency's minor unit, plus the fixed part in that
+ * currency's units (0.30 is 30 cents, 0 yen), never more than the amount itself. Free
+ * transactions carry no fee and are in no payout.
+ */
+export function feeOf(amount: number, currency: string, settings: PayoutSettings): number {
+  if (amount <= 0) return 0;
+  const percent = Math.floor((amount * settings.feeBasisPoints + 5_000) / 10_000);
+  const fixed = Math.round(settings.feeFixed * 10 ** exponentOf(currency));
+  return Math.min(amount, percent + fixed);
+}
+
+export function renderPayout(row: PayoutRow): EventData<'payout.settled'> {
+  return {
+    id: row.id,
+    amount: toMajor(row.amount, row.currency),
+    currency: row.currency,
+    fee: toMajor(row.fee, row.currency),
+    transactionCount: row.transaction_count,
+    periodStart: row.period_start.toISOString(),
+    periodEnd: row.period_end.toISOString(),
+    settledAt: row.settled_at.toISOString(),
+    mode: row.mode,
+  };
+}
+
+/**
+ * One payout run of a brand's balance in one mode, at `at` (the schedule's boundary), in the
+ * caller's transaction: every succeeded paid transaction not yet in a payout goes into this run's
+ * payout of its currency, with its fee; one payout.settled per currency. A balance with nothing
+ * left to pay is dropped until something is paid again. Returns the payouts made.
+ */
+export async function settleBalance(tx: Queryable, schedule: ScheduleRow, at: Date, settings: PayoutSettings): Promise<PayoutRow[]> {
+  const unsettled = await transactions.unsettled(tx, schedule.brand_id, schedule.mode);
+  if (!unsettled.length) {
+    await repo.deleteSchedule(tx, schedule.brand_id, schedule.mode);
+    return [];
+  }
+  const byCurrency = new Map<string, typeof unsettled>();
+  for (const t of unsettled) byCurrency.set(t.currency, [...(byCurrency.get(t.currency) ?? []), t]);
+  const payouts: PayoutRow[] = [];
+  for (const [currency, rows] of [...byCurrency].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const fees = rows.map((t) => ({ id: t.id, fee: feeOf(t.amount, currency, settings) }));
+    const gross = rows.reduce((sum, t) => sum + t.amount, 0);
+    const fee = fees.reduce((sum, f) => sum + f.fee, 0);
+    const payout = await repo.insertPayout(tx, {
+      brand_id: schedule.brand_id, id: newId('po'), mode: schedule.mode, currency, amount: gross - fee, fee,
+      transaction_count: rows.length, period_start: schedule.period_start, period_end: at, settled_at: at,
+    });
+    await transactions.settleInto(tx, schedule.brand_id, payout.id, fees);
+    await recordEvent(tx, { brandId: payout.brand_id, mode: payout.mode, type: 'payout.settled', data: renderPayout(payout) });
+    payouts.push(payout);
+  }
+  await repo.moveSchedule(tx, schedule.brand_id, schedule.mode, at);
+  return payouts;
+}
+
+export async function listPayouts(db: Queryable, principal: Principal, query: { limit?: number; cursor?: string }) {
+  const page = pageRequest('payouts', query);
+  const rows = await repo.listPayouts(db, principal.brandId, principal.mode, page);
+  return toPage('payouts', page, rows, renderPayout);
+}
+
+export async function getPayout(db: Queryable, principal: Principal, id: string) {
+  const row = await repo.findPayout(db, principal.brandId, principal.mode, id);
+  if (!row) throw notFound('payout');
+  return renderPayout(row);
+}

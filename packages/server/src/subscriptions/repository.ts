@@ -1,0 +1,112 @@
+import type { Queryable } from '../db/client.ts';
+import type { Mode } from '../auth/principal.ts';
+import { notAdvancingSql, rowNowSql } from '../clock/repository.ts';
+import type { Periodic } from './periods.ts';
+
+export type SubscriptionStatus = 'active' | 'past_due' | 'cancelled' | 'expired' | 'completed';
+
+export interface SubscriptionRow {
+  brand_id: string;
+  id: string;
+  mode: Mode;
+  /** The membership the subscription.* events are about (the product's customer, else the hub member). */
+  membership_id: string;
+  tier_id: string;
+  amount: number;
+  currency: string;
+  periodic: Periodic;
+  period_interval: number;
+  period_count: number;
+  status: SubscriptionStatus;
+  started_at: Date;
+  current_period_start: Date;
+  current_period_end: Date;
+  periods_paid: number;
+  cancel_at_period_end: boolean;
+  next_billing_at: Date | null;
+  failed_attempts: number;
+  due_at: Date | null;
+  pending_transaction_id: string | null;
+  customer_name: string;
+  customer_email: string;
+  metadata: Record<string, string>;
+  provider: string | null;
+  payment_method: string | null;
+  ended_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewSubscription = Omit<SubscriptionRow, 'created_at' | 'updated_at' | 'ended_at' | 'failed_attempts' | 'pending_transaction_id' | 'cancel_at_period_end'>;
+
+const columns = ['brand_id', 'id', 'mode', 'membership_id', 'tier_id', 'amount', 'currency', 'periodic', 'period_interval', 'period_count',
+  'status', 'started_at', 'current_period_start', 'current_period_end', 'periods_paid', 'next_billing_at', 'due_at', 'customer_name',
+  'customer_email', 'metadata', 'provider', 'payment_method'] as const satisfies readonly (keyof NewSubscription)[];
+
+export async function insertSubscription(db: Queryable, s: NewSubscription): Promise<SubscriptionRow> {
+  const [row] = await db.query<SubscriptionRow>(
+    `INSERT INTO subscriptions (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
+    columns.map((c) => s[c]),
+  );
+  return row;
+}
+
+export type SubscriptionPatch = Partial<Pick<SubscriptionRow, 'status' | 'current_period_start' | 'current_period_end' | 'periods_paid'
+  | 'cancel_at_period_end' | 'next_billing_at' | 'failed_attempts' | 'due_at' | 'pending_transaction_id' | 'ended_at'>>;
+
+export async function updateSubscription(db: Queryable, brandId: string, id: string, patch: SubscriptionPatch): Promise<SubscriptionRow> {
+  const keys = Object.keys(patch) as (keyof SubscriptionPatch)[];
+  const [row] = await db.query<SubscriptionRow>(
+    `UPDATE subscriptions SET ${keys.map((k, i) => `${k} = $${i + 3}`).join(', ')}, updated_at = date_trunc('milliseconds', clock_timestamp())
+     WHERE brand_id = $1 AND id = $2 RETURNING *`,
+    [brandId, id, ...keys.map((k) => patch[k])],
+  );
+  return row;
+}
+
+export async function findSubscription(db: Queryable, brandId: string, id: string, options: { forUpdate?: boolean } = {}) {
+  const [row] = await db.query<SubscriptionRow>(
+    `SELECT * FROM subscriptions WHERE brand_id = $1 AND id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`, [brandId, id]);
+  return row;
+}
+
+/** The subscription a renewal charge belongs to, locked; none once it has moved on. */
+export async function findByPendingTransaction(db: Queryable, brandId: string, transactionId: string) {
+  const [row] = await db.query<SubscriptionRow>(
+    'SELECT * FROM subscriptions WHERE brand_id = $1 AND pending_transaction_id = $2 FOR UPDATE', [brandId, transactionId]);
+  return row;
+}
+
+export function findSubscriptions(db: Queryable, brandId: string, ids: string[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return db.query<SubscriptionRow>('SELECT * FROM subscriptions WHERE brand_id = $1 AND id = ANY($2::text[])', [brandId, ids]);
+}
+
+/**
+ * Claims the subscription whose turn it is (a renewal, a retry, or the end of access): due in its
+ * own brand's and mode's time, earliest first, skipping rows another worker holds. With `brand`,
+ * only that brand's test-mode work due by `until` (a test clock advance, which runs it itself);
+ * without, any brand's, except test-mode work of a brand whose clock is being advanced.
+ */
+export async function claimDue(tx: Queryable, brand?: { brandId: string; until: Date }): Promise<SubscriptionRow | undefined> {
+  const [row] = brand
+    ? await tx.query<SubscriptionRow>(
+      `SELECT * FROM subscriptions s WHERE s.brand_id = $1 AND s.mode = 'test' AND s.due_at IS NOT NULL AND s.due_at <= $2
+       ORDER BY s.due_at, s.id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      [brand.brandId, brand.until],
+    )
+    : await tx.query<SubscriptionRow>(
+      `SELECT * FROM subscriptions s WHERE s.due_at IS NOT NULL AND s.due_at <= ${rowNowSql('s')} AND ${notAdvancingSql('s')}
+       ORDER BY s.due_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      [],
+      'claim_due_subscription',
+    );
+  return row;
+}
+
+/** When the brand's next test-mode subscription work falls due. */
+export async function nextDueAt(db: Queryable, brandId: string): Promise<Date | undefined> {
+  const [row] = await db.query<{ due: Date | null }>(
+    'SELECT min(due_at) AS due FROM subscriptions WHERE brand_id = $1 AND mode = \'test\' AND due_at IS NOT NULL', [brandId]);
+  return row?.due ?? undefined;
+}

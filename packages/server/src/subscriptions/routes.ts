@@ -1,0 +1,41 @@
+import { Type } from 'typebox';
+import type { Db } from '../db/client.ts';
+import type { App } from '../http/app-type.ts';
+import { principalOf } from '../auth/resolve.ts';
+import { Envelope, ok } from '../http/envelope.ts';
+import { Membership } from '../memberships/schemas.ts';
+import { CancelBody } from './schemas.ts';
+import * as service from './service.ts';
+
+/** Our additions for ending memberships (docs/subscriptions.md): cancel (now or at period end) and remove a hub member. */
+export function subscriptionRoutes(app: App, { db }: { db: Db }) {
+  app.post('/memberships/:id/cancel', {
+    schema: {
+      summary: 'Cancel a membership',
+      description: 'Our addition. `atPeriodEnd: true`: the subscription stops renewing and stays `active` with `cancelAtPeriodEnd` '
+        + 'until the paid period ends; then it is `cancelled`, the membership `expired`, and `subscription.expired` then `member.removed` '
+        + 'are sent. `atPeriodEnd: false`: the membership is `removed` now, its subscription `cancelled`, `member.removed` is sent; no refund. '
+        + 'A membership without a renewing subscription can only be cancelled now (409 otherwise). Answers the Membership record.',
+      tags: ['Hub members'],
+      params: Type.Object({ id: Type.String({ description: 'The membership id (a hub member or a product\'s customer).' }) }),
+      body: CancelBody,
+      response: { 200: Envelope(Membership) },
+    },
+    config: { auth: { scope: 'customers:write' } },
+  }, async (req) => ok('Membership cancelled',
+    await db.transaction((tx) => service.cancelMembership(tx, principalOf(req), req.params.id, req.body.atPeriodEnd))));
+
+  app.delete('/hubs/:hubID/members/:id', {
+    schema: {
+      summary: 'Remove a hub member',
+      description: 'Our addition. The member\'s status becomes `removed` at once and `member.removed` is sent; a subscription paying for '
+        + 'the membership is `cancelled` (no refund). Removed members stay in the hub\'s member list with their status. Removing a '
+        + 'member who is no longer active changes nothing. Answers the Membership record.',
+      tags: ['Hub members'],
+      params: Type.Object({ hubID: Type.String(), id: Type.String({ description: 'The membership id.' }) }),
+      response: { 200: Envelope(Membership) },
+    },
+    config: { auth: { scope: 'customers:write' } },
+  }, async (req) => ok('Hub member removed',
+    await db.transaction((tx) => service.removeHubMember(tx, principalOf(req), req.params.hubID, req.params.id))));
+}
