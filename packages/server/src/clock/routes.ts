@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ok } from '../http/envelope.ts';
+import { writeFlow } from '../http/idempotency.ts';
 import { advanceClock, clockNow } from './flows.ts';
 
 const ClockNow = Type.Object({ now: Type.String({ format: 'date-time', description: 'The brand\'s test-mode time.' }) }, { $id: 'TestClock' });
@@ -34,5 +35,5 @@ export function clockRoutes(app: App, { db, config }: { db: Db; config: Config }
       response: { 200: Envelope(Type.Object({ now: Type.String({ format: 'date-time' }), jobsRun: Type.Integer({ minimum: 0 }) })) },
     },
     config: { auth: { scope: null } },
-  }, async (req) => ok('Test clock advanced', await advanceClock(db, config, principalOf(req), req.body)));
+  }, async (req, reply) => writeFlow(db, req, reply, () => advanceClock(db, config, principalOf(req), req.body), 'Test clock advanced'));
 }

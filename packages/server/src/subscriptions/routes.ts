@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
-import { Envelope, ok } from '../http/envelope.ts';
+import { Envelope } from '../http/envelope.ts';
+import { write } from '../http/idempotency.ts';
 import { Membership } from '../memberships/schemas.ts';
 import { CancelBody } from './schemas.ts';
 import * as service from './service.ts';
@@ -22,8 +23,7 @@ export function subscriptionRoutes(app: App, { db }: { db: Db }) {
       response: { 200: Envelope(Membership) },
     },
     config: { auth: { scope: 'customers:write' } },
-  }, async (req) => ok('Membership cancelled',
-    await db.transaction((tx) => service.cancelMembership(tx, principalOf(req), req.params.id, req.body.atPeriodEnd))));
+  }, async (req, reply) => write(db, req, reply, (tx) => service.cancelMembership(tx, principalOf(req), req.params.id, req.body.atPeriodEnd), 'Membership cancelled'));
 
   app.delete('/hubs/:hubID/members/:id', {
     schema: {
@@ -36,6 +36,5 @@ export function subscriptionRoutes(app: App, { db }: { db: Db }) {
       response: { 200: Envelope(Membership) },
     },
     config: { auth: { scope: 'customers:write' } },
-  }, async (req) => ok('Hub member removed',
-    await db.transaction((tx) => service.removeHubMember(tx, principalOf(req), req.params.hubID, req.params.id))));
+  }, async (req, reply) => write(db, req, reply, (tx) => service.removeHubMember(tx, principalOf(req), req.params.hubID, req.params.id), 'Hub member removed'));
 }
