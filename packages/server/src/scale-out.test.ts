@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setRateLimits } from './brands/repository.ts';
 import { courseBody, cards } from './checkout/test-fixtures.ts';
 import { startTestApp, type TestApp } from './testing/app.ts';
 import { testDbKind } from './testing/db.ts';
 import { createBrandWithCatalog, createKey } from './testing/factories.ts';
-import { runCli, serverRoot, startServerProcess, urlWithSchema, type ServerProcess } from './testing/processes.ts';
+import { freePort, runCli, startServerProcess, startWorkerProcess, urlWithSchema, type ServerProcess } from './testing/processes.ts';
 import { startReceiver, type Receiver } from './testing/receiver.ts';
 
 /**
@@ -30,24 +28,6 @@ let rx: Receiver;
 const apis: ServerProcess[] = [];
 const workers: ChildProcess[] = [];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
-  });
-}
-
-async function startWorkerProcess(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(serverRoot, 'src/main.ts')], { env: { ...process.env, ...env, ROLES: 'worker', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => { output += c; });
-  child.stderr!.on('data', (c: Buffer) => { output += c; });
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('service started')) {
-    if (child.exitCode !== null || Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`worker did not start: ${output}`); }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return child;
-}
 
 describe('two API processes and two workers on one PostgreSQL and Redis', { skip }, () => {
   let env: Record<string, string>;

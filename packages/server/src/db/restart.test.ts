@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,7 +8,7 @@ import { openPostgres, type Db } from './client.ts';
 import { migrate } from './migrate.ts';
 import { testDbKind } from '../testing/db.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { startServerProcess, type ServerProcess } from '../testing/processes.ts';
+import { freePort, startServerProcess, type ServerProcess } from '../testing/processes.ts';
 
 /**
  * PostgreSQL restarts under traffic: a throwaway cluster of this test's own (initdb and pg_ctl in
@@ -37,11 +36,6 @@ function pg(tool: string, args: string[]) {
   return asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { stdio: 'pipe' }) : execFileSync(cmd, args, { stdio: 'pipe' });
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => { const { port: p } = s.address() as { port: number }; s.close(() => resolve(p)); });
-  });
-}
 
 const pgCtl = (action: 'start' | 'stop' | 'restart') =>
   pg('pg_ctl', ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-m', 'fast', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, action]);

@@ -36,6 +36,17 @@ async function listening(config: Partial<TestApp['config']> = {}): Promise<{ app
   return { app, port: (app.server.address() as { port: number }).port };
 }
 
+/** Locks a table from another transaction until the returned function is called (and resolves once it is let go). */
+async function holdTable(table: string): Promise<() => Promise<void>> {
+  let letGo!: () => void;
+  const held = new Promise<void>((r) => { letGo = r; });
+  let locked!: () => void;
+  const taken = new Promise<void>((r) => { locked = r; });
+  const holder = t.db.transaction(async (tx) => { await tx.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`); locked(); await held; });
+  await taken;
+  return async () => { letGo(); await holder; };
+}
+
 const envelopeOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
 
 describe('answers the framework would give in its own words', () => {
@@ -77,15 +88,9 @@ describe('answers the framework would give in its own words', () => {
     const brand = await createBrand(t.db);
     const key = (await createKey(t.db, brand.id)).key;
     try {
-      let release!: () => void;
-      const held = new Promise<void>((r) => { release = r; });
       // Another transaction holds the products table, so the list waits on it.
-      let locked!: () => void;
-      const lockTaken = new Promise<void>((r) => { locked = r; });
-      const holder = t.db.transaction(async (tx) => { await tx.query('LOCK TABLE products IN ACCESS EXCLUSIVE MODE'); locked(); await held; });
-      await lockTaken;
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/products`, { headers: { 'x-service-api': key } }).finally(() => release());
-      await holder;
+      const release = await holdTable('products');
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/products`, { headers: { 'x-service-api': key } }).finally(release);
       assert.equal(res.status, 503);
       assert.equal(res.headers.get('retry-after'), '1');
       const body = await res.json() as { data: { code: string; requestId: string } };
@@ -129,19 +134,13 @@ describe('SIGTERM on an API process', () => {
     const server = await startServerProcess({ ROLES: 'api', DATABASE_URL: urlWithSchema(t.url!, t.searchPath!) });
     const brand = await createBrand(t.db);
     const key = (await createKey(t.db, brand.id)).key;
-    let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
-    let locked!: () => void;
-    const lockTaken = new Promise<void>((r) => { locked = r; });
-    const holder = t.db.transaction(async (tx) => { await tx.query('LOCK TABLE products IN ACCESS EXCLUSIVE MODE'); locked(); await held; });
-    await lockTaken;
+    const release = await holdTable('products');
     const inFlight = fetch(`${server.url}/api/v1/products`, { headers: { 'x-service-api': key } });
     await new Promise((r) => setTimeout(r, 300)); // the request is waiting on the lock
     const exited = new Promise<number | null>((r) => server.child.once('exit', (code) => r(code)));
     server.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
-    release();
-    await holder;
+    await release();
     const res = await inFlight;
     assert.equal(res.status, 200, 'the request in flight was answered');
     assert.equal(await exited, 0);

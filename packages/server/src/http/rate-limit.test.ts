@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
@@ -11,6 +10,7 @@ import type { App } from './app-type.ts';
 import { createLogger } from '../logger.ts';
 import { startTestApp, testDeps, type TestApp } from '../testing/app.ts';
 import { createBrand, createBrandWithCatalog, createKey } from '../testing/factories.ts';
+import { freePort } from '../testing/processes.ts';
 import { connectRateLimitRedis } from './rate-limit.ts';
 
 let t: TestApp;
@@ -101,11 +101,6 @@ describe('rate limits', () => {
 const redisServer = spawnSync('redis-server', ['--version']).status === 0;
 const needRedis = redisServer ? false : (process.env.CI ? false : 'needs Redis: install redis-server (apt-get install -y redis-server)');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
-  });
-}
 
 /** A throwaway Redis of this test's own, so it can be stopped and started. */
 async function startRedis(port: number): Promise<ChildProcess> {

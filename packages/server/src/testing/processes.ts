@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -79,4 +80,25 @@ export async function startServerProcess(env: Record<string, string | undefined>
       await once(child, 'close');
     },
   };
+}
+
+/** A TCP port nothing listens on right now (for servers a test starts itself: Redis, PostgreSQL). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
+  });
+}
+
+/** Starts `main.ts` with ROLES=worker as a real process and waits until it runs. */
+export async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, WEBHOOK_ALLOW_LOOPBACK: 'true', ...env, ROLES: 'worker', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => { output += c; });
+  child.stderr!.on('data', (c: Buffer) => { output += c; });
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('service started')) {
+    if (child.exitCode !== null || Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`worker did not start: ${output}`); }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return child;
 }
