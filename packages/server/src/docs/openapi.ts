@@ -2,6 +2,7 @@ import { errorStatus } from '../errors.ts';
 import { eventPayloads } from '../events/payloads.ts';
 import { eventTypes } from '../events/types.ts';
 import { derivedOperationId, operationDocs } from './operations.ts';
+import { guides } from './page.ts';
 
 /**
  * The OpenAPI document as served: @fastify/swagger's output from the route schemas, finished here
@@ -101,7 +102,7 @@ export function finishDocument(raw: Json): Json {
 
   doc.info.description = `${doc.info.description}\n\nAuthenticate with a brand API key in \`x-service-api\`, or an OAuth access token as \`Authorization: Bearer\`. `
     + 'Lists take `limit` (1 to 100, default 20) and `cursor` (the previous page\'s `nextCursor`). '
-    + 'Guides: [Webhooks](/docs/guides/webhooks), [Checkout](/docs/guides/checkout), [Imports](/docs/guides/imports). '
+    + `Guides: ${Object.entries(guides).map(([name, title]) => `[${title}](/docs/guides/${name})`).join(', ')}. `
     + 'Official SDK: `npm install @creator-commerce/sdk`.';
   doc.tags = tags;
   doc.components.securitySchemes = {

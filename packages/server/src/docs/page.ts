@@ -52,7 +52,7 @@ export function renderPage(title: string, documentUrl: string, extra: Record<str
     <noscript>
       <h1>${esc(title)}</h1>
       <p>This page needs JavaScript. The OpenAPI document is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>;
-      the guides: <a href="/docs/guides/webhooks.md">webhooks</a>, <a href="/docs/guides/checkout.md">checkout</a>, <a href="/docs/guides/imports.md">imports</a>.</p>
+      the guides: ${Object.keys(guides).map((name) => `<a href="/docs/guides/${name}.md">${name}</a>`).join(', ')}.</p>
     </noscript>
     <script id="api-reference" type="application/json" data-url="${esc(documentUrl)}" data-configuration="${esc(JSON.stringify({ ...configuration, ...extra }))}"></script>
     <script src="${scalarScript}"></script>
@@ -65,6 +65,9 @@ export const guides = {
   webhooks: 'Webhooks',
   checkout: 'Checkout',
   imports: 'Imports',
+  idempotency: 'Idempotency',
+  subscriptions: 'Subscriptions',
+  payouts: 'Payouts',
 } as const;
 
 export type GuideName = keyof typeof guides;
