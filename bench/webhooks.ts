@@ -15,12 +15,11 @@
  *
  *   node bench/webhooks.ts            # standalone; `npm run bench` calls benchWebhooks()
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createBrand } from '../packages/server/src/brands/service.ts';
 import { loadConfig, type Config } from '../packages/server/src/config.ts';
@@ -32,6 +31,7 @@ import { createEndpoint } from '../packages/server/src/webhooks/service.ts';
 import { startWorker, type Worker } from '../packages/server/src/worker/loop.ts';
 import { workSources } from '../packages/server/src/worker/sources.ts';
 import { testDeps } from '../packages/server/src/testing/app.ts';
+import { startWorkerProcess } from '../packages/server/src/testing/processes.ts';
 
 const events = 10_000;
 const brands = 10;
@@ -40,7 +40,6 @@ const brands = 10;
 const rate = Number(process.env.BENCH_WEBHOOK_RATE ?? 1000);
 const pgliteRate = Number(process.env.BENCH_WEBHOOK_RATE_PGLITE ?? 250);
 const phaseLimitMs = 90_000;
-const mainScript = fileURLToPath(new URL('../packages/server/src/main.ts', import.meta.url));
 const now = () => performance.timeOrigin + performance.now();
 
 interface Receivers {
@@ -208,22 +207,6 @@ async function benchPglite(): Promise<string> {
   }
 }
 
-async function workerProcess(url: string, key: Buffer): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [mainScript], {
-    env: { ...process.env, ROLES: 'worker', DATABASE_URL: url, WEBHOOK_SECRET_KEY: key.toString('base64'), WEBHOOK_ALLOW_LOOPBACK: 'true', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => { output += c; });
-  child.stderr!.on('data', (c: Buffer) => { output += c; });
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('service started')) {
-    if (child.exitCode !== null || Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`worker did not start: ${output}`); }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return child;
-}
-
 async function benchPostgres(databaseUrl: string, workers: number): Promise<string> {
   const schema = `bench_wh_${randomBytes(4).toString('hex')}`;
   const admin = openPostgres(databaseUrl, { max: 1 });
@@ -236,7 +219,7 @@ async function benchPostgres(databaseUrl: string, workers: number): Promise<stri
   const s = await prepare(db, config);
   try {
     const r = await runPhases(s, async () => {
-      const children = await Promise.all(Array.from({ length: workers }, () => workerProcess(u.toString(), config.webhooks.secretKey!)));
+      const children = await Promise.all(Array.from({ length: workers }, () => startWorkerProcess({ DATABASE_URL: u.toString(), WEBHOOK_SECRET_KEY: config.webhooks.secretKey!.toString('base64') })));
       return async () => {
         await Promise.all(children.map(async (c) => { c.kill('SIGTERM'); if (c.exitCode === null) await once(c, 'exit'); }));
       };

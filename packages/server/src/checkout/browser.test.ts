@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../testing/app.ts';
+import { browserSkip, launchChromium } from '../testing/browser.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
+import { freePort } from '../testing/processes.ts';
 import { registerEndpoint, startReceiver, type Receiver } from '../testing/receiver.ts';
 import { cards, courseBody, createLink } from './test-fixtures.ts';
 
@@ -14,10 +15,7 @@ import { cards, courseBody, createLink } from './test-fixtures.ts';
  * file is skipped, except in CI (CI=true), where a missing browser must fail the run.
  * CHROMIUM_PATH points at another binary.
  */
-const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const skip = !existsSync(executablePath) && process.env.CI !== 'true'
-  ? `install chromium: apt-get install -y chromium (${executablePath} is missing)`
-  : false;
+const skip = browserSkip;
 
 let t: TestApp;
 let browser: Browser;
@@ -25,14 +23,6 @@ let rx: Receiver;
 /** Stands in for the brand's own site that redirectUrl points at. */
 let brandSite: Server;
 let brandSiteUrl: string;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe('checkout in a browser', () => {
   before(async () => {
@@ -45,11 +35,7 @@ describe('checkout in a browser', () => {
     brandSite = createServer((req, res) => res.end(`brand site: ${req.url}`));
     await new Promise<void>((resolve) => brandSite.listen(0, '127.0.0.1', resolve));
     brandSiteUrl = `http://127.0.0.1:${(brandSite.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-        '--disable-sync', '--no-first-run', '--disable-quic'],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,19 +1,16 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../testing/app.ts';
+import { browserSkip, launchChromium } from '../testing/browser.ts';
 
 /**
  * The reference page in a real headless Chromium, at laptop and phone width: it renders from our
  * origin only, under its CSP, with the SDK sample, the webhooks and the guides. Skipped without
  * Chromium, except in CI (CI=true). SCREENSHOT_DIR keeps screenshots for a person to look at.
  */
-const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const skip = !existsSync(executablePath) && process.env.CI !== 'true'
-  ? `install chromium: apt-get install -y chromium (${executablePath} is missing)`
-  : false;
+const skip = browserSkip;
 
 let t: TestApp;
 let browser: Browser;
@@ -40,7 +37,7 @@ describe('the reference page in a browser', { skip }, () => {
     t = await startTestApp();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
