@@ -7,6 +7,7 @@ import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
+import { LastUsedRecorder } from './keys/last-used.ts';
 import { clientErrorHandler, frameworkErrors, installRequestDeadlines, newRequestId } from './http/edges.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonDepthLimit } from './http/json-depth.ts';
@@ -60,7 +61,10 @@ export async function buildApp(deps: Deps): Promise<App> {
   installRequestDeadlines(app, deps.config.requestTimeoutMs);
   installErrorHandling(app);
   const onAuthFailure = await installRateLimits(app, { settings: deps.config.rateLimits, redis: deps.redis });
-  installAuth(app, [apiKeyResolver(deps)], { onFailure: onAuthFailure });
+  // Keys' "last used", noted per request in memory and written at most once a minute per key.
+  const keyUses = new LastUsedRecorder(deps.db, { log: app.log });
+  app.addHook('onClose', async () => keyUses.close());
+  installAuth(app, [apiKeyResolver({ ...deps, keyUses })], { onFailure: onAuthFailure });
   installPathIdCheck(app);
   installTextRule(app);
 
