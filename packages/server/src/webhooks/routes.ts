@@ -125,7 +125,9 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       response: { 200: Envelope(RolledSigningSecret) },
     },
     config: scope,
-  }, async (req, reply) => write(db, req, reply, (tx) => service.rollSigningSecret(tx, principalOf(req), req.params.id, req.body ?? {}, w), 'Webhook signing secret rolled'));
+    // Every field is optional, so a POST without a body means the defaults (curl -X POST).
+    preValidation: async (req) => { req.body ??= {}; },
+  }, async (req, reply) => write(db, req, reply, (tx) => service.rollSigningSecret(tx, principalOf(req), req.params.id, req.body, w), 'Webhook signing secret rolled'));
 
   app.delete('/webhooks/:id', {
     schema: {
