@@ -23,28 +23,20 @@ const roleSentences: Record<Role, string> = {
   developer: 'Developer settings only: API keys, webhooks and events.',
 };
 
-/** The team list, whichever name the route gives its list. */
-function members(data: unknown): TeamMember[] {
-  if (Array.isArray(data)) return data;
-  const d = data as { items?: TeamMember[]; members?: TeamMember[] };
-  return d.items ?? d.members ?? [];
-}
-
-const memberId = (m: TeamMember) => m.userId ?? m.id ?? '';
 
 export function Team() {
   const session = useCurrentSession();
   const queryClient = useQueryClient();
-  const team = useQuery({ queryKey: teamKey, queryFn: () => api.get<unknown>(dash('/team')) });
+  const team = useQuery({ queryKey: teamKey, queryFn: () => api.get<{ items: TeamMember[] }>(dash('/team')) });
   const remove = useMutation({
-    mutationFn: (m: TeamMember) => api.del(dash(`/team/${memberId(m)}`)),
+    mutationFn: (m: TeamMember) => api.del(dash(`/team/${m.id}`)),
     onSuccess: () => {
       toast({ title: 'Removed from the team', description: 'Their sessions for this brand have ended.' });
       return queryClient.invalidateQueries({ queryKey: teamKey });
     },
     onError: (err) => toast({ title: 'Could not remove', description: errorMessage(err), variant: 'destructive' }),
   });
-  const list = team.data ? members(team.data) : [];
+  const list = team.data?.items ?? [];
   return (
     <div>
       <PageHeader
@@ -68,13 +60,13 @@ export function Team() {
             </TableHeader>
             <TableBody>
               {list.map((m) => {
-                const me = memberId(m) === session.user.id;
+                const me = m.id === session.user.id;
                 return (
-                  <TableRow key={memberId(m)}>
+                  <TableRow key={m.id}>
                     <TableCell className="font-medium">{m.name}{me && <span className="ml-2 text-xs text-muted-foreground">(you)</span>}</TableCell>
                     <TableCell>{m.email}</TableCell>
                     <TableCell><Badge variant={m.role === 'owner' ? 'default' : 'secondary'} className="capitalize">{m.role}</Badge></TableCell>
-                    <TableCell>{formatDate(m.joinedAt ?? m.createdAt)}</TableCell>
+                    <TableCell>{formatDate(m.joinedAt)}</TableCell>
                     <TableCell className="text-right">
                       {!me && (
                         <Confirm
