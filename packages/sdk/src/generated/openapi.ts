@@ -55,7 +55,7 @@ export interface paths {
         };
         /**
          * List hub members
-         * @description Members of the hub in the key's mode, whatever their status, newest first.
+         * @description Members of the hub in the key's mode, whatever their status, newest first. Our addition: filter by `email` (exact, ignoring case) and `status`.
          *
          *     Scope: `customers:read`.
          */
@@ -323,7 +323,7 @@ export interface paths {
         };
         /**
          * List a product's customers
-         * @description The product's active purchasers in the key's mode, newest first.
+         * @description The product's active purchasers in the key's mode, newest first. Our addition: filter by `email` (exact, ignoring case), and by `status` to list purchasers whose membership is no longer active.
          *
          *     Scope: `customers:read`.
          */
@@ -1494,8 +1494,12 @@ export interface operations {
             query?: {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only the membership of this email address (exact match, ignoring case). */
+                email?: string;
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Only memberships in this status. */
+                status?: "active" | "expired" | "removed" | "cancelled";
             };
             header?: never;
             path: {
@@ -2057,8 +2061,12 @@ export interface operations {
             query?: {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only the membership of this email address (exact match, ignoring case). */
+                email?: string;
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Only memberships in this status. */
+                status?: "active" | "expired" | "removed" | "cancelled";
             };
             header?: never;
             path: {
