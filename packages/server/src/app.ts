@@ -27,6 +27,7 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
+import { dashboardStatic } from './dashboard/static.ts';
 
 /** The HTTP app of one process, on the deps its composition root built. */
 export async function buildApp(deps: Deps): Promise<App> {
@@ -102,6 +103,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   docsRoutes(app);
   checkoutPages(app, deps);
+  await dashboardStatic(app, { dir: deps.dashboardDir });
   if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken, config: deps.config });
   return app;
 }

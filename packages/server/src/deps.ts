@@ -23,6 +23,8 @@ export interface Deps {
   redis?: Redis;
   /** When set, the CLI may run admin commands through this process (embedded mode). */
   adminToken?: string;
+  /** The dashboard's build (packages/dashboard/dist unless set); tests point it at a folder of their own. */
+  dashboardDir?: string;
 }
 
 export interface Secrets {

@@ -1,0 +1,57 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { AppLayout, RequireRole } from '@/components/layout/AppLayout';
+import { AuthLayout } from '@/components/layout/AuthLayout';
+import { Home } from '@/routes/home';
+import { NotFound } from '@/routes/not-found';
+import { Placeholder } from '@/routes/placeholder';
+import { SignIn } from '@/routes/auth/sign-in';
+import { SignUp } from '@/routes/auth/sign-up';
+import { ResetPassword } from '@/routes/auth/reset-password';
+import { AcceptInvite } from '@/routes/auth/accept-invite';
+import { ChangePassword } from '@/routes/account/change-password';
+import { Team } from '@/routes/team/team';
+import { ApiKeys } from '@/routes/developers/api-keys';
+import { Webhooks } from '@/routes/developers/webhooks';
+import { WebhookDetail } from '@/routes/developers/webhook-detail';
+import { Events } from '@/routes/developers/events';
+import { EventDetail } from '@/routes/developers/event-detail';
+
+const owner = (element: React.ReactNode) => <RequireRole roles={['owner']}>{element}</RequireRole>;
+
+/**
+ * Every page of the dashboard, under the server's `/dashboard` base. Signed-out pages use the
+ * auth layout; everything else needs a session (AppLayout sends visitors to sign in). Catalog,
+ * People and Money pages are owned by src/routes/catalog and src/routes/people.
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <AuthLayout />,
+    children: [
+      { path: 'signin', element: <SignIn /> },
+      { path: 'sign-in', element: <Navigate to={{ pathname: '/signin', search: window.location.search }} replace /> },
+      { path: 'signup', element: <SignUp /> },
+      { path: 'reset-password', element: <ResetPassword /> },
+      { path: 'invite', element: <AcceptInvite /> },
+    ],
+  },
+  {
+    element: <AppLayout />,
+    children: [
+      { index: true, element: <Home /> },
+      { path: 'catalog/*', element: owner(<Placeholder title="Catalog" />) },
+      { path: 'people/*', element: owner(<Placeholder title="People" />) },
+      { path: 'money/*', element: owner(<Placeholder title="Money" />) },
+      { path: 'developers', element: <Navigate to="/developers/api-keys" replace /> },
+      { path: 'developers/api-keys', element: <ApiKeys /> },
+      { path: 'developers/webhooks', element: <Webhooks /> },
+      { path: 'developers/webhooks/:id', element: <WebhookDetail /> },
+      { path: 'developers/events', element: <Events /> },
+      { path: 'developers/events/:id', element: <EventDetail /> },
+      { path: 'team', element: owner(<Team />) },
+      { path: 'account/password', element: <ChangePassword /> },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes, { basename: '/dashboard' });

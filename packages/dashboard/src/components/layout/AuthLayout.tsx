@@ -1,0 +1,12 @@
+import { Outlet } from 'react-router';
+
+/** The signed-out pages: one centred card, readable on a phone. */
+export function AuthLayout() {
+  return (
+    <main className="flex min-h-dvh items-start justify-center bg-muted/40 px-4 py-10 sm:items-center">
+      <div className="w-full max-w-sm">
+        <Outlet />
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,39 @@
+import type { LucideIcon } from 'lucide-react';
+import { Activity, Banknote, KeyRound, Package, Users, UsersRound, Webhook } from 'lucide-react';
+import type { Role } from '@/api';
+
+/**
+ * The navigation, in one table: each section lists its pages and who sees them. Developers
+ * (role `developer`) see only the developer settings. Pages add themselves here and in App.tsx.
+ */
+export interface NavItem { to: string; label: string; icon: LucideIcon }
+export interface NavSection { label?: string; roles: Role[]; items: NavItem[] }
+
+export const navSections: NavSection[] = [
+  {
+    roles: ['owner'],
+    items: [
+      { to: '/catalog', label: 'Catalog', icon: Package },
+      { to: '/people', label: 'People', icon: Users },
+      { to: '/money', label: 'Money', icon: Banknote },
+    ],
+  },
+  {
+    label: 'Developers',
+    roles: ['owner', 'developer'],
+    items: [
+      { to: '/developers/api-keys', label: 'API keys', icon: KeyRound },
+      { to: '/developers/webhooks', label: 'Webhooks', icon: Webhook },
+      { to: '/developers/events', label: 'Events', icon: Activity },
+    ],
+  },
+  {
+    roles: ['owner'],
+    items: [{ to: '/team', label: 'Team', icon: UsersRound }],
+  },
+];
+
+/** Where a role lands after signing in: the first page it may see. */
+export function homeFor(role: Role): string {
+  return navSections.find((s) => s.roles.includes(role))!.items[0].to;
+}

@@ -1,0 +1,62 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { api, dash } from '@/api';
+import { Button } from '@/components/ui/button';
+import { Field, FormError, fieldError, formValues } from '@/components/form';
+import { reloadSession, useSession } from '@/lib/session';
+import { AuthCard } from './auth-card';
+
+/**
+ * The invite link an owner copied (`/dashboard/invite?token=…`). Someone already signed in joins
+ * with one click; someone new gives a name and password and gets an account.
+ */
+export function AcceptInvite() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const accept = useMutation({
+    mutationFn: (body: { token: string; name?: string; password?: string; email?: string }) => api.post(dash('/invites/accept'), body),
+    onSuccess: async () => {
+      await reloadSession(queryClient);
+      navigate('/', { replace: true });
+    },
+  });
+  if (!token) {
+    return <AuthCard title="Invite link incomplete" description="Ask the brand's owner to copy the invite link again."><Button asChild variant="outline"><Link to="/signin">Sign in</Link></Button></AuthCard>;
+  }
+  if (session.data) {
+    return (
+      <AuthCard title="Join the brand" description={`You are signed in as ${session.data.user.email}. Accepting adds the brand to your account.`}>
+        <div className="grid gap-4">
+          <FormError error={accept.error} />
+          <Button onClick={() => accept.mutate({ token })} disabled={accept.isPending}>Accept invite</Button>
+        </div>
+      </AuthCard>
+    );
+  }
+  const err = (f: string) => fieldError(accept.error, f);
+  return (
+    <AuthCard
+      title="Join the brand"
+      description="Create your account to accept the invite. Already have one? Sign in first, then open the link again."
+      footer={<Link className="font-medium text-foreground underline-offset-4 hover:underline" to={`/signin?returnTo=${encodeURIComponent(`/dashboard/invite?token=${token}`)}`}>Sign in instead</Link>}
+    >
+      <form
+        className="grid gap-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const v = formValues(e.currentTarget);
+          accept.mutate({ token, name: v.name, email: v.email || undefined, password: v.password });
+        }}
+      >
+        <FormError error={accept.error} fields={['name', 'password', 'email']} />
+        <Field label="Your name" name="name" autoComplete="name" required error={err('name')} />
+        <Field label="Email" name="email" type="email" autoComplete="email" required error={err('email')} />
+        <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." error={err('password')} />
+        <Button type="submit" disabled={accept.isPending}>Create account and join</Button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '@/components/page';
+
+export function Events() {
+  return <PageHeader title="Events" />;
+}
