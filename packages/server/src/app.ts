@@ -7,6 +7,9 @@ import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
+import { installCsrfCheck } from './auth/csrf.ts';
+import { sessionResolver } from './auth/session-resolver.ts';
+import { dashboardAccountRoutes } from './users/routes.ts';
 import { clientErrorHandler, frameworkErrors, installRequestDeadlines, newRequestId } from './http/edges.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonDepthLimit } from './http/json-depth.ts';
@@ -61,7 +64,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   installRequestDeadlines(app, deps.config.requestTimeoutMs);
   installErrorHandling(app);
   const onAuthFailure = await installRateLimits(app, { settings: deps.config.rateLimits, redis: deps.redis });
-  installAuth(app, [apiKeyResolver(deps)], { onFailure: onAuthFailure });
+  installAuth(app, [apiKeyResolver(deps), sessionResolver(deps)], { onFailure: onAuthFailure });
+  // After auth, so a session principal is known; before any body is read.
+  installCsrfCheck(app, { db: deps.db, publicUrl: deps.config.publicUrl });
   installPathIdCheck(app);
   installTextRule(app);
 
@@ -100,6 +105,10 @@ export async function buildApp(deps: Deps): Promise<App> {
     payoutRoutes(v1, deps);
     clockRoutes(v1, deps);
   }, { prefix: '/api/v1' });
+
+  await app.register(async (dashboard) => {
+    dashboardAccountRoutes(dashboard as unknown as App, deps);
+  }, { prefix: '/dashboard/api' });
 
   docsRoutes(app);
   checkoutPages(app, deps);
