@@ -8,7 +8,7 @@ import { ExportCsvButton } from './ExportCsvButton.tsx';
 import { money, when } from './format.ts';
 import { statusVariant } from './MembershipList.tsx';
 import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from './parts.tsx';
-import { useList } from './use-list.ts';
+import { useCatalogNames, useList } from './use-list.ts';
 
 const columns: CsvColumn<Transaction>[] = [
   { header: 'txref', value: (t) => t.txref },
@@ -30,6 +30,7 @@ const resourceLink = (id?: string) => (id?.startsWith('hub_') ? `/catalog/hubs/$
 export function TransactionsPage() {
   const path = v1('/transactions');
   const list = useList<Transaction>(path);
+  const names = useCatalogNames();
   return (
     <div>
       <PageHeader
@@ -52,7 +53,6 @@ export function TransactionsPage() {
               <TableHead>For</TableHead>
               <TableHead>Date</TableHead>
               <TableHead>Reference</TableHead>
-              <TableHead><span className="sr-only">Events</span></TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -68,11 +68,13 @@ export function TransactionsPage() {
                   <div className="text-xs text-muted-foreground">{t.customer.email}</div>
                 </TableCell>
                 <TableCell>
-                  {resourceLink(t.resourceID) ? <Link className="font-mono text-xs underline-offset-4 hover:underline" to={resourceLink(t.resourceID)!}>{t.resourceID}</Link> : '—'}
+                  {resourceLink(t.resourceID)
+                    ? <Link className="underline-offset-4 hover:underline" to={resourceLink(t.resourceID)!}>{names.get(t.resourceID!) ?? t.resourceID}</Link>
+                    : '—'}
                 </TableCell>
                 <TableCell className="whitespace-nowrap">{when(t.createdAt)}</TableCell>
-                <TableCell className="font-mono text-xs">{t.txref}</TableCell>
-                <TableCell className="whitespace-nowrap">
+                <TableCell>
+                  <div className="font-mono text-xs">{t.txref}</div>
                   <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(t.txref)}`}>
                     Events and deliveries
                   </Link>

@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, type ListPage, type Query } from '@/api';
 
 /**
@@ -23,4 +23,21 @@ export function useList<T>(path: string, query: Query = {}, options: { enabled?:
     loadingMore: q.isFetchingNextPage,
     refetch: q.refetch,
   };
+}
+
+/** Product and hub names by id (the first 100 of each), to show what a row is about by name. */
+export function useCatalogNames(): Map<string, string> {
+  const products = useQuery({
+    queryKey: ['list', '/api/v1/products', 'names'],
+    queryFn: () => api.get<ListPage<{ id: string; title: string }>>('/api/v1/products', { limit: 100 }),
+  });
+  const hubs = useQuery({
+    queryKey: ['list', '/api/v1/hubs', 'names'],
+    queryFn: () => api.get<ListPage<{ id: string; name: string }>>('/api/v1/hubs', { limit: 100 }),
+    retry: false,
+  });
+  return new Map<string, string>([
+    ...(products.data?.items ?? []).map((p) => [p.id, p.title] as [string, string]),
+    ...(hubs.data?.items ?? []).map((h) => [h.id, h.name] as [string, string]),
+  ]);
 }
