@@ -24,6 +24,7 @@ import { checkoutRoutes } from './checkout/routes.ts';
 import { importRoutes } from './imports/routes.ts';
 import { membershipRoutes } from './memberships/routes.ts';
 import { productRoutes } from './products/routes.ts';
+import { hubRoutes } from './hubs/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
@@ -95,6 +96,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     const v1 = api as unknown as App;
     pingRoute(v1);
     productRoutes(v1, deps);
+    hubRoutes(v1, deps);
     membershipRoutes(v1, deps);
     transactionRoutes(v1, deps);
     webhookRoutes(v1, deps);

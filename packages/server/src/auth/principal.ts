@@ -1,6 +1,7 @@
 /** Every scope a key or token can hold. The reference names these; it does not promise the list is complete. */
 export const scopes = [
   'products:read',
+  'products:write',
   'customers:read',
   'customers:write',
   'checkout:write',

@@ -4,16 +4,24 @@ import type { Queryable } from '../db/client.ts';
 import { AppError, type ErrorDetail } from '../errors.ts';
 import { insertHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
-import { toMinor } from '../money.ts';
 import * as products from '../products/repository.ts';
-import { fieldIdFromLabel } from './field-id.ts';
-import { Catalog, type CatalogTier } from './schema.ts';
+import { itemIds, writeCheckoutFields, writeItems, writeTiers } from './apply.ts';
+import { isFree, productColumns } from './rows.ts';
+import {
+  checkCheckoutFields, checkItems, checkProductValues, checkTiers, path, type ItemDraft, type PointerNames, type TierDraft,
+} from './rules.ts';
+import { Catalog, type CatalogItem, type CatalogTier } from './schema.ts';
+import { catalogChanged } from './version.ts';
 
-const reserved = new Set(['fullName', 'email', 'phone']);
+const fileNames: PointerNames = { tierItems: 'items', parent: 'parent' };
+
+const tierDraft = ({ ref, items, ...values }: CatalogTier): TierDraft => ({ ...values, key: ref, itemKeys: items ?? [] });
+const itemDraft = ({ ref, parent, ...values }: CatalogItem): ItemDraft => ({ ...values, key: ref, ...(parent !== undefined ? { parentKey: parent } : {}) });
 
 /**
  * Loads a catalog file into a brand, in the caller's transaction (the CLI's `catalog load` opens
- * it, so the whole file loads or none of it); returns the created ids keyed by ref.
+ * it, so the whole file loads or none of it); returns the created ids keyed by ref. The rows are
+ * written by the same code as the API's product and hub writes (catalog/apply.ts).
  */
 export async function loadCatalog(tx: Queryable, brandId: string, input: unknown): Promise<Record<string, string>> {
   const catalog = parseCatalog(input);
@@ -23,71 +31,41 @@ export async function loadCatalog(tx: Queryable, brandId: string, input: unknown
   const base = Date.now();
   let sequence = 0;
   const createdAt = () => new Date(base + sequence++);
+  // A file's refs become new ids here; to the writers below they are ids like any other.
+  const withIds = (tiers: CatalogTier[]) => tiers.map((t) => ({ ...tierDraft(t), key: (ids[t.ref] = newId('tier')) }));
+
   for (const hub of catalog.hubs ?? []) {
     const id = (ids[hub.ref] = newId('hub'));
     await insertHub(tx, { brand_id: brandId, id, name: hub.name, description: hub.description ?? null, created_at: createdAt() });
-    await insertTiers(tx, brandId, { hub_id: id, product_id: null }, hub.tiers, ids);
+    await writeTiers(tx, brandId, { productId: null, hubId: id }, withIds(hub.tiers), [], (key) => key);
   }
   for (const p of catalog.products ?? []) {
     const id = (ids[p.ref] = newId('prod'));
+    const items = (p.items ?? []).map(itemDraft);
+    const itemIdOf = itemIds(items, []);
+    for (const item of p.items ?? []) ids[item.ref] = itemIdOf.get(item.ref)!;
+    const tiers = withIds(p.tiers);
+    const free = isFree(tiers.map((t) => ({ archived: t.archived ?? false, price_amount: t.price.amount })));
     await products.insertProduct(tx, {
-      brand_id: brandId, id, hub_id: p.hub ? ids[p.hub] : null, type: p.type, status: p.status ?? 'published', title: p.title,
-      description: p.description ?? null, image_url: p.imageUrl ?? null, url: p.url ?? null, visibility: p.visibility ?? 'public',
-      is_free: p.tiers.filter((t) => !t.archived).every((t) => t.price.amount === 0), keywords: p.keywords ?? [],
-      event_type: p.event?.eventType ?? null, event_venue: p.event?.venue ?? null,
-      event_date_time: p.event?.dateTime ? new Date(p.event.dateTime) : null, event_end_date: p.event?.endDate ? new Date(p.event.endDate) : null,
-      created_at: createdAt(),
+      brand_id: brandId, id, hub_id: p.hub ? ids[p.hub] : null, ...productColumns(p), is_free: free, created_at: createdAt(),
     });
-    for (const item of p.items ?? []) ids[item.ref] = newId('item');
-    for (const [position, item] of (p.items ?? []).entries()) {
-      await products.insertItem(tx, {
-        brand_id: brandId, id: ids[item.ref], product_id: id, position, type: item.type, title: item.title,
-        description: item.description ?? null, image: item.image ?? null, duration: item.duration ?? null,
-        is_addon: item.isAddon ?? false, parent_id: item.parent ? ids[item.parent] : null,
-        price_amount: item.price ? toMinor(item.price.amount, item.price.currency) : null, currency: item.price?.currency ?? null,
-      });
-    }
-    await insertTiers(tx, brandId, { hub_id: null, product_id: id }, p.tiers, ids);
-    for (const [position, field] of (p.checkoutFields ?? []).entries()) {
-      await products.insertCheckoutField(tx, {
-        brand_id: brandId, product_id: id, id: fieldIdFromLabel(field.label), position, label: field.label, type: field.type,
-        required: field.required ?? false, options: field.options ?? null,
-      });
-    }
+    const tierRows = await writeTiers(tx, brandId, { productId: id, hubId: null }, tiers, [], (key) => itemIdOf.get(key)!);
+    await writeItems(tx, brandId, id, items, [], itemIdOf, tierRows);
+    const fields = p.checkoutFields ?? [];
+    await writeCheckoutFields(tx, brandId, id, fields, checkCheckoutFields(fields, '', []));
   }
+  await catalogChanged(tx, brandId);
   return ids;
 }
 
-async function insertTiers(
-  tx: Queryable,
-  brandId: string,
-  owner: { hub_id: string | null; product_id: string | null },
-  tiers: CatalogTier[],
-  ids: Record<string, string>,
-) {
-  const explicitDefault = tiers.some((t) => t.isDefault);
-  for (const [position, t] of tiers.entries()) {
-    const id = (ids[t.ref] = newId('tier'));
-    await products.insertTier(tx, {
-      brand_id: brandId, id, ...owner, position, name: t.name,
-      type: t.type ?? (t.recurrence ? 'recurring' : t.price.amount === 0 ? 'free' : 'one_off'),
-      price_amount: toMinor(t.price.amount, t.price.currency)!, currency: t.price.currency,
-      discount_amount: t.discount ? toMinor(t.discount.amount, t.price.currency) : null,
-      recurrence_periodic: t.recurrence?.periodic ?? null,
-      recurrence_interval: t.recurrence ? t.recurrence.interval ?? 1 : null,
-      recurrence_count: t.recurrence ? t.recurrence.count ?? 0 : null,
-      perks: t.perks ?? [], button_text: t.buttonText ?? null, time_bound: t.timeBound ? new Date(t.timeBound) : null,
-      slots: t.slots ?? null, no_of_tickets: t.noOfTickets ?? 1, item_ids: (t.items ?? []).map((ref) => ids[ref]),
-      is_default: explicitDefault ? t.isDefault === true : position === 0, archived: t.archived ?? false, status: t.status ?? 'active',
-    });
-  }
-}
-
-/** Checks the file's shape, then what a schema cannot: refs resolve, amounts fit the currency, ids are unique. */
+/**
+ * Checks the file's shape, then the catalog's rules (catalog/rules.ts, the API's too) and what
+ * only a file has: refs are unique and resolve. Problems name the field by its path in the file.
+ */
 export function parseCatalog(input: unknown): Catalog {
   if (!Value.Check(Catalog, input)) {
     const details = Value.Errors(Catalog, input).slice(0, 20).map((e) => ({
-      field: e.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(file)',
+      field: e.instancePath.replace(/^\//, '').split('/').map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i ? `.${p}` : p)).join('') || '(file)',
       message: e.message,
     }));
     throw new AppError('validation_failed', `The catalog file is invalid: ${details[0]?.field} ${details[0]?.message}.`, details);
@@ -99,45 +77,25 @@ export function parseCatalog(input: unknown): Catalog {
     if (refs.has(ref)) problems.push({ field, message: `ref "${ref}" is used twice` });
     refs.add(ref);
   };
-  const checkTiers = (tiers: CatalogTier[], path: string, itemRefs: Set<string>) => {
-    if (tiers.filter((t) => t.isDefault).length > 1) problems.push({ field: `${path}.tiers`, message: 'at most one tier may be isDefault' });
-    tiers.forEach((t, i) => {
-      claim(t.ref, `${path}.tiers.${i}.ref`);
-      if (toMinor(t.price.amount, t.price.currency) === null) problems.push({ field: `${path}.tiers.${i}.price.amount`, message: `has more decimals than ${t.price.currency} allows` });
-      if (t.discount && t.discount.amount > t.price.amount) problems.push({ field: `${path}.tiers.${i}.discount.amount`, message: 'is more than the price' });
-      for (const ref of t.items ?? []) {
-        if (!itemRefs.has(ref)) problems.push({ field: `${path}.tiers.${i}.items`, message: `"${ref}" is not an item of this product` });
-      }
-    });
-  };
   const hubRefs = new Set<string>();
   (catalog.hubs ?? []).forEach((hub, h) => {
-    claim(hub.ref, `hubs.${h}.ref`);
+    const at = path('', 'hubs', h);
+    claim(hub.ref, path(at, 'ref'));
     hubRefs.add(hub.ref);
-    checkTiers(hub.tiers, `hubs.${h}`, new Set());
+    hub.tiers.forEach((t, i) => claim(t.ref, path(at, 'tiers', i, 'ref')));
+    checkTiers(hub.tiers.map(tierDraft), at, new Set(), fileNames, problems);
   });
   (catalog.products ?? []).forEach((p, i) => {
-    const path = `products.${i}`;
-    claim(p.ref, `${path}.ref`);
-    if (p.hub && !hubRefs.has(p.hub)) problems.push({ field: `${path}.hub`, message: `"${p.hub}" is not a hub in this file` });
-    if (p.type === 'event' && !p.event) problems.push({ field: `${path}.event`, message: 'is required for an event product' });
-    const itemRefs = new Set<string>();
-    (p.items ?? []).forEach((item, j) => { claim(item.ref, `${path}.items.${j}.ref`); itemRefs.add(item.ref); });
-    (p.items ?? []).forEach((item, j) => {
-      if (item.parent && !itemRefs.has(item.parent)) problems.push({ field: `${path}.items.${j}.parent`, message: `"${item.parent}" is not an item of this product` });
-      if (item.isAddon && !item.price) problems.push({ field: `${path}.items.${j}.price`, message: 'is required for an add-on' });
-    });
-    checkTiers(p.tiers, path, itemRefs);
-    const currencies = new Set(p.tiers.map((t) => t.price.currency));
-    if (currencies.size > 1) problems.push({ field: `${path}.tiers`, message: 'all tiers of a product must use one currency' });
-    const fieldIds = new Set<string>();
-    (p.checkoutFields ?? []).forEach((f, j) => {
-      const id = fieldIdFromLabel(f.label);
-      if (reserved.has(id)) problems.push({ field: `${path}.checkoutFields.${j}.label`, message: `"${id}" is built in; do not declare it` });
-      if (fieldIds.has(id)) problems.push({ field: `${path}.checkoutFields.${j}.label`, message: `gives the id "${id}" twice` });
-      if (f.type === 'select' && !f.options) problems.push({ field: `${path}.checkoutFields.${j}.options`, message: 'is required for a select field' });
-      fieldIds.add(id);
-    });
+    const at = path('', 'products', i);
+    claim(p.ref, path(at, 'ref'));
+    if (p.hub && !hubRefs.has(p.hub)) problems.push({ field: path(at, 'hub'), message: `"${p.hub}" is not a hub in this file` });
+    checkProductValues(p, at, problems);
+    (p.items ?? []).forEach((item, j) => claim(item.ref, path(at, 'items', j, 'ref')));
+    const items = (p.items ?? []).map(itemDraft);
+    checkItems(items, at, fileNames, problems);
+    p.tiers.forEach((t, j) => claim(t.ref, path(at, 'tiers', j, 'ref')));
+    checkTiers(p.tiers.map(tierDraft), at, new Set(items.map((item) => item.key!)), fileNames, problems);
+    checkCheckoutFields(p.checkoutFields ?? [], at, problems);
   });
   if (problems.length) {
     throw new AppError('validation_failed', `The catalog file is invalid: ${problems[0].field} ${problems[0].message}.`, problems.slice(0, 100));

@@ -57,3 +57,13 @@ export async function completeLink(db: Queryable, brandId: string, id: string, t
   );
   return row;
 }
+
+/** Which of these tiers some payment link (any mode, paid or still open) sells: a buyer may hold it. */
+export async function tiersInLinks(db: Queryable, brandId: string, tierIds: string[]): Promise<string[]> {
+  const rows = await db.query<{ tier_id: string }>(
+    `SELECT DISTINCT p->>'tierId' AS tier_id FROM payment_links, jsonb_array_elements(purchases) AS p
+     WHERE brand_id = $1 AND p->>'tierId' = ANY($2)`,
+    [brandId, tierIds],
+  );
+  return rows.map((r) => r.tier_id);
+}

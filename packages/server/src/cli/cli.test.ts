@@ -77,7 +77,7 @@ describe('the admin CLI', () => {
     ] }));
     const res = await runCli(['catalog', 'load', '--brand', brandId, file], env);
     assert.equal(res.code, 1);
-    assert.match(res.stderr, /products\.1\.tiers\.0\.items/);
+    assert.match(res.stderr, /products\[1\]\.tiers\[0\]\.items\[0\]/);
     assert.equal(res.stdout, '');
     brandWithFailedLoad = brandId; // checked through the API below: nothing of the file was stored
   });

@@ -22,7 +22,8 @@ type Json = Record<string, any>;
 
 export const tags = [
   { name: 'Account', description: 'The key itself: which brand, mode and scopes it resolves to.' },
-  { name: 'Products', description: 'The catalog (shared by test and live mode) and each product\'s customers.' },
+  { name: 'Products', description: 'The catalog (shared by test and live mode) and each product\'s customers. Writing it is our addition (scope `products:write`). Guide: [Catalog](/docs/guides/catalog).' },
+  { name: 'Hubs', description: 'Our addition: membership hubs and their tiers (plans), part of the catalog that test and live mode share. Guide: [Catalog](/docs/guides/catalog).' },
   { name: 'Hub members', description: 'Members of a membership hub, whatever their status.' },
   { name: 'Checkout', description: 'Payment links to the hosted checkout, and re-checking a payment. Guide: [Checkout](/docs/guides/checkout).' },
   { name: 'Transactions', description: 'Payment attempts of the key\'s mode.' },

@@ -168,3 +168,9 @@ export async function lockUnfinishedImport(tx: Queryable, brandId: string, id: s
   );
   return row;
 }
+
+/** Which of these tiers some import (any mode, any status) puts people on. */
+export async function plansInUse(db: Queryable, brandId: string, tierIds: string[]): Promise<string[]> {
+  const rows = await db.query<{ plan: string }>('SELECT DISTINCT plan FROM imports WHERE brand_id = $1 AND plan = ANY($2)', [brandId, tierIds]);
+  return rows.map((r) => r.plan);
+}

@@ -172,3 +172,9 @@ export async function endMembership(db: Queryable, brandId: string, id: string, 
     `UPDATE memberships SET status = $3 WHERE brand_id = $1 AND id = $2 AND status = 'active' RETURNING *`, [brandId, id, status]);
   return row;
 }
+
+/** Which of these tiers some membership (any mode, any status) was granted on: they were sold, so they are archived, never deleted. */
+export async function plansInUse(db: Queryable, brandId: string, tierIds: string[]): Promise<string[]> {
+  const rows = await db.query<{ plan: string }>('SELECT DISTINCT plan FROM memberships WHERE brand_id = $1 AND plan = ANY($2)', [brandId, tierIds]);
+  return rows.map((r) => r.plan);
+}

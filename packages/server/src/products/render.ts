@@ -29,6 +29,7 @@ export function renderProductSummary(row: ProductRow): ProductSummary {
           },
         }
       : {}),
+    ...(row.hub_id ? { hubID: row.hub_id } : {}),
   };
 }
 
@@ -65,6 +66,7 @@ export function renderItem(row: ItemRow): Item {
     isAddon: row.is_addon,
     ...(row.parent_id ? { parentId: row.parent_id } : {}),
     ...(row.price_amount !== null && row.currency ? { price: { amount: toMajor(row.price_amount, row.currency), currency: row.currency } } : {}),
+    ...(row.archived ? { archived: true } : {}),
   };
 }
 

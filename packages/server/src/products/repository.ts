@@ -61,6 +61,7 @@ export interface ItemRow {
   parent_id: string | null;
   price_amount: number | null;
   currency: string | null;
+  archived: boolean;
 }
 
 export interface CheckoutFieldRow {
@@ -134,9 +135,9 @@ export async function insertProduct(db: Queryable, p: NewProduct): Promise<void>
 
 export async function insertItem(db: Queryable, i: ItemRow): Promise<void> {
   await db.query(
-    `INSERT INTO items (brand_id, id, product_id, position, type, title, description, image, duration, is_addon, parent_id, price_amount, currency)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [i.brand_id, i.id, i.product_id, i.position, i.type, i.title, i.description, i.image, i.duration, i.is_addon, i.parent_id, i.price_amount, i.currency],
+    `INSERT INTO items (brand_id, id, product_id, position, type, title, description, image, duration, is_addon, parent_id, price_amount, currency, archived)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    [i.brand_id, i.id, i.product_id, i.position, i.type, i.title, i.description, i.image, i.duration, i.is_addon, i.parent_id, i.price_amount, i.currency, i.archived],
   );
 }
 
@@ -158,4 +159,61 @@ export async function insertCheckoutField(db: Queryable, f: CheckoutFieldRow): P
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [f.brand_id, f.product_id, f.id, f.position, f.label, f.type, f.required, f.options],
   );
+}
+
+/**
+ * The product, locked until the caller's transaction ends, so two edits of one product run one
+ * after the other (each sees the tiers the other left) instead of interleaving.
+ */
+export async function lockProduct(db: Queryable, brandId: string, id: string): Promise<ProductRow | undefined> {
+  const [row] = await db.query<ProductRow>(`SELECT ${productColumns} FROM products WHERE brand_id = $1 AND id = $2 FOR UPDATE`, [brandId, id]);
+  return row;
+}
+
+export async function updateProduct(db: Queryable, p: Omit<ProductRow, 'created_at' | 'updated_at'>): Promise<void> {
+  await db.query(
+    `UPDATE products SET hub_id = $3, type = $4, status = $5, title = $6, description = $7, image_url = $8, url = $9,
+       visibility = $10, is_free = $11, keywords = $12, event_type = $13, event_venue = $14, event_date_time = $15,
+       event_end_date = $16, updated_at = date_trunc('milliseconds', clock_timestamp())
+     WHERE brand_id = $1 AND id = $2`,
+    [p.brand_id, p.id, p.hub_id, p.type, p.status, p.title, p.description, p.image_url, p.url, p.visibility, p.is_free,
+      p.keywords, p.event_type, p.event_venue, p.event_date_time, p.event_end_date],
+  );
+}
+
+/** Rewrites every column of a tier but its owner. */
+export async function updateTier(db: Queryable, t: TierRow): Promise<void> {
+  await db.query(
+    `UPDATE tiers SET position = $3, name = $4, type = $5, price_amount = $6, currency = $7, discount_amount = $8,
+       recurrence_periodic = $9, recurrence_interval = $10, recurrence_count = $11, perks = $12, button_text = $13,
+       time_bound = $14, slots = $15, no_of_tickets = $16, item_ids = $17, is_default = $18, archived = $19, status = $20
+     WHERE brand_id = $1 AND id = $2`,
+    [t.brand_id, t.id, t.position, t.name, t.type, t.price_amount, t.currency, t.discount_amount, t.recurrence_periodic,
+      t.recurrence_interval, t.recurrence_count, t.perks, t.button_text, t.time_bound, t.slots, t.no_of_tickets, t.item_ids,
+      t.is_default, t.archived, t.status],
+  );
+}
+
+export async function deleteTiers(db: Queryable, brandId: string, ids: string[]): Promise<void> {
+  if (ids.length) await db.query('DELETE FROM tiers WHERE brand_id = $1 AND id = ANY($2)', [brandId, ids]);
+}
+
+/** Rewrites every column of an item but its product. */
+export async function updateItem(db: Queryable, i: ItemRow): Promise<void> {
+  await db.query(
+    `UPDATE items SET position = $3, type = $4, title = $5, description = $6, image = $7, duration = $8, is_addon = $9,
+       parent_id = $10, price_amount = $11, currency = $12, archived = $13
+     WHERE brand_id = $1 AND id = $2`,
+    [i.brand_id, i.id, i.position, i.type, i.title, i.description, i.image, i.duration, i.is_addon, i.parent_id,
+      i.price_amount, i.currency, i.archived],
+  );
+}
+
+export async function deleteItems(db: Queryable, brandId: string, ids: string[]): Promise<void> {
+  if (ids.length) await db.query('DELETE FROM items WHERE brand_id = $1 AND id = ANY($2)', [brandId, ids]);
+}
+
+/** Checkout fields are kept as a list: an edit replaces the product's whole list. */
+export async function deleteCheckoutFields(db: Queryable, brandId: string, productId: string): Promise<void> {
+  await db.query('DELETE FROM checkout_fields WHERE brand_id = $1 AND product_id = $2', [brandId, productId]);
 }

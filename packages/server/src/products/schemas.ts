@@ -1,4 +1,6 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
+import { checkoutFieldFields, EventInput, itemFields, productFields as writableFields, tierFields } from '../catalog/fields.ts';
+import { refPattern } from '../catalog/schema.ts';
 import { Money } from '../money.ts';
 
 const Timestamp = Type.String({ format: 'date-time' });
@@ -44,6 +46,7 @@ export const Item = Type.Object({
   isAddon: Type.Boolean(),
   parentId: Type.Optional(Type.String()),
   price: Type.Optional(Money),
+  archived: Type.Optional(Type.Boolean({ description: 'Our addition: present (true) on an item kept only for what was sold; absent otherwise.' })),
 }, { $id: 'Item' });
 
 export const CheckoutField = Type.Object({
@@ -68,6 +71,7 @@ const productFields = {
   createdAt: Timestamp,
   updatedAt: Timestamp,
   event: Type.Optional(EventDetails),
+  hubID: Type.Optional(Type.String({ description: 'Our addition: the hub this product belongs to, when it belongs to one.' })),
 };
 
 export const ProductSummary = Type.Object(productFields, { $id: 'ProductSummary' });
@@ -84,3 +88,61 @@ export type Product = Static<typeof Product>;
 export type Tier = Static<typeof Tier>;
 export type Item = Static<typeof Item>;
 export type CheckoutField = Static<typeof CheckoutField>;
+
+// What POST /products and PATCH /products/{id} take (docs/catalog.md). The fields are the catalog
+// file's (catalog/fields.ts); over the API, entries point at each other by id, or by the `ref` of
+// an item added in the same request.
+
+const nullable = <T extends TSchema>(schema: T, description: string) => Type.Optional(Type.Union([schema, Type.Null()], { description }));
+
+export const TierInput = Type.Object({
+  id: Type.Optional(Type.String({ description: 'A tier of this product (or hub) to update; leave out to add a tier.' })),
+  ...tierFields,
+  itemIDs: Type.Optional(Type.Array(Type.String(), { description: 'Items this tier includes: item ids, or the `ref` of an item added in the same request.' })),
+}, { additionalProperties: false, $id: 'TierInput' });
+
+export const ItemInput = Type.Object({
+  id: Type.Optional(Type.String({ description: 'An item of this product to update; leave out to add an item.' })),
+  ref: Type.Optional(Type.String({ pattern: refPattern, description: 'A name for a new item, unique in the request, so `itemIDs` and `parentId` can point at it before it has an id.' })),
+  ...itemFields,
+  parentId: Type.Optional(Type.String({ description: 'The item this one nests under: an item id, or the `ref` of an item added in the same request.' })),
+}, { additionalProperties: false, $id: 'ItemInput' });
+
+export const CheckoutFieldInput = Type.Object({
+  id: Type.Optional(Type.String({ description: 'A field of this product to update (its id stays, whatever the new label); leave out to add a field, whose id is derived from its label.' })),
+  ...checkoutFieldFields,
+}, { additionalProperties: false, $id: 'CheckoutFieldInput' });
+
+const lists = {
+  tiers: Type.Array(TierInput, { minItems: 1, description: 'The whole list, in order. An entry with an id updates that tier; one without adds a tier; a tier left out is deleted, or archived if it was ever sold.' }),
+  items: Type.Optional(Type.Array(ItemInput, { description: 'The whole list, in order. An item left out is deleted, or archived while a tier still includes it.' })),
+  checkoutFields: Type.Optional(Type.Array(CheckoutFieldInput, { description: 'The whole list, in order. A field left out is deleted; answers already given stay with the members.' })),
+};
+
+export const ProductCreateBody = Type.Object({
+  ...writableFields,
+  hubID: Type.Optional(Type.String({ description: 'A hub of the brand this product belongs to.' })),
+  ...lists,
+}, { additionalProperties: false, $id: 'ProductCreateBody' });
+
+export const ProductUpdateBody = Type.Object({
+  type: Type.Optional(writableFields.type),
+  title: Type.Optional(writableFields.title),
+  description: nullable(Type.String(), 'null or "" clears it.'),
+  status: writableFields.status,
+  visibility: writableFields.visibility,
+  imageUrl: nullable(Type.String({ format: 'uri' }), 'null clears it.'),
+  url: nullable(Type.String({ format: 'uri' }), 'null clears it.'),
+  keywords: writableFields.keywords,
+  event: nullable(EventInput, 'null clears it (a product of type event needs one).'),
+  hubID: nullable(Type.String(), 'A hub of the brand; null takes the product out of its hub.'),
+  tiers: Type.Optional(lists.tiers),
+  items: lists.items,
+  checkoutFields: lists.checkoutFields,
+}, { additionalProperties: false, $id: 'ProductUpdateBody' });
+
+export type TierInput = Static<typeof TierInput>;
+export type ItemInput = Static<typeof ItemInput>;
+export type CheckoutFieldInput = Static<typeof CheckoutFieldInput>;
+export type ProductCreateBody = Static<typeof ProductCreateBody>;
+export type ProductUpdateBody = Static<typeof ProductUpdateBody>;

@@ -110,3 +110,9 @@ export async function nextDueAt(db: Queryable, brandId: string): Promise<Date | 
     'SELECT min(due_at) AS due FROM subscriptions WHERE brand_id = $1 AND mode = \'test\' AND due_at IS NOT NULL', [brandId]);
   return row?.due ?? undefined;
 }
+
+/** Which of these tiers some subscription (any mode, any status) bills: they were sold. */
+export async function tiersInUse(db: Queryable, brandId: string, tierIds: string[]): Promise<string[]> {
+  const rows = await db.query<{ tier_id: string }>('SELECT DISTINCT tier_id FROM subscriptions WHERE brand_id = $1 AND tier_id = ANY($2)', [brandId, tierIds]);
+  return rows.map((r) => r.tier_id);
+}
