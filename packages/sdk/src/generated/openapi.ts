@@ -46,6 +46,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/hubs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List hubs
+         * @description The brand's hubs, newest first, without their tiers (GET /hubs/{id} has them). Shared by test and live mode.
+         *
+         *     Scope: `products:read`.
+         */
+        get: operations["getHubs"];
+        put?: never;
+        /**
+         * Create a hub
+         * @description A hub with its membership tiers, checked by the rules of catalog files. Hubs are part of the catalog, which test and live mode share: a test key with products:write edits the hub live buyers see.
+         *
+         *     Scope: `products:write`.
+         */
+        post: operations["postHubs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/hubs/{hubID}/members": {
         parameters: {
             query?: never;
@@ -114,6 +142,34 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/hubs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a hub
+         * @description One hub with its membership tiers (its plans), archived ones included.
+         *
+         *     Scope: `products:read`.
+         */
+        get: operations["getHubsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a hub
+         * @description Changes the fields sent and leaves the others. `tiers`, when sent, is the whole list: an entry with an id updates that tier, one without adds a tier, and a tier left out is deleted, or archived if anyone ever joined or bought on it. Hubs are part of the catalog, which test and live mode share: a test key with products:write edits the hub live buyers see.
+         *
+         *     Scope: `products:write`.
+         */
+        patch: operations["patchHubsId"];
         trace?: never;
     };
     "/imports/{id}": {
@@ -285,7 +341,13 @@ export interface paths {
          */
         get: operations["listProducts"];
         put?: never;
-        post?: never;
+        /**
+         * Create a product
+         * @description Our addition. A product with its tiers, items and checkout fields, checked by the rules of catalog files; answers exactly what GET /products/{id} returns. An item may carry a `ref` that tiers' `itemIDs` point at. The catalog is shared by test and live mode: a test key with products:write edits the product live buyers see.
+         *
+         *     Scope: `products:write`.
+         */
+        post: operations["postProducts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -311,7 +373,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a product
+         * @description Our addition. Changes the fields sent and leaves the others (`null` clears an optional one). `tiers`, `items` and `checkoutFields`, when sent, are the whole list in order: an entry with an id updates it, one without adds one, and one left out is deleted, or archived if it was ever sold (a tier) or a remaining tier includes it (an item). Answers exactly what GET /products/{id} returns. The catalog is shared by test and live mode: a test key with products:write edits the product live buyers see.
+         *
+         *     Scope: `products:write`.
+         */
+        patch: operations["patchProductsId"];
         trace?: never;
     };
     "/products/{id}/customers": {
@@ -766,6 +834,16 @@ export interface components {
             /** @description text, email, phone, number, select, checkbox or date. */
             type: string;
         };
+        CheckoutFieldInput: {
+            /** @description A field of this product to update (its id stays, whatever the new label); leave out to add a field, whose id is derived from its label. */
+            id?: string;
+            label: string;
+            /** @description The choices of a select field (required for it). */
+            options?: string[];
+            required?: boolean;
+            /** @enum {string} */
+            type: "text" | "email" | "phone" | "number" | "select" | "checkbox" | "date";
+        };
         CreatedWebhookEndpoint: {
             /** Format: date-time */
             createdAt: string;
@@ -812,7 +890,7 @@ export interface components {
          * @description Stable machine code of an error. `idempotency_key_reused` and `idempotency_in_progress` are reserved for idempotency keys.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "authentication_required" | "scope_missing" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "invalid_json" | "authentication_required" | "invalid_credentials" | "scope_missing" | "csrf_failed" | "forbidden" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
         /** @description An event, exactly as its webhook deliveries carry it. */
         Event: components["schemas"]["WebhookEvent"];
         /**
@@ -820,6 +898,26 @@ export interface components {
          * @enum {string}
          */
         EventType: "transaction.succeeded" | "transaction.failed" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed";
+        Hub: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            id: string;
+            name: string;
+            /** @description The hub's membership plans, archived ones included. */
+            tiers: components["schemas"]["Tier"][];
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        HubSummary: {
+            /** Format: date-time */
+            createdAt: string;
+            description: string;
+            id: string;
+            name: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         Import: {
             /** @description People who already had a membership of this hub or product in this mode, left as they were. */
             alreadyPresent: number;
@@ -871,6 +969,8 @@ export interface components {
             [key: string]: string | number | boolean;
         };
         Item: {
+            /** @description Our addition: present (true) on an item kept only for what was sold; absent otherwise. */
+            archived?: boolean;
             description?: string;
             duration?: number;
             id: string;
@@ -884,6 +984,30 @@ export interface components {
                 currency: string;
             };
             title: string;
+            type: string;
+        };
+        ItemInput: {
+            /** @description Kept for the tiers that include it, shown to no new buyer. */
+            archived?: boolean;
+            description?: string;
+            /** @description Seconds. */
+            duration?: number;
+            /** @description An item of this product to update; leave out to add an item. */
+            id?: string;
+            image?: string;
+            isAddon?: boolean;
+            /** @description The item this one nests under: an item id, or the `ref` of an item added in the same request. */
+            parentId?: string;
+            price?: {
+                /** @description As a person reads it (49.5), stored in the currency's minor units. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency: string;
+            };
+            /** @description A name for a new item, unique in the request, so `itemIDs` and `parentId` can point at it before it has an id. */
+            ref?: string;
+            title: string;
+            /** @description Free text, e.g. file, lesson, session, addon. */
             type: string;
         };
         MemberEventData: {
@@ -1002,6 +1126,8 @@ export interface components {
                 eventType: string;
                 venue: string;
             };
+            /** @description Our addition: the hub this product belongs to, when it belongs to one. */
+            hubID?: string;
             id: string;
             /** Format: uri */
             imageUrl?: string;
@@ -1034,6 +1160,8 @@ export interface components {
                 eventType: string;
                 venue: string;
             };
+            /** @description Our addition: the hub this product belongs to, when it belongs to one. */
+            hubID?: string;
             id: string;
             /** Format: uri */
             imageUrl?: string;
@@ -1154,6 +1282,55 @@ export interface components {
             timeBound?: string;
             /** @description `free`, `one_off`, `recurring` or `pay_what_you_want`. */
             type: string;
+        };
+        TierInput: {
+            /** @description No longer on sale; kept for the people who bought it. */
+            archived?: boolean;
+            buttonText?: string;
+            /** @description Taken off the price at checkout; in the price's currency (`currency` may be left out). */
+            discount?: {
+                /** @description As a person reads it (49.5), stored in the currency's minor units. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency?: string;
+            };
+            /** @description A tier of this product (or hub) to update; leave out to add a tier. */
+            id?: string;
+            /** @description At most one tier; without one, the first tier is the default. */
+            isDefault?: boolean;
+            /** @description Items this tier includes: item ids, or the `ref` of an item added in the same request. */
+            itemIDs?: string[];
+            name: string;
+            /** @description Tickets per purchase (default 1). */
+            noOfTickets?: number;
+            perks?: string[];
+            price: {
+                /** @description As a person reads it (49.5), stored in the currency's minor units. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency: string;
+            };
+            recurrence?: {
+                /** @description Billing periods in all; 0 (the default) renews until cancelled. */
+                count?: number;
+                /** @description Bill every `interval` periods (default 1). */
+                interval?: number;
+                /** @enum {string} */
+                periodic: "daily" | "weekly" | "monthly" | "yearly";
+            };
+            slots?: number;
+            /**
+             * @description Default `active`; `inactive` is off sale for now.
+             * @enum {string}
+             */
+            status?: "active" | "inactive";
+            /** Format: date-time */
+            timeBound?: string;
+            /**
+             * @description Default: `recurring` with a recurrence, `free` at price 0, else `one_off`; `pay_what_you_want` must be said (price is then the minimum).
+             * @enum {string}
+             */
+            type?: "free" | "one_off" | "recurring" | "pay_what_you_want";
         };
         Transaction: {
             /** @description Decimal amount, e.g. 25.5. */
@@ -1489,6 +1666,86 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    getHubs: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List hubs */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            hasMore: boolean;
+                            items: components["schemas"]["HubSummary"][];
+                            /** @description Pass as `cursor` to get the next page; an empty string on the last page. */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postHubs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    name: string;
+                    /** @description The whole list, in order. An entry with an id updates that tier; one without adds a tier; a tier left out is deleted, or archived if anyone ever joined on it. */
+                    tiers: components["schemas"]["TierInput"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Create a hub */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Hub"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     listHubMembers: {
         parameters: {
             query?: {
@@ -1642,6 +1899,83 @@ export interface operations {
                             importID: string;
                             queued: boolean;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getHubsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a hub */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Hub"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchHubsId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description null or "" clears it. */
+                    description?: string | null;
+                    name?: string;
+                    /** @description The whole list, in order. An entry with an id updates that tier; one without adds a tier; a tier left out is deleted, or archived if anyone ever joined on it. */
+                    tiers?: components["schemas"]["TierInput"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Update a hub */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Hub"];
                     };
                 };
             };
@@ -2026,6 +2360,81 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    postProducts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The whole list, in order. A field left out is deleted; answers already given stay with the members. */
+                    checkoutFields?: components["schemas"]["CheckoutFieldInput"][];
+                    description?: string;
+                    event?: {
+                        /** Format: date-time */
+                        dateTime: string;
+                        /** Format: date-time */
+                        endDate?: string;
+                        /** @enum {string} */
+                        eventType: "in_person" | "online" | "hybrid";
+                        venue: string;
+                    };
+                    /** @description A hub of the brand this product belongs to. */
+                    hubID?: string;
+                    /** Format: uri */
+                    imageUrl?: string;
+                    /** @description The whole list, in order. An item left out is deleted, or archived while a tier still includes it. */
+                    items?: components["schemas"]["ItemInput"][];
+                    keywords?: string[];
+                    /**
+                     * @description Default `published`; only published products are on sale.
+                     * @enum {string}
+                     */
+                    status?: "draft" | "published" | "archived";
+                    /** @description The whole list, in order. An entry with an id updates that tier; one without adds a tier; a tier left out is deleted, or archived if it was ever sold. */
+                    tiers: components["schemas"]["TierInput"][];
+                    title: string;
+                    /** @enum {string} */
+                    type: "digital" | "course" | "event" | "service" | "membership" | "physical";
+                    /** Format: uri */
+                    url?: string;
+                    /**
+                     * @description Default `public`.
+                     * @enum {string}
+                     */
+                    visibility?: "public" | "unlisted" | "private";
+                };
+            };
+        };
+        responses: {
+            /** @description Create a product */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Product"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getProduct: {
         parameters: {
             query?: never;
@@ -2053,6 +2462,86 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    patchProductsId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The whole list, in order. A field left out is deleted; answers already given stay with the members. */
+                    checkoutFields?: components["schemas"]["CheckoutFieldInput"][];
+                    /** @description null or "" clears it. */
+                    description?: string | null;
+                    /** @description null clears it (a product of type event needs one). */
+                    event?: {
+                        /** Format: date-time */
+                        dateTime: string;
+                        /** Format: date-time */
+                        endDate?: string;
+                        /** @enum {string} */
+                        eventType: "in_person" | "online" | "hybrid";
+                        venue: string;
+                    } | null;
+                    /** @description A hub of the brand; null takes the product out of its hub. */
+                    hubID?: string | null;
+                    /** @description null clears it. */
+                    imageUrl?: string | null;
+                    /** @description The whole list, in order. An item left out is deleted, or archived while a tier still includes it. */
+                    items?: components["schemas"]["ItemInput"][];
+                    keywords?: string[];
+                    /**
+                     * @description Default `published`; only published products are on sale.
+                     * @enum {string}
+                     */
+                    status?: "draft" | "published" | "archived";
+                    /** @description The whole list, in order. An entry with an id updates that tier; one without adds a tier; a tier left out is deleted, or archived if it was ever sold. */
+                    tiers?: components["schemas"]["TierInput"][];
+                    title?: string;
+                    /** @enum {string} */
+                    type?: "digital" | "course" | "event" | "service" | "membership" | "physical";
+                    /** @description null clears it. */
+                    url?: string | null;
+                    /**
+                     * @description Default `public`.
+                     * @enum {string}
+                     */
+                    visibility?: "public" | "unlisted" | "private";
+                };
+            };
+        };
+        responses: {
+            /** @description Update a product */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Product"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
         };
     };

@@ -5,16 +5,16 @@ import { api, v1 } from '@/api';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { toast } from '@/components/ui/toast';
-import { money } from '../people/format.ts';
+import { when } from '../people/format.ts';
 import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from '../people/parts.tsx';
 import { useList } from '../people/use-list.ts';
 import { HubEditor } from './HubEditor.tsx';
 import { emptyHubForm, hubBody, hubToForm } from './product-form.ts';
-import type { Hub } from './types.ts';
+import type { Hub, HubSummary } from './types.ts';
 
-/** The brand's hubs, with their tiers at a glance. */
+/** The brand's hubs, newest first. */
 export function HubsPage() {
-  const list = useList<Hub>(v1('/hubs'));
+  const list = useList<HubSummary>(v1('/hubs'));
   const create = <Button asChild><Link to="/catalog/hubs/new"><Plus aria-hidden /> New hub</Link></Button>;
   return (
     <div>
@@ -27,7 +27,8 @@ export function HubsPage() {
           <TableHeader>
             <TableRow>
               <TableHead>Name</TableHead>
-              <TableHead>Tiers</TableHead>
+              <TableHead>Description</TableHead>
+              <TableHead>Updated</TableHead>
               <TableHead><span className="sr-only">Members</span></TableHead>
             </TableRow>
           </TableHeader>
@@ -35,9 +36,8 @@ export function HubsPage() {
             {list.items.map((h) => (
               <TableRow key={h.id}>
                 <TableCell className="font-medium"><Link className="underline-offset-4 hover:underline" to={`/catalog/hubs/${h.id}`}>{h.name}</Link></TableCell>
-                <TableCell className="text-sm">
-                  {h.tiers.filter((t) => !t.archived).map((t) => `${t.name} (${money(t.price.amount, t.price.currency)})`).join(', ')}
-                </TableCell>
+                <TableCell className="max-w-md text-sm text-muted-foreground">{h.description}</TableCell>
+                <TableCell className="whitespace-nowrap">{when(h.updatedAt)}</TableCell>
                 <TableCell className="text-right"><Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/people?hub=${h.id}`}>Members</Link></TableCell>
               </TableRow>
             ))}
@@ -78,7 +78,7 @@ export function HubPage() {
     <div>
       <PageHeader title={h.name} description={<code className="text-xs">{h.id}</code>}
         actions={<Button variant="outline" asChild><Link to={`/people?hub=${encodeURIComponent(h.id)}`}>Members</Link></Button>} />
-      <HubEditor key={h.updatedAt ?? JSON.stringify(h)} initial={hubToForm(h)} submitLabel="Save changes" save={async (form) => {
+      <HubEditor key={h.updatedAt} initial={hubToForm(h)} submitLabel="Save changes" save={async (form) => {
         await api.patch<Hub>(v1(`/hubs/${encodeURIComponent(h.id)}`), hubBody(form));
         await qc.invalidateQueries({ queryKey: key });
         qc.invalidateQueries({ queryKey: ['list', v1('/hubs')] });

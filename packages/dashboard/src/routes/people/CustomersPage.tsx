@@ -5,7 +5,7 @@ import { api, v1, type ListPage } from '@/api';
 import { Label } from '@/components/ui/label';
 import * as SelectPrimitive from '@radix-ui/react-select';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import type { Hub } from '../catalog/types.ts';
+import type { Hub, HubSummary } from '../catalog/types.ts';
 import { MembershipList } from './MembershipList.tsx';
 import { EmptyState, ErrorNote, Loading, PageHeader } from './parts.tsx';
 
@@ -18,7 +18,7 @@ export function CustomersPage() {
   const productId = params.get('product');
   const hubId = params.get('hub');
   const products = useQuery({ queryKey: ['list', v1('/products'), 'picker'], queryFn: () => api.get<ListPage<ProductSummary>>(v1('/products'), { limit: 100 }) });
-  const hubs = useQuery({ queryKey: ['list', v1('/hubs'), 'picker'], queryFn: () => api.get<ListPage<Hub>>(v1('/hubs'), { limit: 100 }) });
+  const hubs = useQuery({ queryKey: ['list', v1('/hubs'), 'picker'], queryFn: () => api.get<ListPage<HubSummary>>(v1('/hubs'), { limit: 100 }) });
   const product = useQuery({ queryKey: ['product', productId], queryFn: () => api.get<Product>(v1(`/products/${encodeURIComponent(productId!)}`)), enabled: !!productId });
   const hub = useQuery({ queryKey: ['hub', hubId], queryFn: () => api.get<Hub>(v1(`/hubs/${encodeURIComponent(hubId!)}`)), enabled: !!hubId });
 
