@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { browserSkip, launchChromium } from '../testing/browser.ts';
-import { createBrandWithCatalog, createKey } from '../testing/factories.ts';
+import { createBrandWithCatalog, createKey, createMembership } from '../testing/factories.ts';
 import { freePort } from '../testing/processes.ts';
 import { addUserToBrand } from '../users/service.ts';
 import { cards, courseBody, createLink, submitCard } from '../checkout/test-fixtures.ts';
@@ -214,11 +214,24 @@ describe('dashboard catalog and people pages in a browser', () => {
     await page.getByText('No payouts yet').waitFor();
     await shots(page, 'money-payouts');
 
+    // A hub member, removed after a confirmation; the list keeps them as removed.
+    const member = await createMembership(t.db, { brandId: brand.id, hubId: ids['studio-club'], name: 'Grace Hopper', email: 'grace@example.com', plan: ids['club-free'] });
     await page.goto(`${base}/dashboard/people?hub=${ids['studio-club']}`);
-    await page.getByText(/No members of|No .*members/).first().waitFor();
+    const memberRow = page.getByRole('row', { name: /grace@example\.com/ });
+    await memberRow.waitFor();
     await shots(page, 'people-members');
+    await memberRow.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove member' }).click();
+    await memberRow.getByText('removed', { exact: true }).waitFor();
+    const removed = (await t.request({ method: 'GET', url: `/api/v1/hubs/${ids['studio-club']}/members/${member.id}`, key: testKey })).json().data;
+    assert.equal(removed.status, 'removed');
+
     await page.goto(`${base}/dashboard/catalog/hubs`);
-    await page.getByRole('link', { name: 'Studio club' }).first().waitFor().catch(() => {});
+    await page.getByRole('link', { name: 'Studio Club' }).click();
+    await page.getByRole('heading', { name: 'Studio Club' }).waitFor();
+    assert.equal(await page.locator('#hub-name').inputValue(), 'Studio Club');
+    await shots(page, 'catalog-hub-edit');
+    await page.goto(`${base}/dashboard/catalog/hubs`);
     await shots(page, 'catalog-hubs');
     await page.close();
   });
