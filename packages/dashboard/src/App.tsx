@@ -1,9 +1,10 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { AppLayout, RequireRole } from '@/components/layout/AppLayout';
 import { AuthLayout } from '@/components/layout/AuthLayout';
 import { Home } from '@/routes/home';
 import { NotFound } from '@/routes/not-found';
-import { Placeholder } from '@/routes/placeholder';
+import { catalogRoutes } from '@/routes/catalog/routes';
+import { moneyRoutes, peopleRoutes } from '@/routes/people/routes';
 import { SignIn } from '@/routes/auth/sign-in';
 import { SignUp } from '@/routes/auth/sign-up';
 import { ResetPassword } from '@/routes/auth/reset-password';
@@ -38,9 +39,9 @@ export const routes: RouteObject[] = [
     element: <AppLayout />,
     children: [
       { index: true, element: <Home /> },
-      { path: 'catalog/*', element: owner(<Placeholder title="Catalog" />) },
-      { path: 'people/*', element: owner(<Placeholder title="People" />) },
-      { path: 'money/*', element: owner(<Placeholder title="Money" />) },
+      { path: 'catalog', element: owner(<Outlet />), children: catalogRoutes },
+      { path: 'people', element: owner(<Outlet />), children: peopleRoutes },
+      { path: 'money', element: owner(<Outlet />), children: moneyRoutes },
       { path: 'developers', element: <Navigate to="/developers/api-keys" replace /> },
       { path: 'developers/api-keys', element: <ApiKeys /> },
       { path: 'developers/webhooks', element: <Webhooks /> },

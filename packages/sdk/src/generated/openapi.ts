@@ -83,7 +83,7 @@ export interface paths {
         };
         /**
          * List hub members
-         * @description Members of the hub in the key's mode, whatever their status, newest first.
+         * @description Members of the hub in the key's mode, whatever their status, newest first. Our addition: filter by `email` (exact, ignoring case) and `status`.
          *
          *     Scope: `customers:read`.
          */
@@ -391,7 +391,7 @@ export interface paths {
         };
         /**
          * List a product's customers
-         * @description The product's active purchasers in the key's mode, newest first.
+         * @description The product's active purchasers in the key's mode, newest first. Our addition: filter by `email` (exact, ignoring case), and by `status` to list purchasers whose membership is no longer active.
          *
          *     Scope: `customers:read`.
          */
@@ -917,7 +917,7 @@ export interface components {
          * @description Stable machine code of an error. `idempotency_key_reused` and `idempotency_in_progress` are reserved for idempotency keys.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "authentication_required" | "scope_missing" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "invalid_json" | "authentication_required" | "invalid_credentials" | "scope_missing" | "csrf_failed" | "forbidden" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
         /** @description An event, exactly as its webhook deliveries carry it. */
         Event: components["schemas"]["WebhookEvent"];
         /**
@@ -1791,8 +1791,12 @@ export interface operations {
             query?: {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only the membership of this email address (exact match, ignoring case). */
+                email?: string;
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Only memberships in this status. */
+                status?: "active" | "expired" | "removed" | "cancelled";
             };
             header?: never;
             path: {
@@ -2586,8 +2590,12 @@ export interface operations {
             query?: {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only the membership of this email address (exact match, ignoring case). */
+                email?: string;
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Only memberships in this status. */
+                status?: "active" | "expired" | "removed" | "cancelled";
             };
             header?: never;
             path: {

@@ -1,14 +1,14 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { Hub, HubCreateParams, HubSummary, HubUpdateParams, ImportParams, ImportQueued, ListParams, Membership } from '../types.ts';
+import type { Hub, HubCreateParams, HubSummary, HubUpdateParams, ImportParams, ImportQueued, ListParams, MemberListParams, Membership } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class HubMembers {
   readonly #r: Requester;
   constructor(requester: Requester) { this.#r = requester; }
 
-  /** GET /hubs/{hubID}/members: members of every status, newest first. Scope `customers:read`. */
-  list(hubId: string, params?: ListParams, options?: RequestOptions): PagePromise<Membership> {
+  /** GET /hubs/{hubID}/members: members of every status (or the `status` given; `email` finds one person), newest first. Scope `customers:read`. */
+  list(hubId: string, params?: MemberListParams, options?: RequestOptions): PagePromise<Membership> {
     return list(this.#r, `/hubs/${segment(hubId, 'hubId')}/members`, params, options);
   }
 

@@ -1,14 +1,14 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { ImportParams, ImportQueued, ListParams, Membership, Product, ProductCreateParams, ProductSummary, ProductUpdateParams } from '../types.ts';
+import type { CustomerListParams, ImportParams, ImportQueued, ListParams, Membership, Product, ProductCreateParams, ProductSummary, ProductUpdateParams } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class ProductCustomers {
   readonly #r: Requester;
   constructor(requester: Requester) { this.#r = requester; }
 
-  /** GET /products/{id}/customers: the product's active purchasers, newest first. Scope `customers:read`. */
-  list(productId: string, params?: ListParams, options?: RequestOptions): PagePromise<Membership> {
+  /** GET /products/{id}/customers: the product's active purchasers (or those in the `status` given; `email` finds one person), newest first. Scope `customers:read`. */
+  list(productId: string, params?: CustomerListParams, options?: RequestOptions): PagePromise<Membership> {
     return list(this.#r, `/products/${segment(productId, 'productId')}/customers`, params, options);
   }
 

@@ -52,14 +52,14 @@ export const operationDocs: Record<string, OperationDoc> = {
     body: { description: 'Painting together, weekly.' },
     errors: [404, ...withBody],
   },
-  'get /products/{id}/customers': { id: 'listProductCustomers', sdk: "for await (const customer of client.products.customers.list('prod_…')) {\n  console.log(customer.email);\n}", errors: [404] },
+  'get /products/{id}/customers': { id: 'listProductCustomers', sdk: "for await (const customer of client.products.customers.list('prod_…', { status: 'cancelled' })) {\n  console.log(customer.email);\n}", errors: [404] },
   'post /products/{id}/customers/import': {
     id: 'importProductCustomers',
     sdk: "const { importID } = await client.products.customers.import('prod_…', {\n  records: [{ fullName: 'Ada Lovelace', email: 'ada@example.com' }],\n});",
     body: { records: [{ fullName: 'Ada Lovelace', email: 'ada@example.com' }] },
     errors: [404, ...withBody],
   },
-  'get /hubs/{hubID}/members': { id: 'listHubMembers', sdk: "for await (const member of client.hubs.members.list('hub_…')) {\n  console.log(member.email, member.status);\n}", errors: [404] },
+  'get /hubs/{hubID}/members': { id: 'listHubMembers', sdk: "const [member] = (await client.hubs.members.list('hub_…', { email: 'ada@example.com' })).items;\nconsole.log(member?.status);", errors: [404] },
   'get /hubs/{hubID}/members/{id}': { id: 'getHubMember', sdk: "const member = await client.hubs.members.get('hub_…', 'mem_…');", errors: [404] },
   'post /hubs/{hubID}/members/import': {
     id: 'importHubMembers',

@@ -63,14 +63,36 @@ export async function insertMemberships(db: Queryable, rows: NewMembership[]): P
   );
 }
 
-export function listHubMembers(db: Queryable, brandId: string, mode: Mode, hubId: string, page: PageRequest) {
-  const after = afterCursor(page, 5);
+/** The list filters (MembershipListQuery): exact email ignoring case, and status. */
+export interface MembershipFilter {
+  email?: string;
+  status?: MembershipRow['status'];
+}
+
+/** `AND ...` for the filter, with parameters numbered from `next`. */
+function filterSql(filter: MembershipFilter, next: number): { sql: string; params: unknown[] } {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  if (filter.email !== undefined) {
+    params.push(filter.email);
+    sql.push(`AND lower(email) = lower($${next + params.length - 1})`);
+  }
+  if (filter.status !== undefined) {
+    params.push(filter.status);
+    sql.push(`AND status = $${next + params.length - 1}`);
+  }
+  return { sql: sql.join(' '), params };
+}
+
+export function listHubMembers(db: Queryable, brandId: string, mode: Mode, hubId: string, filter: MembershipFilter, page: PageRequest) {
+  const where = filterSql(filter, 5);
+  const after = afterCursor(page, 5 + where.params.length);
   return db.query<MembershipRow>(
     `SELECT * FROM memberships
-     WHERE brand_id = $1 AND mode = $2 AND hub_id = $3 ${after.sql}
+     WHERE brand_id = $1 AND mode = $2 AND hub_id = $3 ${where.sql} ${after.sql}
      ORDER BY created_at DESC, id DESC
      LIMIT $4`,
-    [brandId, mode, hubId, page.limit + 1, ...after.params],
+    [brandId, mode, hubId, page.limit + 1, ...where.params, ...after.params],
   );
 }
 
@@ -82,14 +104,16 @@ export async function findHubMember(db: Queryable, brandId: string, mode: Mode, 
   return row;
 }
 
-export function listProductCustomers(db: Queryable, brandId: string, mode: Mode, productId: string, page: PageRequest) {
-  const after = afterCursor(page, 5);
+/** The product's customers; with no status filter, the active ones (the reference's list). */
+export function listProductCustomers(db: Queryable, brandId: string, mode: Mode, productId: string, filter: MembershipFilter, page: PageRequest) {
+  const where = filterSql({ ...filter, status: filter.status ?? 'active' }, 5);
+  const after = afterCursor(page, 5 + where.params.length);
   return db.query<MembershipRow>(
     `SELECT * FROM memberships
-     WHERE brand_id = $1 AND mode = $2 AND product_id = $3 AND status = 'active' ${after.sql}
+     WHERE brand_id = $1 AND mode = $2 AND product_id = $3 ${where.sql} ${after.sql}
      ORDER BY created_at DESC, id DESC
      LIMIT $4`,
-    [brandId, mode, productId, page.limit + 1, ...after.params],
+    [brandId, mode, productId, page.limit + 1, ...where.params, ...after.params],
   );
 }
 

@@ -1,20 +1,19 @@
 import { Type } from 'typebox';
 import type { Db } from '../db/client.ts';
-import { PageQuery } from '../db/paging.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
-import { Membership } from './schemas.ts';
+import { Membership, MembershipListQuery } from './schemas.ts';
 import * as service from './service.ts';
 
 export function membershipRoutes(app: App, { db }: { db: Db }) {
   app.get('/hubs/:hubID/members', {
     schema: {
       summary: 'List hub members',
-      description: 'Members of the hub in the key\'s mode, whatever their status, newest first.',
+      description: 'Members of the hub in the key\'s mode, whatever their status, newest first. Our addition: filter by `email` (exact, ignoring case) and `status`.',
       tags: ['Hub members'],
       params: Type.Object({ hubID: Type.String() }),
-      querystring: PageQuery,
+      querystring: MembershipListQuery,
       response: { 200: Envelope(ListOf(Membership)) },
     },
     config: { auth: { scope: 'customers:read' } },
@@ -33,10 +32,10 @@ export function membershipRoutes(app: App, { db }: { db: Db }) {
   app.get('/products/:id/customers', {
     schema: {
       summary: 'List a product\'s customers',
-      description: 'The product\'s active purchasers in the key\'s mode, newest first.',
+      description: 'The product\'s active purchasers in the key\'s mode, newest first. Our addition: filter by `email` (exact, ignoring case), and by `status` to list purchasers whose membership is no longer active.',
       tags: ['Products'],
       params: Type.Object({ id: Type.String() }),
-      querystring: PageQuery,
+      querystring: MembershipListQuery,
       response: { 200: Envelope(ListOf(Membership)) },
     },
     config: { auth: { scope: 'customers:read' } },

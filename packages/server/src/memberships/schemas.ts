@@ -15,3 +15,24 @@ export const Membership = Type.Object({
 }, { $id: 'Membership' });
 
 export type Membership = Static<typeof Membership>;
+
+export const MembershipStatus = Type.Union(
+  [Type.Literal('active'), Type.Literal('expired'), Type.Literal('removed'), Type.Literal('cancelled')],
+  { description: 'Only memberships in this status.' },
+);
+
+/**
+ * Our addition: the filters of the hub-member and product-customer lists (the dashboard's search
+ * by email and status filter). `email` matches exactly, ignoring case, because a person holds at
+ * most one membership of a hub or product per mode, and exact matching is served by the unique
+ * (brand, mode, hub or product, lower(email)) index; a prefix search would need its own index and
+ * could not keep newest-first order cheaply.
+ */
+export const MembershipListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100 (default 20).' })),
+  cursor: Type.Optional(Type.String({ description: '`nextCursor` of the previous page.' })),
+  email: Type.Optional(Type.String({ format: 'email', maxLength: 320, description: 'Only the membership of this email address (exact match, ignoring case).' })),
+  status: Type.Optional(MembershipStatus),
+});
+
+export type MembershipListQuery = Static<typeof MembershipListQuery>;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { notFound } from '../errors.ts';
@@ -10,7 +11,7 @@ import { requireProduct } from '../products/service.ts';
 import { findSubscriptions, type SubscriptionRow } from '../subscriptions/repository.ts';
 import { renderSubscription } from '../subscriptions/render.ts';
 import * as repo from './repository.ts';
-import type { Membership } from './schemas.ts';
+import type { Membership, MembershipListQuery } from './schemas.ts';
 
 /** The reference's Membership record, with our `subscription` when a subscription pays for it. */
 export function renderMembership(row: repo.MembershipRow, sub?: SubscriptionRow): Membership {
@@ -78,14 +79,24 @@ export async function importMembers(tx: Queryable, grants: MembershipGrant[]): P
   return inserted;
 }
 
-type PageQuery = { limit?: number; cursor?: string };
+/**
+ * The list's name inside its cursors: it carries the filters, so a cursor from a filtered page
+ * cannot continue an unfiltered list (or another filter), where it would skip or repeat rows.
+ */
+function listName(base: string, query: MembershipListQuery) {
+  if (query.email === undefined && query.status === undefined) return base;
+  // Hashed so a long email keeps the cursor short (cursors are at most 200 characters).
+  const filter = createHash('sha256').update(`${query.status ?? ''}\n${query.email?.toLowerCase() ?? ''}`).digest('base64url').slice(0, 16);
+  return `${base}:${filter}`;
+}
 
-/** Every member of the hub in the key's mode, whatever their status, newest first. */
-export async function listHubMembers(db: Queryable, principal: Principal, hubId: string, query: PageQuery) {
+/** Every member of the hub in the key's mode (whatever their status unless filtered), newest first. */
+export async function listHubMembers(db: Queryable, principal: Principal, hubId: string, query: MembershipListQuery) {
   await requireHub(db, principal.brandId, hubId);
-  const page = pageRequest(`hub:${hubId}`, query);
-  const rows = await repo.listHubMembers(db, principal.brandId, principal.mode, hubId, page);
-  return toPage(`hub:${hubId}`, page, rows, await renderMemberships(db, principal.brandId, rows));
+  const list = listName(`hub:${hubId}`, query);
+  const page = pageRequest(list, query);
+  const rows = await repo.listHubMembers(db, principal.brandId, principal.mode, hubId, query, page);
+  return toPage(list, page, rows, await renderMemberships(db, principal.brandId, rows));
 }
 
 export async function getHubMember(db: Queryable, principal: Principal, hubId: string, id: string) {
@@ -95,10 +106,11 @@ export async function getHubMember(db: Queryable, principal: Principal, hubId: s
   return (await renderMemberships(db, principal.brandId, [row]))(row);
 }
 
-/** The product's active purchasers in the key's mode, newest first. */
-export async function listProductCustomers(db: Queryable, principal: Principal, productId: string, query: PageQuery) {
+/** The product's purchasers in the key's mode (the active ones unless filtered by status), newest first. */
+export async function listProductCustomers(db: Queryable, principal: Principal, productId: string, query: MembershipListQuery) {
   await requireProduct(db, principal, productId);
-  const page = pageRequest(`customers:${productId}`, query);
-  const rows = await repo.listProductCustomers(db, principal.brandId, principal.mode, productId, page);
-  return toPage(`customers:${productId}`, page, rows, await renderMemberships(db, principal.brandId, rows));
+  const list = listName(`customers:${productId}`, query);
+  const page = pageRequest(list, query);
+  const rows = await repo.listProductCustomers(db, principal.brandId, principal.mode, productId, query, page);
+  return toPage(list, page, rows, await renderMemberships(db, principal.brandId, rows));
 }

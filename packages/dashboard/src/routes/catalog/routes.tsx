@@ -1,0 +1,31 @@
+import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { SectionTabs } from '../people/parts.tsx';
+import { HubNewPage, HubPage, HubsPage } from './HubsPage.tsx';
+import { ProductNewPage } from './ProductNewPage.tsx';
+import { ProductPage } from './ProductPage.tsx';
+import { ProductsPage } from './ProductsPage.tsx';
+
+function CatalogSection() {
+  return (
+    <>
+      <SectionTabs label="Catalog" links={[{ to: '/catalog/products', label: 'Products' }, { to: '/catalog/hubs', label: 'Hubs' }]} />
+      <Outlet />
+    </>
+  );
+}
+
+/** `/catalog`: products and hubs, each listed, created and edited. */
+export const catalogRoutes: RouteObject[] = [
+  {
+    element: <CatalogSection />,
+    children: [
+      { index: true, element: <Navigate to="/catalog/products" replace /> },
+      { path: 'products', element: <ProductsPage /> },
+      { path: 'products/new', element: <ProductNewPage /> },
+      { path: 'products/:id', element: <ProductPage /> },
+      { path: 'hubs', element: <HubsPage /> },
+      { path: 'hubs/new', element: <HubNewPage /> },
+      { path: 'hubs/:id', element: <HubPage /> },
+    ],
+  },
+];

@@ -1,0 +1,202 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Membership } from '@creator-commerce/sdk';
+import { api, errorMessage, v1 } from '@/api';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import {
+  AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { toast } from '@/components/ui/toast';
+import type { CsvColumn } from './csv.ts';
+import { ExportCsvButton } from './ExportCsvButton.tsx';
+import { when } from './format.ts';
+import { EmptyState, ErrorNote, LoadMore, Loading } from './parts.tsx';
+import { useList } from './use-list.ts';
+
+const statuses = ['active', 'expired', 'removed', 'cancelled'] as const;
+
+export const statusVariant = (s: string) =>
+  (s === 'active' || s === 'succeeded' ? 'success' : s === 'pending' || s === 'past_due' ? 'warning' : s === 'failed' ? 'destructive' : 'secondary') as
+    'success' | 'warning' | 'destructive' | 'secondary';
+
+function membershipColumns(planName: (id?: string) => string): CsvColumn<Membership>[] {
+  return [
+    { header: 'membershipId', value: (m) => m.membershipId },
+    { header: 'name', value: (m) => m.name },
+    { header: 'email', value: (m) => m.email },
+    { header: 'phone', value: (m) => m.phone },
+    { header: 'status', value: (m) => m.status },
+    { header: 'plan', value: (m) => m.plan },
+    { header: 'planName', value: (m) => planName(m.plan) },
+    { header: 'joinedAt', value: (m) => m.joinedAt },
+    { header: 'subscriptionStatus', value: (m) => m.subscription?.status },
+    { header: 'currentPeriodEnd', value: (m) => m.subscription?.currentPeriodEnd },
+    { header: 'cancelAtPeriodEnd', value: (m) => m.subscription?.cancelAtPeriodEnd },
+  ];
+}
+
+/**
+ * A hub's members or a product's customers: search by email (exact, as the API matches), filter
+ * by status, remove a hub member, cancel a subscription, export the filtered list as CSV.
+ */
+export function MembershipList({ kind, ownerId, ownerName, planNames }: {
+  kind: 'hub' | 'product';
+  ownerId: string;
+  ownerName: string;
+  /** Tier id → tier name, to show plans by name. */
+  planNames: Map<string, string>;
+}) {
+  const path = kind === 'hub' ? v1(`/hubs/${encodeURIComponent(ownerId)}/members`) : v1(`/products/${encodeURIComponent(ownerId)}/customers`);
+  // A product's customer list is the active ones unless a status is asked for; a hub's is everyone.
+  const [status, setStatus] = useState<string>(kind === 'hub' ? 'any' : 'active');
+  const [emailInput, setEmailInput] = useState('');
+  const [email, setEmail] = useState('');
+  const query = { status: status === 'any' ? undefined : status, email: email || undefined };
+  const list = useList<Membership>(path, query);
+  const qc = useQueryClient();
+  const refresh = () => qc.invalidateQueries({ queryKey: ['list', path] });
+  const planName = (id?: string) => (id ? planNames.get(id) ?? id : '');
+
+  const [removing, setRemoving] = useState<Membership | null>(null);
+  const [cancelling, setCancelling] = useState<Membership | null>(null);
+  const remove = useMutation({
+    mutationFn: (m: Membership) => api.del<Membership>(v1(`/hubs/${encodeURIComponent(ownerId)}/members/${encodeURIComponent(m.membershipId)}`)),
+    onSuccess: (m) => { toast({ title: `${m.name} removed` }); setRemoving(null); refresh(); },
+    onError: (err) => toast({ title: 'Could not remove', description: errorMessage(err), variant: 'destructive' }),
+  });
+  const cancel = useMutation({
+    mutationFn: ({ m, atPeriodEnd }: { m: Membership; atPeriodEnd: boolean }) =>
+      api.post<Membership>(v1(`/memberships/${encodeURIComponent(m.membershipId)}/cancel`), { atPeriodEnd }),
+    onSuccess: (m, { atPeriodEnd }) => {
+      toast({ title: atPeriodEnd ? `${m.name}'s subscription ends at the period end` : `${m.name}'s subscription was cancelled` });
+      setCancelling(null);
+      refresh();
+    },
+    onError: (err) => toast({ title: 'Could not cancel', description: errorMessage(err), variant: 'destructive' }),
+  });
+
+  const search = (e: FormEvent) => { e.preventDefault(); setEmail(emailInput.trim()); };
+  const who = kind === 'hub' ? 'members' : 'customers';
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-col gap-3 md:flex-row md:items-end">
+        <form onSubmit={search} className="flex flex-1 items-end gap-2" role="search">
+          <div className="flex-1 space-y-1.5">
+            <Label htmlFor="member-email">Find by email</Label>
+            <Input id="member-email" type="email" placeholder="ada@example.com" value={emailInput} onChange={(e) => setEmailInput(e.target.value)} />
+          </div>
+          <Button type="submit" variant="secondary">Search</Button>
+          {email && <Button type="button" variant="ghost" onClick={() => { setEmail(''); setEmailInput(''); }}>Clear</Button>}
+        </form>
+        <div className="space-y-1.5 md:w-48">
+          <Label htmlFor="member-status">Status</Label>
+          <Select value={status} onValueChange={setStatus}>
+            <SelectTrigger id="member-status" className="w-full"><SelectValue /></SelectTrigger>
+            <SelectContent>
+              {kind === 'hub' && <SelectItem value="any">Any status</SelectItem>}
+              {statuses.map((s) => <SelectItem key={s} value={s}>{s[0].toUpperCase() + s.slice(1)}</SelectItem>)}
+            </SelectContent>
+          </Select>
+        </div>
+        <ExportCsvButton path={path} query={query} columns={membershipColumns(planName)} name={[who, ownerId]} />
+      </div>
+
+      <ErrorNote error={list.error} />
+      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
+        <EmptyState title={email ? `No ${who} with the email ${email}` : `No ${status === 'any' ? '' : `${status} `}${who} of ${ownerName} yet`}>
+          {email ? 'The search matches a whole email address, ignoring case.' : 'People appear here when they buy through a payment link or are imported.'}
+        </EmptyState>
+      ) : (
+        <Table aria-label={`${ownerName} ${who}`}>
+          <TableHeader>
+            <TableRow>
+              <TableHead>Name</TableHead>
+              <TableHead>Email</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead>Plan</TableHead>
+              <TableHead>Joined</TableHead>
+              <TableHead>Subscription</TableHead>
+              <TableHead><span className="sr-only">Actions</span></TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {list.items.map((m) => {
+              const sub = m.subscription;
+              const canCancel = m.status === 'active' && sub && (sub.status === 'active' || sub.status === 'past_due');
+              return (
+                <TableRow key={m.membershipId}>
+                  <TableCell className="font-medium">{m.name}</TableCell>
+                  <TableCell>{m.email}</TableCell>
+                  <TableCell><Badge variant={statusVariant(m.status)}>{m.status}</Badge></TableCell>
+                  <TableCell>{planName(m.plan)}</TableCell>
+                  <TableCell className="whitespace-nowrap">{when(m.joinedAt)}</TableCell>
+                  <TableCell className="whitespace-nowrap text-sm">
+                    {sub ? (
+                      <span>
+                        <Badge variant={statusVariant(sub.status)}>{sub.status}</Badge>{' '}
+                        {sub.cancelAtPeriodEnd ? `ends ${when(sub.currentPeriodEnd)}` : sub.nextBillingAt ? `renews ${when(sub.nextBillingAt)}` : ''}
+                      </span>
+                    ) : <span className="text-muted-foreground">—</span>}
+                  </TableCell>
+                  <TableCell className="text-right whitespace-nowrap">
+                    {canCancel && !sub?.cancelAtPeriodEnd && (
+                      <Button variant="outline" size="sm" onClick={() => setCancelling(m)}>Cancel subscription</Button>
+                    )}
+                    {kind === 'hub' && m.status === 'active' && (
+                      <Button variant="ghost" size="sm" className="text-destructive" onClick={() => setRemoving(m)}>Remove</Button>
+                    )}
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      )}
+      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+
+      <AlertDialog open={!!removing} onOpenChange={(o) => !o && setRemoving(null)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Remove {removing?.name}?</AlertDialogTitle>
+            <AlertDialogDescription>
+              {removing?.email} loses access to {ownerName} now{removing?.subscription ? ' and their subscription is cancelled, with no refund' : ''}. They stay in this list as removed.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Keep</AlertDialogCancel>
+            <AlertDialogAction onClick={(e) => { e.preventDefault(); if (removing) remove.mutate(removing); }} disabled={remove.isPending}>
+              Remove member
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+
+      <Dialog open={!!cancelling} onOpenChange={(o) => !o && setCancelling(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Cancel {cancelling?.name}'s subscription</DialogTitle>
+            <DialogDescription>
+              At the period end, they keep access until {when(cancelling?.subscription?.currentPeriodEnd)} and are not charged again.
+              Now, they lose access at once, with no refund.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter className="gap-2">
+            <Button variant="outline" disabled={cancel.isPending} onClick={() => cancelling && cancel.mutate({ m: cancelling, atPeriodEnd: true })}>
+              Cancel at period end
+            </Button>
+            <Button variant="destructive" disabled={cancel.isPending} onClick={() => cancelling && cancel.mutate({ m: cancelling, atPeriodEnd: false })}>
+              Cancel now
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}

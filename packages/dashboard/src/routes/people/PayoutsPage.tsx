@@ -1,0 +1,67 @@
+import type { Payout } from '@creator-commerce/sdk';
+import { v1 } from '@/api';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import type { CsvColumn } from './csv.ts';
+import { ExportCsvButton } from './ExportCsvButton.tsx';
+import { money, when } from './format.ts';
+import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from './parts.tsx';
+import { useList } from './use-list.ts';
+
+const columns: CsvColumn<Payout>[] = [
+  { header: 'id', value: (p) => p.id },
+  { header: 'amount', value: (p) => p.amount },
+  { header: 'fee', value: (p) => p.fee },
+  { header: 'currency', value: (p) => p.currency },
+  { header: 'transactionCount', value: (p) => p.transactionCount },
+  { header: 'periodStart', value: (p) => p.periodStart },
+  { header: 'periodEnd', value: (p) => p.periodEnd },
+  { header: 'settledAt', value: (p) => p.settledAt },
+  { header: 'mode', value: (p) => p.mode },
+];
+
+/** Settled payouts of the current mode: what was paid out, the fees kept, the period covered. */
+export function PayoutsPage() {
+  const path = v1('/payouts');
+  const list = useList<Payout>(path);
+  return (
+    <div>
+      <PageHeader
+        title="Payouts"
+        description="Money paid out to you: succeeded transactions, less fees, grouped by period."
+        actions={<ExportCsvButton path={path} columns={columns} name={['payouts']} />}
+      />
+      <ErrorNote error={list.error} />
+      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
+        <EmptyState title="No payouts yet">
+          Payouts settle on the brand's payout schedule once there are succeeded transactions to pay out.
+        </EmptyState>
+      ) : (
+        <Table aria-label="Payouts">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Net amount</TableHead>
+              <TableHead>Fees</TableHead>
+              <TableHead>Transactions</TableHead>
+              <TableHead>Period</TableHead>
+              <TableHead>Settled</TableHead>
+              <TableHead>Payout</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {list.items.map((p) => (
+              <TableRow key={p.id}>
+                <TableCell className="font-medium whitespace-nowrap">{money(p.amount, p.currency)}</TableCell>
+                <TableCell className="whitespace-nowrap">{money(p.fee, p.currency)}</TableCell>
+                <TableCell>{p.transactionCount}</TableCell>
+                <TableCell className="whitespace-nowrap">{when(p.periodStart)} – {when(p.periodEnd)}</TableCell>
+                <TableCell className="whitespace-nowrap">{when(p.settledAt)}</TableCell>
+                <TableCell className="font-mono text-xs">{p.id}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { Link } from 'react-router';
+import type { Transaction } from '@creator-commerce/sdk';
+import { v1 } from '@/api';
+import { Badge } from '@/components/ui/badge';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import type { CsvColumn } from './csv.ts';
+import { ExportCsvButton } from './ExportCsvButton.tsx';
+import { money, when } from './format.ts';
+import { statusVariant } from './MembershipList.tsx';
+import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from './parts.tsx';
+import { useCatalogNames, useList } from './use-list.ts';
+
+const columns: CsvColumn<Transaction>[] = [
+  { header: 'txref', value: (t) => t.txref },
+  { header: 'type', value: (t) => t.type },
+  { header: 'status', value: (t) => t.status },
+  { header: 'amount', value: (t) => t.amount },
+  { header: 'currency', value: (t) => t.currency },
+  { header: 'customerName', value: (t) => t.customer.name },
+  { header: 'customerEmail', value: (t) => t.customer.email },
+  { header: 'resourceID', value: (t) => t.resourceID },
+  { header: 'createdAt', value: (t) => t.createdAt },
+  { header: 'metadata', value: (t) => (Object.keys(t.metadata ?? {}).length ? JSON.stringify(t.metadata) : '') },
+];
+
+/** Where a product or hub id leads in the dashboard. */
+const resourceLink = (id?: string) => (id?.startsWith('hub_') ? `/catalog/hubs/${id}` : id ? `/catalog/products/${id}` : undefined);
+
+/** Every payment of the current mode, newest first, each linked to its events and webhook deliveries. */
+export function TransactionsPage() {
+  const path = v1('/transactions');
+  const list = useList<Transaction>(path);
+  const names = useCatalogNames();
+  return (
+    <div>
+      <PageHeader
+        title="Transactions"
+        description="Payments in the current mode, newest first. Each links to the events it caused and their webhook deliveries."
+        actions={<ExportCsvButton path={path} columns={columns} name={['transactions']} />}
+      />
+      <ErrorNote error={list.error} />
+      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
+        <EmptyState title="No transactions yet" action={<Link className="text-primary underline" to="/catalog/products">Make a payment link from a product</Link>}>
+          A transaction is recorded when a buyer pays a payment link. In test mode, pay one with a test card to see it here.
+        </EmptyState>
+      ) : (
+        <Table aria-label="Transactions">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Amount</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead>Customer</TableHead>
+              <TableHead>For</TableHead>
+              <TableHead>Date</TableHead>
+              <TableHead>Reference</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {list.items.map((t) => (
+              <TableRow key={t.txref}>
+                <TableCell className="font-medium whitespace-nowrap">{money(t.amount, t.currency)}</TableCell>
+                <TableCell>
+                  <Badge variant={statusVariant(t.status)}>{t.status}</Badge>
+                  {t.type === 'renewal' && <span className="ml-1 text-xs text-muted-foreground">renewal</span>}
+                </TableCell>
+                <TableCell>
+                  <div>{t.customer.name}</div>
+                  <div className="text-xs text-muted-foreground">{t.customer.email}</div>
+                </TableCell>
+                <TableCell>
+                  {resourceLink(t.resourceID)
+                    ? <Link className="underline-offset-4 hover:underline" to={resourceLink(t.resourceID)!}>{names.get(t.resourceID!) ?? t.resourceID}</Link>
+                    : '—'}
+                </TableCell>
+                <TableCell className="whitespace-nowrap">{when(t.createdAt)}</TableCell>
+                <TableCell>
+                  <div className="font-mono text-xs">{t.txref}</div>
+                  <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(t.txref)}`}>
+                    Events and deliveries
+                  </Link>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+/** Amounts as the API gives them (decimal, e.g. 39.5) with their currency: "39.50 USD". */
+export function money(amount: number | undefined | null, currency: string | undefined | null): string {
+  if (amount === undefined || amount === null) return '';
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency || 'USD', currencyDisplay: 'code' }).format(amount);
+  } catch {
+    return `${amount} ${currency ?? ''}`.trim();
+  }
+}
+
+/** A timestamp in the reader's locale, to the minute. */
+export function when(iso: string | undefined | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
