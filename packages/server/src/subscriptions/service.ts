@@ -11,7 +11,7 @@ import * as memberships from '../memberships/repository.ts';
 import type { MembershipRow } from '../memberships/repository.ts';
 import { memberEventData, renderMembership } from '../memberships/service.ts';
 import type { Membership } from '../memberships/schemas.ts';
-import { providerNamed } from '../payments/providers.ts';
+import { billsRenewalsItself, type PaymentProviders } from '../payments/providers.ts';
 import type { PaymentState } from '../payments/provider.ts';
 import { notePayable } from '../payouts/repository.ts';
 import * as transactions from '../transactions/repository.ts';
@@ -65,7 +65,7 @@ async function recordSubscriptionEvent(
  * already had a subscription that still renews is moved to the new one; the old one ends as
  * `cancelled` without events (the person bought again).
  */
-export async function startSubscription(tx: Queryable, payment: TransactionRow, purchase: Purchase & { recurrence: Recurrence }, granted: MembershipRow[]) {
+export async function startSubscription(tx: Queryable, providers: PaymentProviders, payment: TransactionRow, purchase: Purchase & { recurrence: Recurrence }, granted: MembershipRow[]) {
   const r = purchase.recurrence;
   const now = await modeNow(tx, payment.brand_id, payment.mode);
   for (const oldId of new Set(granted.flatMap((m) => (m.subscription_id ? [m.subscription_id] : [])))) {
@@ -74,7 +74,7 @@ export async function startSubscription(tx: Queryable, payment: TransactionRow, 
       await repo.updateSubscription(tx, old.brand_id, old.id, { status: 'cancelled', due_at: null, next_billing_at: null, ended_at: now });
     }
   }
-  const provider = payment.provider ? providerNamed(payment.provider) : undefined;
+  const provider = payment.provider ? providers.named(payment.provider) : undefined;
   const method = provider && payment.provider_reference ? await provider.savedMethodOf(tx, { brandId: payment.brand_id, reference: payment.provider_reference }) : null;
   const end = periodEnd(now, r.periodic, r.interval, 1);
   const completed = r.count === 1;
@@ -138,7 +138,9 @@ export type DueWork = { kind: 'bill'; sub: SubscriptionRow; payment: Transaction
  * time has come, or records the renewal charge as a pending transaction before any provider is
  * asked (and leases the subscription, so a killed worker's renewal is resumed, not billed again).
  */
-export async function beginDueWork(tx: Queryable, sub: SubscriptionRow, now: Date, settings: RenewalSettings, leaseFrom: Date = now): Promise<DueWork> {
+export async function beginDueWork(
+  tx: Queryable, providers: PaymentProviders, sub: SubscriptionRow, now: Date, settings: RenewalSettings, leaseFrom: Date = now,
+): Promise<DueWork> {
   if (sub.status === 'completed') {
     // Every period was paid: access lasts to the end of the last one.
     const rows = await memberships.endSubscriptionMemberships(tx, sub.brand_id, sub.id, 'expired');
@@ -154,6 +156,12 @@ export async function beginDueWork(tx: Queryable, sub: SubscriptionRow, now: Dat
     await endSubscription(tx, sub, now, { status: 'cancelled', memberships: 'expired', announce: true });
     return { kind: 'done' };
   }
+  if (billsRenewalsItself(sub.provider)) {
+    // Stripe bills this one and tells us (invoice.paid, invoice.payment_failed,
+    // customer.subscription.deleted; payments/stripe/webhook.ts): never bill it here too.
+    await repo.updateSubscription(tx, sub.brand_id, sub.id, { due_at: null });
+    return { kind: 'done' };
+  }
   const lease = new Date(leaseFrom.getTime() + settings.leaseMs);
   if (sub.pending_transaction_id) {
     const pending = await transactions.findById(tx, sub.brand_id, sub.pending_transaction_id);
@@ -167,7 +175,7 @@ export async function beginDueWork(tx: Queryable, sub: SubscriptionRow, now: Dat
       return { kind: 'done' };
     }
   }
-  const provider = sub.amount > 0 && sub.provider ? providerNamed(sub.provider) : undefined;
+  const provider = sub.amount > 0 && sub.provider ? providers.named(sub.provider) : undefined;
   const txref = `tx_${randomBytes(15).toString('base64url')}`;
   const opened = provider
     ? await provider.createPayment(tx, { brandId: sub.brand_id, txref, amount: sub.amount, currency: sub.currency, description: `Renewal ${sub.periods_paid + 1}` })
@@ -194,9 +202,9 @@ export async function beginDueWork(tx: Queryable, sub: SubscriptionRow, now: Dat
 }
 
 /** Step 2: what the provider says about charging the saved card (a free renewal needs no provider). */
-export async function chargeRenewal(db: Queryable, sub: SubscriptionRow, payment: TransactionRow): Promise<PaymentState> {
+export async function chargeRenewal(db: Queryable, providers: PaymentProviders, sub: SubscriptionRow, payment: TransactionRow): Promise<PaymentState> {
   if (payment.amount === 0) return { status: 'succeeded' };
-  const provider = payment.provider ? providerNamed(payment.provider) : undefined;
+  const provider = payment.provider ? providers.named(payment.provider) : undefined;
   if (!provider || !payment.provider_reference) return { status: 'failed', code: 'no_payment_method', message: 'No provider holds a payment method for this subscription.' };
   if (!sub.payment_method) return { status: 'failed', code: 'no_payment_method', message: 'The provider kept no payment method for this subscription.' };
   return provider.chargeSavedMethod(db, { brandId: payment.brand_id, reference: payment.provider_reference, method: sub.payment_method });
