@@ -18,6 +18,7 @@ import { pingRoute } from './http/ping.ts';
 import { adminRoutes } from './cli/admin-route.ts';
 import { checkoutPages } from './checkout/pages.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
+import { stripeWebhookRoutes } from './payments/stripe/routes.ts';
 import { importRoutes } from './imports/routes.ts';
 import { membershipRoutes } from './memberships/routes.ts';
 import { productRoutes } from './products/routes.ts';
@@ -102,6 +103,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   docsRoutes(app);
   checkoutPages(app, deps);
+  stripeWebhookRoutes(app, deps);
   if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken, config: deps.config });
   return app;
 }

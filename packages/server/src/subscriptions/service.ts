@@ -222,12 +222,63 @@ export async function settleRenewal(
   state: { status: 'succeeded' } | { status: 'failed'; code: string; message: string },
   settings: RenewalSettings,
   now: Date,
+  providerRetryAt?: Date | null,
 ): Promise<void> {
   const moved = await transactions.finishPending(tx, payment.brand_id, payment.id, state);
   if (!moved) return;
   const scope = { brandId: moved.brand_id, mode: moved.mode };
   await recordEvent(tx, { ...scope, type: moved.status === 'succeeded' ? 'transaction.succeeded' : 'transaction.failed', data: renderTransaction(moved) });
-  await applyRenewalOutcome(tx, moved, settings, now);
+  await applyRenewalOutcome(tx, moved, settings, now, providerRetryAt);
+}
+
+/**
+ * A renewal charge the provider made itself (Stripe's invoice.paid / invoice.payment_failed):
+ * recorded as a `renewal` transaction, then applied exactly as the worker applies its own
+ * (transaction.*, subscription.renewed, completion; past_due on failure). `reference` is the
+ * provider's object (the invoice); a failure reported after that invoice was paid (events out
+ * of order) changes nothing. `retryAt` is when the provider tries again, if it says.
+ */
+export async function recordProviderRenewal(
+  tx: Queryable,
+  sub: SubscriptionRow,
+  charge: { reference: string; amount: number; state: { status: 'succeeded' } | { status: 'failed'; code: string; message: string }; retryAt?: Date | null },
+  settings: RenewalSettings,
+  now: Date,
+): Promise<TransactionRow | undefined> {
+  const earlier = await transactions.findByProviderReference(tx, sub.brand_id, sub.provider!, charge.reference);
+  if (earlier.some((t) => t.status === 'succeeded')) return undefined;
+  if (!live(sub)) return undefined;
+  const payment = await transactions.insertTransaction(tx, {
+    brand_id: sub.brand_id,
+    id: newId('txn'),
+    txref: `tx_${randomBytes(15).toString('base64url')}`,
+    mode: sub.mode,
+    type: 'renewal',
+    status: 'pending',
+    amount: charge.amount,
+    currency: sub.currency,
+    customer_name: sub.customer_name,
+    customer_email: sub.customer_email,
+    resource_id: sub.tier_id,
+    metadata: sub.metadata,
+    payment_link_id: null,
+    provider: sub.provider,
+    provider_reference: charge.reference,
+  });
+  await repo.updateSubscription(tx, sub.brand_id, sub.id, { pending_transaction_id: payment.id });
+  await settleRenewal(tx, payment, charge.state, settings, now, charge.retryAt ?? null);
+  return transactions.findById(tx, sub.brand_id, payment.id);
+}
+
+/**
+ * The provider ended a subscription it bills (Stripe's customer.subscription.deleted: out of
+ * retries, or cancelled in Stripe): `expired` (`cancelled` when it was cancelled at period end)
+ * with its memberships, subscription.expired then member.removed. One that has already ended
+ * (completed, removed) changes nothing.
+ */
+export async function endProviderSubscription(tx: Queryable, sub: SubscriptionRow, now: Date): Promise<void> {
+  if (!live(sub)) return;
+  await endSubscription(tx, sub, now, { status: sub.cancel_at_period_end ? 'cancelled' : 'expired', memberships: 'expired', announce: true });
 }
 
 /**
@@ -236,9 +287,11 @@ export async function settleRenewal(
  * that something else settled (POST /payments/verify settles a renewal's transaction like any
  * other, and leaves the subscription to the worker).
  */
-async function applyRenewalOutcome(tx: Queryable, moved: TransactionRow, settings: RenewalSettings, now: Date): Promise<void> {
+async function applyRenewalOutcome(tx: Queryable, moved: TransactionRow, settings: RenewalSettings, now: Date, providerRetryAt?: Date | null): Promise<void> {
   const locked = await repo.findByPendingTransaction(tx, moved.brand_id, moved.id);
   if (!locked) return;
+  // Stripe bills this one: our worker only ends access after a last (completed) period.
+  const billedElsewhere = billsRenewalsItself(locked.provider);
   if (moved.status === 'succeeded') {
     if (moved.amount > 0) await notePayable(tx, moved.brand_id, moved.mode, now);
     const paid = locked.periods_paid + 1;
@@ -252,7 +305,7 @@ async function applyRenewalOutcome(tx: Queryable, moved: TransactionRow, setting
       failed_attempts: 0,
       pending_transaction_id: null,
       next_billing_at: completed || locked.cancel_at_period_end ? null : end,
-      due_at: end,
+      due_at: billedElsewhere && !completed ? null : end,
     });
     const membership = await primaryMembership(tx, renewed);
     await recordSubscriptionEvent(tx, 'subscription.renewed', renewed, membership, moved);
@@ -260,6 +313,14 @@ async function applyRenewalOutcome(tx: Queryable, moved: TransactionRow, setting
     return;
   }
   const failures = locked.failed_attempts + 1;
+  if (billedElsewhere) {
+    // Stripe retries on its own schedule (Smart Retries) and ends the subscription itself when
+    // they run out (customer.subscription.deleted); meanwhile it is past_due, access kept.
+    await repo.updateSubscription(tx, locked.brand_id, locked.id, {
+      status: 'past_due', failed_attempts: failures, pending_transaction_id: null, next_billing_at: providerRetryAt ?? null, due_at: null,
+    });
+    return;
+  }
   if (failures > settings.retryScheduleMs.length) {
     await endSubscription(tx, { ...locked, failed_attempts: failures }, now, { status: 'expired', memberships: 'expired', announce: true, transaction: moved });
     return;

@@ -2,7 +2,6 @@ import Stripe from 'stripe';
 import type { Config, StripeSettings } from '../../config.ts';
 import { paymentProviders, type PaymentProviders } from '../providers.ts';
 import { stripeProvider } from './provider.ts';
-import { AppError } from '../../errors.ts';
 
 /** Where the client sends its requests: Stripe by default; tests point it at testing/stripe-fake.ts. */
 export interface StripeEndpoint {
@@ -25,24 +24,6 @@ export function createStripeClient(settings: StripeSettings, endpoint?: StripeEn
     telemetry: false,
     ...endpoint,
   });
-}
-
-/**
- * A Stripe failure as the service reports it: 503, in words, never the request or the key. The
- * buyer's page says to try again; verify can simply be repeated.
- */
-export function stripeUnavailable(err: unknown): AppError {
-  const kind = err instanceof Stripe.errors.StripeError ? `${err.type}${err.code ? `: ${err.code}` : ''}` : 'no answer';
-  return new AppError('service_unavailable', `Stripe could not take the request just now (${kind}).`);
-}
-
-/** Runs a Stripe call, turning its failures into stripeUnavailable. */
-export async function callStripe<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw stripeUnavailable(err);
-  }
 }
 
 /** The composition root's payment side: the sandbox, plus Stripe for live mode when it is configured. */

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { Recurrence } from '../../checkout/pricing.ts';
 import type { NewPayment, PaymentProvider, PaymentState } from '../provider.ts';
-import { callStripe } from './client.ts';
+import { callStripe } from './calls.ts';
 
 /**
  * Live payments through Stripe Checkout (README, Live payments with Stripe). Our hosted page
