@@ -22,6 +22,7 @@ import { pingRoute } from './http/ping.ts';
 import { adminRoutes } from './cli/admin-route.ts';
 import { checkoutPages } from './checkout/pages.ts';
 import { checkoutRoutes } from './checkout/routes.ts';
+import { stripeWebhookRoutes } from './payments/stripe/routes.ts';
 import { importRoutes } from './imports/routes.ts';
 import { membershipRoutes } from './memberships/routes.ts';
 import { productRoutes } from './products/routes.ts';
@@ -119,6 +120,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   docsRoutes(app);
   checkoutPages(app, deps);
   await dashboardStatic(app, { dir: deps.dashboardDir });
+  stripeWebhookRoutes(app, deps);
   if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken, config: deps.config });
   return app;
 }

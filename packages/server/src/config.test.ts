@@ -27,6 +27,22 @@ describe('configuration', () => {
     });
   }
 
+  it('takes both Stripe settings or neither, and never repeats their values in its messages', () => {
+    const secretKey = 'sk_live_51Habcdefghijklmnop';
+    const webhookSecret = 'whsec_abcdefghijklmnopqrstuvwxyz012345';
+    assert.equal(loadConfig({}).stripe, undefined);
+    assert.deepEqual(loadConfig({ STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret }).stripe, { secretKey, webhookSecret });
+    for (const [env, pattern] of [
+      [{ STRIPE_SECRET_KEY: secretKey }, /STRIPE_WEBHOOK_SECRET is missing/],
+      [{ STRIPE_WEBHOOK_SECRET: webhookSecret }, /STRIPE_SECRET_KEY is missing/],
+      [{ STRIPE_SECRET_KEY: 'pk_live_publishable123', STRIPE_WEBHOOK_SECRET: webhookSecret }, /STRIPE_SECRET_KEY must be a Stripe secret key/],
+      [{ STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: 'secret-without-prefix' }, /STRIPE_WEBHOOK_SECRET must be the signing secret/],
+    ] as const) {
+      assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && pattern.test(err.message)
+        && !err.message.includes('publishable123') && !err.message.includes('secret-without-prefix') && !err.message.includes(secretKey));
+    }
+  });
+
   it('stops start-up with a message naming the bad variable', async () => {
     await assert.rejects(startServerProcess({ PORT: 'eighty' }), /PORT must be a whole number/);
   });

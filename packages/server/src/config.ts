@@ -31,6 +31,15 @@ export interface Config {
   statementTimeoutMs: number;
   /** Request budgets (README, Rate limits). */
   rateLimits: RateLimitSettings;
+  /** Live payments through Stripe (README, Live payments with Stripe); absent means live links answer 503. */
+  stripe?: StripeSettings;
+}
+
+export interface StripeSettings {
+  /** STRIPE_SECRET_KEY: sk_live_… (or sk_test_… / rk_… for a staging server). Never logged. */
+  secretKey: string;
+  /** STRIPE_WEBHOOK_SECRET: the whsec_… of the endpoint registered for POST /providers/stripe/webhook. */
+  webhookSecret: string;
 }
 
 export interface PayoutSettings {
@@ -232,6 +241,24 @@ function payoutSettings(env: Env): PayoutSettings {
   };
 }
 
+/** Both Stripe settings or neither: one without the other would take payments it can never settle. */
+function stripeSettings(env: Env): StripeSettings | undefined {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim() || undefined;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() || undefined;
+  if (!secretKey && !webhookSecret) return undefined;
+  if (!secretKey || !webhookSecret) {
+    throw new ConfigError(`${secretKey ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY'} is missing: live payments need both STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or neither, and live links answer 503).`);
+  }
+  // The messages never repeat the value: it is a secret, and errors end up in logs.
+  if (!/^(sk|rk)_(live|test)_[A-Za-z0-9]+$/.test(secretKey)) {
+    throw new ConfigError('STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_… or, for a staging server, sk_test_…; a restricted rk_… key works too).');
+  }
+  if (!/^whsec_[A-Za-z0-9+/=]+$/.test(webhookSecret)) {
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET must be the signing secret (whsec_…) Stripe shows for the endpoint you registered.');
+  }
+  return { secretKey, webhookSecret };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -271,5 +298,6 @@ export function loadConfig(env: Env = process.env): Config {
       test: integer(env, 'RATE_LIMIT_TEST', 25, 1, 1_000_000),
       authFailuresPerMinute: integer(env, 'RATE_LIMIT_AUTH_FAILURES', 30, 1, 1_000_000),
     },
+    stripe: stripeSettings(env),
   };
 }

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { KeyCache } from './keys/cache.ts';
+import type Stripe from 'stripe';
+import type { PaymentProviders } from './payments/providers.ts';
 import type { Lookup } from './webhooks/url-guard.ts';
 
 /**
@@ -21,6 +23,10 @@ export interface Deps {
   secrets: Secrets;
   /** Shared rate-limit counters (REDIS_URL); absent means this process counts alone. */
   redis?: Redis;
+  /** The payment provider of each mode (payments/providers.ts): the sandbox, and Stripe in live mode when configured. */
+  payments: PaymentProviders;
+  /** The Stripe client, when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (payments/stripe/client.ts). */
+  stripe?: Stripe;
   /** When set, the CLI may run admin commands through this process (embedded mode). */
   adminToken?: string;
   /** The dashboard's build (packages/dashboard/dist unless set); tests point it at a folder of their own. */

@@ -2,6 +2,7 @@
 export const errorStatus = {
   validation_failed: 400,
   invalid_json: 400,
+  invalid_signature: 400,
   authentication_required: 401,
   invalid_credentials: 401,
   scope_missing: 403,

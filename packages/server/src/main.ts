@@ -10,6 +10,7 @@ import { KeyCache } from './keys/cache.ts';
 import { connectRateLimitRedis } from './http/rate-limit.ts';
 import { createLogger } from './logger.ts';
 import { resolveSecrets } from './secrets.ts';
+import { paymentsFromConfig } from './payments/stripe/client.ts';
 import { systemLookup } from './webhooks/url-guard.ts';
 import { workSources } from './worker/sources.ts';
 import { startWorker } from './worker/loop.ts';
@@ -41,7 +42,7 @@ async function main() {
     db = await openPglite(config.dataDir);
   }
   const redis = config.redisUrl && config.roles.api ? connectRateLimitRedis(config.redisUrl, log) : undefined;
-  const deps: Deps = { db, config, log, keyCache: new KeyCache(config.keyCacheMs), lookup: systemLookup, secrets, adminToken, redis };
+  const deps: Deps = { db, config, log, keyCache: new KeyCache(config.keyCacheMs), lookup: systemLookup, secrets, adminToken, redis, ...paymentsFromConfig(config) };
 
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');

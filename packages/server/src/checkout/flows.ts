@@ -4,7 +4,7 @@ import { AppError, invalid, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { PaymentProvider, PaymentState } from '../payments/provider.ts';
-import { providerForMode, providerNamed } from '../payments/providers.ts';
+import type { PaymentProviders } from '../payments/providers.ts';
 import * as transactions from '../transactions/repository.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
 import { renderTransaction } from '../transactions/service.ts';
@@ -32,49 +32,55 @@ import { settlePayment, type FinalState } from './service.ts';
 export interface PayResult {
   link: PaymentLinkRow;
   payment: TransactionRow;
+  /** Where the buyer finishes paying when the provider hosts that page (Stripe Checkout); the payment is pending meanwhile. */
+  redirectUrl?: string;
 }
 
 const isFinal = (s: PaymentState): s is FinalState => s.status === 'succeeded' || s.status === 'failed';
 
 /** The provider that takes a link's payment; free links need none. */
-function providerOf(link: PaymentLinkRow): PaymentProvider | undefined {
+function providerOf(providers: PaymentProviders, link: PaymentLinkRow): PaymentProvider | undefined {
   if (link.amount === 0) return undefined;
-  const provider = providerForMode(link.mode);
+  const provider = providers.forMode(link.mode);
   if (!provider) throw new AppError('service_unavailable', 'Live payments are not configured on this server, so this link cannot be paid.');
   return provider;
 }
 
 /** The hosted page's form post: pays the link with what the buyer typed. */
-export async function payLink(db: Db, brandId: string, linkId: string, details: Record<string, string>): Promise<PayResult> {
+export async function payLink(db: Db, providers: PaymentProviders, brandId: string, linkId: string, details: Record<string, string>): Promise<PayResult> {
   const link = await repo.findLink(db, brandId, linkId);
   if (!link) throw notFound('payment link');
   if (link.status === 'completed') return { link, payment: await paidWith(db, link) };
-  const provider = providerOf(link);
+  const provider = providerOf(providers, link);
   const problem = provider?.checkDetails(details);
   if (problem) throw invalid('card', problem);
 
-  const begun = await db.transaction((tx) => beginPayment(tx, brandId, linkId));
+  const begun = await db.transaction((tx) => beginPayment(tx, providers, brandId, linkId));
   if (begun.link.status === 'completed') return begun;
   const { payment } = begun;
   const state: PaymentState = provider && payment.provider_reference
     ? await provider.confirmPayment(db, { brandId, reference: payment.provider_reference, details })
     : { status: 'succeeded' };
-  if (!isFinal(state)) return begun;
-  const settled = await db.transaction((tx) => settlePayment(tx, payment, state));
+  if (!isFinal(state)) return state.status === 'pending' && state.redirectUrl ? { ...begun, redirectUrl: state.redirectUrl } : begun;
+  const settled = await db.transaction((tx) => settlePayment(tx, providers, payment, state));
   return { link: (await repo.findLink(db, brandId, linkId))!, payment: settled };
 }
 
 /** Step 1: the link's pending payment, or a new one; a paid link returns the payment that paid it. */
-export async function beginPayment(tx: Queryable, brandId: string, linkId: string): Promise<PayResult> {
+export async function beginPayment(tx: Queryable, providers: PaymentProviders, brandId: string, linkId: string): Promise<PayResult> {
   const link = await repo.findLink(tx, brandId, linkId, { forUpdate: true });
   if (!link) throw notFound('payment link');
   if (link.status === 'completed') return { link, payment: await paidWith(tx, link) };
   const pending = await transactions.pendingForLink(tx, brandId, linkId);
   if (pending) return { link, payment: pending };
-  const provider = providerOf(link);
+  const provider = providerOf(providers, link);
   const txref = `tx_${randomBytes(15).toString('base64url')}`;
+  const recurrence = link.purchases.find((p) => p.recurrence)?.recurrence;
   const opened = provider
-    ? await provider.createPayment(tx, { brandId, txref, amount: link.amount, currency: link.currency, description: link.line_items[0]?.description ?? 'Purchase' })
+    ? await provider.createPayment(tx, {
+      brandId, txref, amount: link.amount, currency: link.currency, description: link.line_items[0]?.description ?? 'Purchase',
+      checkout: { paymentLinkId: link.id, customerEmail: link.buyer_email, ...(recurrence ? { recurrence } : {}) },
+    })
     : undefined;
   const payment = await transactions.insertTransaction(tx, {
     brand_id: brandId,
@@ -103,24 +109,29 @@ async function paidWith(db: Queryable, link: PaymentLinkRow): Promise<Transactio
 }
 
 /** What the provider now says about a pending payment (a free one has no provider: it is due to succeed). */
-async function providerState(db: Queryable, payment: TransactionRow): Promise<PaymentState> {
+async function providerState(db: Queryable, providers: PaymentProviders, payment: TransactionRow): Promise<PaymentState> {
   if (payment.provider && payment.provider_reference) {
-    const provider = providerNamed(payment.provider);
+    const provider = providers.named(payment.provider);
     return provider ? provider.lookupPayment(db, { brandId: payment.brand_id, reference: payment.provider_reference }) : { status: 'pending' };
   }
   return payment.payment_link_id && payment.amount === 0 ? { status: 'succeeded' } : { status: 'pending' };
 }
 
-/**
- * POST /payments/verify: asks the provider about a pending transaction and settles it if the
- * provider has an outcome. Idempotent: settling is conditional on `pending`, so however many
- * calls race, the change and its events happen once.
- */
-export async function verifyPayment(db: Db, principal: Principal, txref: string) {
+/** POST /payments/verify: reconcilePayment for the transaction with this txref. Safe to repeat. */
+export async function verifyPayment(db: Db, providers: PaymentProviders, principal: Principal, txref: string) {
   const payment = await transactions.findByTxref(db, principal.brandId, principal.mode, txref);
   if (!payment) throw notFound('transaction');
-  if (payment.status !== 'pending') return renderTransaction(payment);
-  const state = await providerState(db, payment);
-  if (!isFinal(state)) return renderTransaction(payment);
-  return renderTransaction(await db.transaction((tx) => settlePayment(tx, payment, state)));
+  return renderTransaction(await reconcilePayment(db, providers, payment));
+}
+
+/**
+ * Asks the provider about a pending payment and settles it if the provider has an outcome
+ * (verify, and the buyer coming back from Stripe's page). Settling is conditional on `pending`,
+ * so however many callers race (webhooks included), the change and its events happen once.
+ */
+export async function reconcilePayment(db: Db, providers: PaymentProviders, payment: TransactionRow): Promise<TransactionRow> {
+  if (payment.status !== 'pending') return payment;
+  const state = await providerState(db, providers, payment);
+  if (!isFinal(state)) return payment;
+  return db.transaction((tx) => settlePayment(tx, providers, payment, state));
 }

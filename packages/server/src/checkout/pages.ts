@@ -4,10 +4,10 @@ import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
 import { AppError } from '../errors.ts';
 import { toAppError } from '../http/error-handler.ts';
-import { providerForMode } from '../payments/providers.ts';
+import type { PaymentProviders } from '../payments/providers.ts';
 import { messagePage, sendPage } from '../pages/html.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
-import { payLink } from './flows.ts';
+import { payLink, reconcilePayment } from './flows.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import * as service from './service.ts';
 import { checkoutPage, resultPage, type PageContext } from './templates.ts';
@@ -19,6 +19,10 @@ import { checkoutPage, resultPage, type PageContext } from './templates.ts';
  *   GET  …/{linkId}           the order and the payment form (or the result, once paid)
  *   POST …/{linkId}/pay       a form post; answers 303 to the result or to the link's redirectUrl
  *   GET  …/{linkId}/result    the outcome of one attempt (?txref=…)
+ *   GET  …/{linkId}/return    where Stripe Checkout sends the buyer back after paying (?txref=…):
+ *                             asks Stripe, settles if paid, and answers 303 like /pay
+ * Live mode with Stripe: /pay answers 303 to the Checkout Session's page instead of charging here;
+ * Stripe's cancel button comes back to the checkout page with ?cancelled=1.
  */
 
 const Params = Type.Object({
@@ -42,12 +46,19 @@ export function afterPayment(link: PaymentLinkRow, payment: TransactionRow): str
   return paths(link.brand_id, link.id).result(payment.txref);
 }
 
-/** Sends a checkout page; after paying the buyer may be sent on to the brand's redirectUrl, so its origin may be a form target. */
-function html(reply: FastifyReply, link: PaymentLinkRow | undefined, status: number, body: string) {
-  return sendPage(reply, status, body, { formAction: link?.redirect_url ? [new URL(link.redirect_url).origin] : [] });
-}
+export function checkoutPages(parent: App, { db, config, payments }: { db: Db; config: { publicUrl: string }; payments: PaymentProviders }) {
+  /**
+   * Sends a checkout page. Its form may send the buyer on (a redirect after the post is still
+   * the form's target, for CSP) to the brand's redirectUrl after paying, or to the provider's
+   * own payment page (Stripe Checkout), so those origins may be form targets.
+   */
+  const html = (reply: FastifyReply, link: PaymentLinkRow | undefined, status: number, body: string) => {
+    const hosted = link ? payments.forMode(link.mode)?.hostedPage : undefined;
+    return sendPage(reply, status, body, {
+      formAction: [...(link?.redirect_url ? [new URL(link.redirect_url).origin] : []), ...(hosted ? [hosted.origin] : [])],
+    });
+  };
 
-export function checkoutPages(parent: App, { db, config }: { db: Db; config: { publicUrl: string } }) {
   parent.register(async (scoped) => {
     const app = scoped as unknown as App;
     // Browsers post forms url-encoded; only these pages accept that, the JSON API does not.
@@ -73,14 +84,18 @@ export function checkoutPages(parent: App, { db, config }: { db: Db; config: { p
 
     const context = async (brandId: string, linkId: string) => {
       const view = await service.checkoutView(db, brandId, linkId);
-      const ctx: PageContext = { brandName: view.brandName, link: view.link, payAction: paths(brandId, linkId).pay };
+      const hostedBy = payments.forMode(view.link.mode)?.hostedPage?.name;
+      const ctx: PageContext = { brandName: view.brandName, link: view.link, payAction: paths(brandId, linkId).pay, ...(hostedBy ? { hostedBy } : {}) };
       return { ctx, paid: view.paid };
     };
-    const detailFields = (link: PaymentLinkRow) => providerForMode(link.mode)?.detailFields ?? [];
+    const detailFields = (link: PaymentLinkRow) => payments.forMode(link.mode)?.detailFields ?? [];
 
-    app.get('/checkout/:brandId/:linkId', { schema: { hide: true, params: Params } }, async (req, reply) => {
+    app.get('/checkout/:brandId/:linkId', {
+      schema: { hide: true, params: Params, querystring: Type.Object({ cancelled: Type.Optional(Type.String({ maxLength: 10 })) }) },
+    }, async (req, reply) => {
       const { ctx, paid } = await context(req.params.brandId, req.params.linkId);
       if (paid) return html(reply, ctx.link, 200, resultPage(ctx, paid));
+      if (req.query.cancelled !== undefined && ctx.hostedBy) ctx.note = `You left ${ctx.hostedBy}'s page without paying; nothing was charged. You can pay whenever you are ready.`;
       return html(reply, ctx.link, 200, checkoutPage(ctx, detailFields(ctx.link)));
     });
 
@@ -95,8 +110,8 @@ export function checkoutPages(parent: App, { db, config }: { db: Db; config: { p
         return html(reply, undefined, 403, messagePage('Checkout unavailable', 'This payment form was sent from another website, so it was not taken. Open the checkout link again and pay from there.'));
       }
       try {
-        const { link, payment } = await payLink(db, brandId, linkId, req.body);
-        return reply.code(303).header('cache-control', 'no-store').redirect(afterPayment(link, payment), 303);
+        const { link, payment, redirectUrl } = await payLink(db, payments, brandId, linkId, req.body);
+        return reply.code(303).header('cache-control', 'no-store').redirect(redirectUrl ?? afterPayment(link, payment), 303);
       } catch (err) {
         // A card the sandbox does not know: nothing was recorded; show the form again with why.
         if (err instanceof AppError && err.code === 'validation_failed') {
@@ -105,6 +120,17 @@ export function checkoutPages(parent: App, { db, config }: { db: Db; config: { p
         }
         throw err;
       }
+    });
+
+    app.get('/checkout/:brandId/:linkId/return', {
+      schema: { hide: true, params: Params, querystring: Type.Object({ txref: Type.String({ maxLength: 200 }) }) },
+    }, async (req, reply) => {
+      const { ctx } = await context(req.params.brandId, req.params.linkId);
+      // The webhook usually settles first; if it has not yet, asking Stripe now shows the buyer
+      // their outcome at once (settling is once-only either way).
+      const payment = await reconcilePayment(db, payments, await service.paymentOfLink(db, ctx.link, req.query.txref));
+      const link = payment.status === 'succeeded' ? (await service.checkoutView(db, ctx.link.brand_id, ctx.link.id)).link : ctx.link;
+      return reply.code(303).header('cache-control', 'no-store').redirect(afterPayment(link, payment), 303);
     });
 
     app.get('/checkout/:brandId/:linkId/result', {

@@ -231,6 +231,7 @@ describe('POST /payment-links', () => {
     assert.equal(res.statusCode, 503);
     assert.equal(res.json().data.code, 'service_unavailable');
     assert.match(res.json().message, /[Ll]ive payments are not configured/);
+    assert.match(res.json().message, /STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/, 'the message names the settings');
   });
 
   it('is refused to a key without checkout:write even with every other scope', async () => {

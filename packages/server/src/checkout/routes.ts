@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import type { PaymentProviders } from '../payments/providers.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope } from '../http/envelope.ts';
@@ -8,20 +9,20 @@ import { PaymentLink, PaymentLinkBody, VerifyBody } from './schemas.ts';
 import { verifyPayment } from './flows.ts';
 import * as service from './service.ts';
 
-export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: string } }) {
+export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: string }; payments: PaymentProviders }) {
   const { db } = deps;
   app.post('/payment-links', {
     schema: {
       summary: 'Create a payment link',
       description: 'Prepares a checkout for one buyer and returns the hosted checkout page to send them to. The amount is computed '
-        + 'from the catalog; every item must be a product (or hub plan) of your brand. A link is paid once. In live mode this '
-        + 'answers 503 until a live payment provider is configured. See docs/checkout.md for every rule.',
+        + 'from the catalog; every item must be a product (or hub plan) of your brand. A link is paid once. In live mode the '
+        + 'hosted page sends the buyer on to Stripe Checkout; without the Stripe settings this answers 503. See docs/checkout.md for every rule.',
       tags: ['Checkout'],
       body: PaymentLinkBody,
       response: { 200: Envelope(PaymentLink) },
     },
     config: { auth: { scope: 'checkout:write' }, budget: 'checkout' },
-  }, async (req, reply) => write(db, req, reply, (tx) => service.createPaymentLink(tx, principalOf(req), req.body, deps.config.publicUrl), 'Payment link created'));
+  }, async (req, reply) => write(db, req, reply, (tx) => service.createPaymentLink(tx, principalOf(req), req.body, deps.config.publicUrl, deps.payments), 'Payment link created'));
 
   app.post('/payments/verify', {
     schema: {
@@ -35,5 +36,5 @@ export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: st
     // The reference names no scope for verify. Reconciling a payment is reading a transaction, and
     // the server that made the link should be able to check it too, so either scope will do.
     config: { auth: { scope: ['transactions:read', 'checkout:write'] } },
-  }, async (req, reply) => writeFlow(db, req, reply, () => verifyPayment(db, principalOf(req), req.body.txref), 'Transaction verified'));
+  }, async (req, reply) => writeFlow(db, req, reply, () => verifyPayment(db, deps.payments, principalOf(req), req.body.txref), 'Transaction verified'));
 }

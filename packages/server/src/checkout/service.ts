@@ -6,7 +6,7 @@ import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
 import type { Principal } from '../auth/principal.ts';
 import { toMajor } from '../money.ts';
-import { providerForMode } from '../payments/providers.ts';
+import type { PaymentProviders } from '../payments/providers.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
 import { grantMembership } from '../memberships/service.ts';
 import { modeNow } from '../clock/repository.ts';
@@ -28,10 +28,11 @@ const recorded = ['countryCode', 'booking', 'address', 'deliveryLocation', 'pick
   'checkoutOtpVerificationSkipped', 'receive_emails'] as const;
 
 /** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
-export async function createPaymentLink(tx: Queryable, principal: Principal, body: PaymentLinkBody, publicUrl: string): Promise<PaymentLink> {
-  if (!providerForMode(principal.mode)) {
-    throw new AppError('service_unavailable', 'Live payments are not configured on this server yet, so a live key cannot make payment links. '
-      + 'Use a test key (svc_test_…) to run checkout against the built-in sandbox.');
+export async function createPaymentLink(tx: Queryable, principal: Principal, body: PaymentLinkBody, publicUrl: string, providers: PaymentProviders): Promise<PaymentLink> {
+  const provider = providers.forMode(principal.mode);
+  if (!provider) {
+    throw new AppError('service_unavailable', 'Live payments are not configured on this server yet (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET), '
+      + 'so a live key cannot make payment links. Use a test key (svc_test_…) to run checkout against the built-in sandbox.');
   }
   const problems: ErrorDetail[] = [];
   if (body.coupon !== undefined) {
@@ -47,6 +48,8 @@ export async function createPaymentLink(tx: Queryable, principal: Principal, bod
     ? { productTitle: c.hub.name, fields: [] }
     : { productTitle: c.product.title, fields: await productCheckoutFields(tx, principal.brandId, c.product.id) }));
   const buyer = checkForm(body.form, fields, priced.tickets, problems);
+  const unsellable = provider.checkPurchases?.(priced.purchases);
+  if (unsellable) problems.push({ field: 'items', message: unsellable });
   if (problems.length) throw invalidAll(problems);
 
   const extras: Record<string, unknown> = {};
@@ -126,7 +129,7 @@ export type FinalState = { status: 'succeeded' } | { status: 'failed'; code: str
  * provider's outcome and, for the one caller that moved it, completes the link, grants the
  * memberships bought and records the events. Returns the transaction as it now stands.
  */
-export async function settlePayment(tx: Queryable, payment: TransactionRow, state: FinalState): Promise<TransactionRow> {
+export async function settlePayment(tx: Queryable, providers: PaymentProviders, payment: TransactionRow, state: FinalState): Promise<TransactionRow> {
   const moved = await transactions.finishPending(tx, payment.brand_id, payment.id, state);
   if (!moved) return (await transactions.findById(tx, payment.brand_id, payment.id))!;
   const scope = { brandId: moved.brand_id, mode: moved.mode };
@@ -157,7 +160,7 @@ export async function settlePayment(tx: Queryable, payment: TransactionRow, stat
       }));
     }
     const { recurrence } = purchase;
-    if (recurrence && granted.length) await startSubscription(tx, moved, { ...purchase, recurrence }, granted);
+    if (recurrence && granted.length) await startSubscription(tx, providers, moved, { ...purchase, recurrence }, granted);
   }
   return moved;
 }

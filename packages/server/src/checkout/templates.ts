@@ -17,6 +17,10 @@ export interface PageContext {
   link: PaymentLinkRow;
   /** Where the page's form posts. */
   payAction: string;
+  /** The provider whose own page takes the card (Stripe): our form is a button that goes there. */
+  hostedBy?: string;
+  /** A neutral note above the form (the buyer came back from the provider's page without paying). */
+  note?: string;
 }
 
 function summary({ brandName, link }: PageContext): string {
@@ -49,14 +53,17 @@ export function checkoutPage(ctx: PageContext, fields: PaymentDetailField[], err
 <input id="${esc(f.name)}" name="${esc(f.name)}" required${f.inputmode ? ` inputmode="${f.inputmode}"` : ''}`
     + `${f.autocomplete ? ` autocomplete="${esc(f.autocomplete)}"` : ''}${f.hint ? ` aria-describedby="${esc(f.name)}-hint"` : ''}>
 ${f.hint ? `<p class="hint" id="${esc(f.name)}-hint">${esc(f.hint)}</p>` : ''}`).join('\n');
+  const elsewhere = !free && ctx.hostedBy;
   return page(`Checkout: ${ctx.brandName}`, link.mode, `${summary(ctx)}
 <section class="card" aria-label="Payment">
 <h2>${free ? 'Free: no payment needed' : 'Payment'}</h2>
 <p>For ${esc(link.buyer_name)} (${esc(link.buyer_email)})</p>
+${ctx.note ? `<p class="notice test" role="status">${esc(ctx.note)}</p>` : ''}
 ${error ? `<p class="notice error" role="alert">${esc(error)}</p>` : ''}
+${elsewhere ? `<p class="hint">You enter your card on ${esc(ctx.hostedBy!)}'s secure page, then come back here.</p>` : ''}
 <form method="post" action="${esc(ctx.payAction)}">
 ${inputs}
-<button type="submit">${free ? 'Complete' : 'Pay'}</button>
+<button type="submit">${free ? 'Complete' : elsewhere ? `Continue to payment` : 'Pay'}</button>
 </form>
 </section>`);
 }

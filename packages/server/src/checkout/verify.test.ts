@@ -25,7 +25,7 @@ const verify = (key: string, txref: string) => t.request({ method: 'POST', url: 
 async function lostCallback(card: string) {
   const shop = await createBrandWithCatalog(t.db);
   const link = await createLink(t, shop.testKey, courseBody(shop.ids));
-  const { payment: attempt } = await t.db.transaction((tx) => beginPayment(tx, shop.brand.id, link.id));
+  const { payment: attempt } = await t.db.transaction((tx) => beginPayment(tx, t.deps.payments, shop.brand.id, link.id));
   const state = await sandboxProvider.confirmPayment(t.db, { brandId: shop.brand.id, reference: attempt.provider_reference!, details: { card } });
   assert.notEqual(state.status, 'pending');
   return { ...shop, link, attempt };
@@ -128,7 +128,7 @@ describe('POST /payments/verify', () => {
   it('leaves a payment the buyer never confirmed pending', async () => {
     const shop = await createBrandWithCatalog(t.db);
     const link = await createLink(t, shop.testKey, courseBody(shop.ids));
-    const { payment: attempt } = await t.db.transaction((tx) => beginPayment(tx, shop.brand.id, link.id));
+    const { payment: attempt } = await t.db.transaction((tx) => beginPayment(tx, t.deps.payments, shop.brand.id, link.id));
     assert.equal((await verify(shop.testKey, attempt.txref)).json().data.status, 'pending');
     assert.equal((await eventsOf(t, shop.brand.id)).length, 0);
   });

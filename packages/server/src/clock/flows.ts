@@ -6,6 +6,8 @@ import { nextBoundary, findSchedule } from '../payouts/repository.ts';
 import { runDuePayout } from '../payouts/flows.ts';
 import { nextDueAt } from '../subscriptions/repository.ts';
 import { runDueSubscription } from '../subscriptions/flows.ts';
+// A test clock moves test mode only, whose provider is always the sandbox.
+import { testModeProviders } from '../payments/providers.ts';
 import { lockClock, modeNow, releaseClock, setClock } from './repository.ts';
 
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
@@ -70,7 +72,7 @@ export async function advanceClock(db: Db, config: Config, principal: Principal,
       // Earliest first; a renewal and a payout run at the same instant: the renewal first, so
       // its payment is in that run.
       const ran = dueSub && (!duePayout || dueSub <= duePayout)
-        ? await runDueSubscription(db, config.renewals, { brandId, until: dueSub })
+        ? await runDueSubscription(db, testModeProviders, config.renewals, { brandId, until: dueSub })
         : await runDuePayout(db, config.payouts, { brandId, until: duePayout! });
       // Held by a worker that claimed it before the advance began: give it a moment.
       if (!ran) {

@@ -1,8 +1,10 @@
 import type { Queryable } from '../db/client.ts';
+import type { Purchase, Recurrence } from '../checkout/pricing.ts';
 
 /** What a provider says about one payment. */
 export type PaymentState =
-  | { status: 'pending' }
+  /** Not settled yet; `redirectUrl` is where the buyer finishes paying when the provider hosts that page (Stripe Checkout). */
+  | { status: 'pending'; redirectUrl?: string }
   | { status: 'succeeded' }
   | { status: 'failed'; code: string; message: string }
   | { status: 'refunded' };
@@ -24,6 +26,13 @@ export interface NewPayment {
   amount: number;
   currency: string;
   description: string;
+  /** Set when a payment link is being paid (not on renewals): who pays, and what recurs. */
+  checkout?: {
+    paymentLinkId: string;
+    customerEmail: string;
+    /** The recurring tier's terms when the link buys one: a provider that bills renewals itself sets that up now. */
+    recurrence?: Recurrence;
+  };
 }
 
 /**
@@ -38,6 +47,13 @@ export interface PaymentProvider {
   readonly name: string;
   /** The inputs the hosted page asks for, in order. */
   readonly detailFields: PaymentDetailField[];
+  /**
+   * Set when the buyer pays on the provider's own page (Stripe Checkout): its name for our page's
+   * button, and its origin, which our payment form may send the buyer on to.
+   */
+  readonly hostedPage?: { name: string; origin: string };
+  /** Checks a link's purchases at creation for what this provider cannot sell: a message, or null. */
+  checkPurchases?(purchases: Purchase[]): string | null;
   /** Checks what the buyer typed before an attempt is recorded: a message to show them, or null. */
   checkDetails(details: Record<string, string>): string | null;
   createPayment(db: Queryable, payment: NewPayment): Promise<{ reference: string }>;

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import type { PaymentProviders } from '../payments/providers.ts';
 import { modeNow } from '../clock/repository.ts';
 import * as repo from './repository.ts';
 import { beginDueWork, chargeRenewal, settleRenewal, type RenewalSettings } from './service.ts';
@@ -18,7 +19,7 @@ import { beginDueWork, chargeRenewal, settleRenewal, type RenewalSettings } from
  * `brand` limits the claim to one brand's test-mode work due by `until` (a test clock advance).
  * Returns whether there was anything to do.
  */
-export async function runDueSubscription(db: Db, settings: RenewalSettings, brand?: { brandId: string; until: Date }): Promise<boolean> {
+export async function runDueSubscription(db: Db, providers: PaymentProviders, settings: RenewalSettings, brand?: { brandId: string; until: Date }): Promise<boolean> {
   const work = await db.transaction(async (tx) => {
     const sub = await repo.claimDue(tx, brand);
     if (!sub) return undefined;
@@ -26,11 +27,11 @@ export async function runDueSubscription(db: Db, settings: RenewalSettings, bran
     // of the brand's clock, and everything it dates (a new period, a retry) follows from it.
     const now = await modeNow(tx, sub.brand_id, sub.mode);
     const at = sub.due_at && sub.due_at < now ? sub.due_at : now;
-    return beginDueWork(tx, sub, at, settings, now);
+    return beginDueWork(tx, providers, sub, at, settings, now);
   });
   if (!work) return false;
   if (work.kind === 'done') return true;
-  const state = await chargeRenewal(db, work.sub, work.payment);
+  const state = await chargeRenewal(db, providers, work.sub, work.payment);
   if (state.status !== 'succeeded' && state.status !== 'failed') return true; // still pending: resumed after the lease
   await db.transaction((tx) => settleRenewal(tx, work.payment, state, settings, work.at));
   return true;

@@ -70,6 +70,14 @@ export async function findSubscription(db: Queryable, brandId: string, id: strin
   return row;
 }
 
+/** The subscription a provider bills itself (Stripe), by the provider's id for it kept in payment_method; locked. */
+export async function findByProviderMethod(db: Queryable, brandId: string, provider: string, method: string) {
+  const [row] = await db.query<SubscriptionRow>(
+    'SELECT * FROM subscriptions WHERE brand_id = $1 AND provider = $2 AND payment_method = $3 ORDER BY created_at DESC LIMIT 1 FOR UPDATE',
+    [brandId, provider, method]);
+  return row;
+}
+
 /** The subscription a renewal charge belongs to, locked; none once it has moved on. */
 export async function findByPendingTransaction(db: Queryable, brandId: string, transactionId: string) {
   const [row] = await db.query<SubscriptionRow>(

@@ -11,7 +11,7 @@ import * as memberships from '../memberships/repository.ts';
 import type { MembershipRow } from '../memberships/repository.ts';
 import { memberEventData, renderMembership } from '../memberships/service.ts';
 import type { Membership } from '../memberships/schemas.ts';
-import { providerNamed } from '../payments/providers.ts';
+import { billsRenewalsItself, type PaymentProviders } from '../payments/providers.ts';
 import type { PaymentState } from '../payments/provider.ts';
 import { notePayable } from '../payouts/repository.ts';
 import * as transactions from '../transactions/repository.ts';
@@ -65,7 +65,7 @@ async function recordSubscriptionEvent(
  * already had a subscription that still renews is moved to the new one; the old one ends as
  * `cancelled` without events (the person bought again).
  */
-export async function startSubscription(tx: Queryable, payment: TransactionRow, purchase: Purchase & { recurrence: Recurrence }, granted: MembershipRow[]) {
+export async function startSubscription(tx: Queryable, providers: PaymentProviders, payment: TransactionRow, purchase: Purchase & { recurrence: Recurrence }, granted: MembershipRow[]) {
   const r = purchase.recurrence;
   const now = await modeNow(tx, payment.brand_id, payment.mode);
   for (const oldId of new Set(granted.flatMap((m) => (m.subscription_id ? [m.subscription_id] : [])))) {
@@ -74,7 +74,7 @@ export async function startSubscription(tx: Queryable, payment: TransactionRow, 
       await repo.updateSubscription(tx, old.brand_id, old.id, { status: 'cancelled', due_at: null, next_billing_at: null, ended_at: now });
     }
   }
-  const provider = payment.provider ? providerNamed(payment.provider) : undefined;
+  const provider = payment.provider ? providers.named(payment.provider) : undefined;
   const method = provider && payment.provider_reference ? await provider.savedMethodOf(tx, { brandId: payment.brand_id, reference: payment.provider_reference }) : null;
   const end = periodEnd(now, r.periodic, r.interval, 1);
   const completed = r.count === 1;
@@ -138,7 +138,9 @@ export type DueWork = { kind: 'bill'; sub: SubscriptionRow; payment: Transaction
  * time has come, or records the renewal charge as a pending transaction before any provider is
  * asked (and leases the subscription, so a killed worker's renewal is resumed, not billed again).
  */
-export async function beginDueWork(tx: Queryable, sub: SubscriptionRow, now: Date, settings: RenewalSettings, leaseFrom: Date = now): Promise<DueWork> {
+export async function beginDueWork(
+  tx: Queryable, providers: PaymentProviders, sub: SubscriptionRow, now: Date, settings: RenewalSettings, leaseFrom: Date = now,
+): Promise<DueWork> {
   if (sub.status === 'completed') {
     // Every period was paid: access lasts to the end of the last one.
     const rows = await memberships.endSubscriptionMemberships(tx, sub.brand_id, sub.id, 'expired');
@@ -154,6 +156,12 @@ export async function beginDueWork(tx: Queryable, sub: SubscriptionRow, now: Dat
     await endSubscription(tx, sub, now, { status: 'cancelled', memberships: 'expired', announce: true });
     return { kind: 'done' };
   }
+  if (billsRenewalsItself(sub.provider)) {
+    // Stripe bills this one and tells us (invoice.paid, invoice.payment_failed,
+    // customer.subscription.deleted; payments/stripe/webhook.ts): never bill it here too.
+    await repo.updateSubscription(tx, sub.brand_id, sub.id, { due_at: null });
+    return { kind: 'done' };
+  }
   const lease = new Date(leaseFrom.getTime() + settings.leaseMs);
   if (sub.pending_transaction_id) {
     const pending = await transactions.findById(tx, sub.brand_id, sub.pending_transaction_id);
@@ -167,7 +175,7 @@ export async function beginDueWork(tx: Queryable, sub: SubscriptionRow, now: Dat
       return { kind: 'done' };
     }
   }
-  const provider = sub.amount > 0 && sub.provider ? providerNamed(sub.provider) : undefined;
+  const provider = sub.amount > 0 && sub.provider ? providers.named(sub.provider) : undefined;
   const txref = `tx_${randomBytes(15).toString('base64url')}`;
   const opened = provider
     ? await provider.createPayment(tx, { brandId: sub.brand_id, txref, amount: sub.amount, currency: sub.currency, description: `Renewal ${sub.periods_paid + 1}` })
@@ -194,9 +202,9 @@ export async function beginDueWork(tx: Queryable, sub: SubscriptionRow, now: Dat
 }
 
 /** Step 2: what the provider says about charging the saved card (a free renewal needs no provider). */
-export async function chargeRenewal(db: Queryable, sub: SubscriptionRow, payment: TransactionRow): Promise<PaymentState> {
+export async function chargeRenewal(db: Queryable, providers: PaymentProviders, sub: SubscriptionRow, payment: TransactionRow): Promise<PaymentState> {
   if (payment.amount === 0) return { status: 'succeeded' };
-  const provider = payment.provider ? providerNamed(payment.provider) : undefined;
+  const provider = payment.provider ? providers.named(payment.provider) : undefined;
   if (!provider || !payment.provider_reference) return { status: 'failed', code: 'no_payment_method', message: 'No provider holds a payment method for this subscription.' };
   if (!sub.payment_method) return { status: 'failed', code: 'no_payment_method', message: 'The provider kept no payment method for this subscription.' };
   return provider.chargeSavedMethod(db, { brandId: payment.brand_id, reference: payment.provider_reference, method: sub.payment_method });
@@ -214,12 +222,63 @@ export async function settleRenewal(
   state: { status: 'succeeded' } | { status: 'failed'; code: string; message: string },
   settings: RenewalSettings,
   now: Date,
+  providerRetryAt?: Date | null,
 ): Promise<void> {
   const moved = await transactions.finishPending(tx, payment.brand_id, payment.id, state);
   if (!moved) return;
   const scope = { brandId: moved.brand_id, mode: moved.mode };
   await recordEvent(tx, { ...scope, type: moved.status === 'succeeded' ? 'transaction.succeeded' : 'transaction.failed', data: renderTransaction(moved) });
-  await applyRenewalOutcome(tx, moved, settings, now);
+  await applyRenewalOutcome(tx, moved, settings, now, providerRetryAt);
+}
+
+/**
+ * A renewal charge the provider made itself (Stripe's invoice.paid / invoice.payment_failed):
+ * recorded as a `renewal` transaction, then applied exactly as the worker applies its own
+ * (transaction.*, subscription.renewed, completion; past_due on failure). `reference` is the
+ * provider's object (the invoice); a failure reported after that invoice was paid (events out
+ * of order) changes nothing. `retryAt` is when the provider tries again, if it says.
+ */
+export async function recordProviderRenewal(
+  tx: Queryable,
+  sub: SubscriptionRow,
+  charge: { reference: string; amount: number; state: { status: 'succeeded' } | { status: 'failed'; code: string; message: string }; retryAt?: Date | null },
+  settings: RenewalSettings,
+  now: Date,
+): Promise<TransactionRow | undefined> {
+  const earlier = await transactions.findByProviderReference(tx, sub.brand_id, sub.provider!, charge.reference);
+  if (earlier.some((t) => t.status === 'succeeded')) return undefined;
+  if (!live(sub)) return undefined;
+  const payment = await transactions.insertTransaction(tx, {
+    brand_id: sub.brand_id,
+    id: newId('txn'),
+    txref: `tx_${randomBytes(15).toString('base64url')}`,
+    mode: sub.mode,
+    type: 'renewal',
+    status: 'pending',
+    amount: charge.amount,
+    currency: sub.currency,
+    customer_name: sub.customer_name,
+    customer_email: sub.customer_email,
+    resource_id: sub.tier_id,
+    metadata: sub.metadata,
+    payment_link_id: null,
+    provider: sub.provider,
+    provider_reference: charge.reference,
+  });
+  await repo.updateSubscription(tx, sub.brand_id, sub.id, { pending_transaction_id: payment.id });
+  await settleRenewal(tx, payment, charge.state, settings, now, charge.retryAt ?? null);
+  return transactions.findById(tx, sub.brand_id, payment.id);
+}
+
+/**
+ * The provider ended a subscription it bills (Stripe's customer.subscription.deleted: out of
+ * retries, or cancelled in Stripe): `expired` (`cancelled` when it was cancelled at period end)
+ * with its memberships, subscription.expired then member.removed. One that has already ended
+ * (completed, removed) changes nothing.
+ */
+export async function endProviderSubscription(tx: Queryable, sub: SubscriptionRow, now: Date): Promise<void> {
+  if (!live(sub)) return;
+  await endSubscription(tx, sub, now, { status: sub.cancel_at_period_end ? 'cancelled' : 'expired', memberships: 'expired', announce: true });
 }
 
 /**
@@ -228,9 +287,11 @@ export async function settleRenewal(
  * that something else settled (POST /payments/verify settles a renewal's transaction like any
  * other, and leaves the subscription to the worker).
  */
-async function applyRenewalOutcome(tx: Queryable, moved: TransactionRow, settings: RenewalSettings, now: Date): Promise<void> {
+async function applyRenewalOutcome(tx: Queryable, moved: TransactionRow, settings: RenewalSettings, now: Date, providerRetryAt?: Date | null): Promise<void> {
   const locked = await repo.findByPendingTransaction(tx, moved.brand_id, moved.id);
   if (!locked) return;
+  // Stripe bills this one: our worker only ends access after a last (completed) period.
+  const billedElsewhere = billsRenewalsItself(locked.provider);
   if (moved.status === 'succeeded') {
     if (moved.amount > 0) await notePayable(tx, moved.brand_id, moved.mode, now);
     const paid = locked.periods_paid + 1;
@@ -244,7 +305,7 @@ async function applyRenewalOutcome(tx: Queryable, moved: TransactionRow, setting
       failed_attempts: 0,
       pending_transaction_id: null,
       next_billing_at: completed || locked.cancel_at_period_end ? null : end,
-      due_at: end,
+      due_at: billedElsewhere && !completed ? null : end,
     });
     const membership = await primaryMembership(tx, renewed);
     await recordSubscriptionEvent(tx, 'subscription.renewed', renewed, membership, moved);
@@ -252,6 +313,14 @@ async function applyRenewalOutcome(tx: Queryable, moved: TransactionRow, setting
     return;
   }
   const failures = locked.failed_attempts + 1;
+  if (billedElsewhere) {
+    // Stripe retries on its own schedule (Smart Retries) and ends the subscription itself when
+    // they run out (customer.subscription.deleted); meanwhile it is past_due, access kept.
+    await repo.updateSubscription(tx, locked.brand_id, locked.id, {
+      status: 'past_due', failed_attempts: failures, pending_transaction_id: null, next_billing_at: providerRetryAt ?? null, due_at: null,
+    });
+    return;
+  }
   if (failures > settings.retryScheduleMs.length) {
     await endSubscription(tx, { ...locked, failed_attempts: failures }, now, { status: 'expired', memberships: 'expired', announce: true, transaction: moved });
     return;

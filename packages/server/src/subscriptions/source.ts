@@ -8,9 +8,9 @@ import { runDueSubscription } from './flows.ts';
  * payout runs, each claimed when due in its own brand's and mode's time (test clocks). Polled:
  * nothing commits when a due time passes, so no NOTIFY announces it.
  */
-export function lifecycleSources(deps: Pick<Deps, 'db' | 'config'>, idlePollMs = 500): WorkSource[] {
+export function lifecycleSources(deps: Pick<Deps, 'db' | 'config' | 'payments'>, idlePollMs = 500): WorkSource[] {
   return [
-    throttled('subscriptions', idlePollMs, () => runDueSubscription(deps.db, deps.config.renewals)),
+    throttled('subscriptions', idlePollMs, () => runDueSubscription(deps.db, deps.payments, deps.config.renewals)),
     throttled('payouts', idlePollMs, () => runDuePayout(deps.db, deps.config.payouts)),
   ];
 }

@@ -55,7 +55,7 @@ describe('renewals by the background worker', () => {
     const { beginDueWork } = await import('./service.ts');
     const { findSubscription } = await import('./repository.ts');
     await t.db.query('INSERT INTO test_clocks (brand_id, offset_ms, busy_until) VALUES ($1, 0, now() + interval \'1 hour\')', [b.brandId]);
-    const work = await t.db.transaction(async (tx) => beginDueWork(tx, (await findSubscription(tx, b.brandId, sub.id, { forUpdate: true }))!,
+    const work = await t.db.transaction(async (tx) => beginDueWork(tx, t.deps.payments, (await findSubscription(tx, b.brandId, sub.id, { forUpdate: true }))!,
       sub.current_period_end, t.config.renewals, sub.current_period_end));
     assert.equal(work.kind, 'bill');
     await advance(t, b.key, { by: '32d' });
@@ -72,11 +72,11 @@ describe('renewals by the background worker', () => {
     const { beginDueWork, chargeRenewal } = await import('./service.ts');
     const { findSubscription } = await import('./repository.ts');
     await t.db.query('INSERT INTO test_clocks (brand_id, offset_ms, busy_until) VALUES ($1, 0, now() + interval \'1 hour\')', [b.brandId]);
-    const work = await t.db.transaction(async (tx) => beginDueWork(tx, (await findSubscription(tx, b.brandId, sub.id, { forUpdate: true }))!,
+    const work = await t.db.transaction(async (tx) => beginDueWork(tx, t.deps.payments, (await findSubscription(tx, b.brandId, sub.id, { forUpdate: true }))!,
       sub.current_period_end, t.config.renewals, sub.current_period_end));
     assert.equal(work.kind, 'bill');
     if (work.kind !== 'bill') return;
-    assert.equal((await chargeRenewal(t.db, work.sub, work.payment)).status, 'succeeded');
+    assert.equal((await chargeRenewal(t.db, t.deps.payments, work.sub, work.payment)).status, 'succeeded');
     // The worker died here; the brand's server verifies the transaction it heard nothing about.
     const verified = await t.request({ method: 'POST', url: '/api/v1/payments/verify', key: b.key, payload: { txref: work.payment.txref } });
     assert.equal(verified.json().data.status, 'succeeded');

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
-import { loadConfig, type Config, type WebhookSettings } from '../config.ts';
+import { loadConfig, type Config, type StripeSettings, type WebhookSettings } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import { createLogger } from '../logger.ts';
 import type { App } from '../http/app-type.ts';
 import { KeyCache } from '../keys/cache.ts';
+import { paymentsFromConfig, type StripeEndpoint } from '../payments/stripe/client.ts';
 import { systemLookup, type Lookup } from '../webhooks/url-guard.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';
 import { workSources } from '../worker/sources.ts';
@@ -56,6 +57,8 @@ export interface TestAppOptions {
   webhooks?: Partial<WebhookSettings>;
   /** DNS for webhook URL checks (registration and delivery), so tests never ask a real resolver. */
   lookup?: Lookup;
+  /** Live payments through Stripe, talking to this endpoint (testing/stripe-fake.ts). */
+  stripe?: { settings: StripeSettings; endpoint: StripeEndpoint };
 }
 
 /**
@@ -63,8 +66,11 @@ export interface TestAppOptions {
  * settings, a fresh sealing key, silent logs (TEST_LOG_LEVEL to see them), and whatever the
  * test overrides (`config` is merged one level deep).
  */
-export function testDeps(db: Db, overrides: Partial<Omit<Deps, 'config'>> & { config?: Partial<Config> } = {}): Deps {
-  const { config: configOverrides, ...rest } = overrides;
+export function testDeps(
+  db: Db,
+  overrides: Partial<Omit<Deps, 'config'>> & { config?: Partial<Config>; stripeEndpoint?: StripeEndpoint } = {},
+): Deps {
+  const { config: configOverrides, stripeEndpoint, ...rest } = overrides;
   const config: Config = {
     ...loadConfig({}),
     logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -82,6 +88,7 @@ export function testDeps(db: Db, overrides: Partial<Omit<Deps, 'config'>> & { co
     keyCache: new KeyCache(config.keyCacheMs),
     lookup: systemLookup,
     secrets: { webhookKey: config.webhooks.secretKey ?? randomBytes(32) },
+    ...paymentsFromConfig(config, stripeEndpoint),
     ...rest,
   };
 }
@@ -92,7 +99,12 @@ export async function startTestApp(overrides: TestAppOptions = {}): Promise<Test
   const deps = testDeps(testDb.db, {
     keyCache: new KeyCache(overrides.keyCacheMs ?? 500),
     ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
-    config: { ...(overrides.publicUrl ? { publicUrl: overrides.publicUrl } : {}), webhooks: { ...testWebhookSettings(), ...overrides.webhooks } },
+    config: {
+      ...(overrides.publicUrl ? { publicUrl: overrides.publicUrl } : {}),
+      ...(overrides.stripe ? { stripe: overrides.stripe.settings } : {}),
+      webhooks: { ...testWebhookSettings(), ...overrides.webhooks },
+    },
+    ...(overrides.stripe ? { stripeEndpoint: overrides.stripe.endpoint } : {}),
   });
   const app = await buildApp(deps);
   await app.ready();

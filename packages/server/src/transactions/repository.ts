@@ -61,6 +61,14 @@ export async function findByTxref(db: Queryable, brandId: string, mode: Mode, tx
   return row;
 }
 
+/** Transactions recorded for one provider object (a Stripe invoice: each charge attempt on it is its own transaction). */
+export function findByProviderReference(db: Queryable, brandId: string, provider: string, reference: string) {
+  return db.query<TransactionRow>(
+    'SELECT * FROM transactions WHERE brand_id = $1 AND provider = $2 AND provider_reference = $3 ORDER BY created_at, id',
+    [brandId, provider, reference],
+  );
+}
+
 /** The link's payment in progress, if one is. */
 export async function pendingForLink(db: Queryable, brandId: string, linkId: string) {
   const [row] = await db.query<TransactionRow>(

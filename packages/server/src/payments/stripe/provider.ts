@@ -1,0 +1,115 @@
+import type Stripe from 'stripe';
+import type { Recurrence } from '../../checkout/pricing.ts';
+import type { NewPayment, PaymentProvider, PaymentState } from '../provider.ts';
+import { callStripe } from './calls.ts';
+
+/**
+ * Live payments through Stripe Checkout (README, Live payments with Stripe). Our hosted page
+ * shows the order; paying sends the buyer to a Stripe Checkout Session made for the computed
+ * amount, and Stripe's webhook (payments/stripe/webhook.ts) settles the transaction. The payment
+ * reference we keep is the Checkout Session id (cs_…); our txref travels as the session's
+ * client_reference_id and in its metadata (and the payment intent's or subscription's), so every
+ * event can be matched to ours.
+ *
+ * A recurring tier becomes a subscription-mode session whose price recurs; Stripe Billing then
+ * bills the renewals and tells us with invoice.* events (docs/subscriptions.md), so
+ * chargeSavedMethod is never asked of this provider.
+ */
+
+const intervals: Record<Recurrence['periodic'], Stripe.Checkout.SessionCreateParams.LineItem.PriceData.Recurring.Interval> = {
+  daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year',
+};
+
+/** What a Checkout Session says about its payment. */
+export function sessionState(session: Stripe.Checkout.Session): PaymentState {
+  if (session.status === 'expired') {
+    return { status: 'failed', code: 'checkout_expired', message: 'The Stripe checkout expired before it was paid.' };
+  }
+  if (session.status === 'complete') {
+    // "unpaid" on a complete session: a delayed method (a bank debit) still settling; the
+    // checkout.session.async_payment_* event brings the outcome.
+    return session.payment_status === 'unpaid' ? { status: 'pending' } : { status: 'succeeded' };
+  }
+  return { status: 'pending', ...(session.url ? { redirectUrl: session.url } : {}) };
+}
+
+const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === 'string' ? ref : ref?.id ?? null);
+
+/** `checkoutOrigin`: where Stripe's Checkout pages are served (the fake's own origin in tests). */
+export function stripeProvider(client: Stripe, publicUrl: string, checkoutOrigin = 'https://checkout.stripe.com'): PaymentProvider {
+  const retrieve = (reference: string) => callStripe(() => client.checkout.sessions.retrieve(reference));
+  return {
+    name: 'stripe',
+    // Stripe's page asks for the card; ours only shows the order and a button.
+    detailFields: [],
+    hostedPage: { name: 'Stripe', origin: checkoutOrigin },
+
+    checkDetails: () => null,
+
+    checkPurchases(purchases) {
+      // One Stripe subscription per checkout, and all its prices must share one interval.
+      return purchases.filter((p) => p.recurrence).length > 1
+        ? 'a live payment link may hold one recurring tier (Stripe bills each subscription on its own checkout)'
+        : null;
+    },
+
+    async createPayment(_db, payment: NewPayment) {
+      if (!payment.checkout) throw new Error('Stripe payments start from a payment link; Stripe bills renewals itself.');
+      const { paymentLinkId, customerEmail, recurrence } = payment.checkout;
+      const currency = payment.currency.toLowerCase();
+      const product_data = { name: payment.description };
+      const metadata = { txref: payment.txref, brand_id: payment.brandId, payment_link_id: paymentLinkId };
+      const lineItems: Stripe.Checkout.SessionCreateParams.LineItem[] = [];
+      if (recurrence) {
+        lineItems.push({
+          quantity: 1,
+          price_data: { currency, unit_amount: recurrence.amount, product_data, recurring: { interval: intervals[recurrence.periodic], interval_count: recurrence.interval } },
+        });
+        // What the first payment holds beyond the recurring price (add-ons, tickets) is charged once.
+        const once = payment.amount - recurrence.amount;
+        if (once > 0) lineItems.push({ quantity: 1, price_data: { currency, unit_amount: once, product_data: { name: 'Charged with the first payment only' } } });
+      } else {
+        lineItems.push({ quantity: 1, price_data: { currency, unit_amount: payment.amount, product_data } });
+      }
+      const page = `${publicUrl}/checkout/${encodeURIComponent(payment.brandId)}/${encodeURIComponent(paymentLinkId)}`;
+      const session = await callStripe(() => client.checkout.sessions.create({
+        mode: recurrence ? 'subscription' : 'payment',
+        line_items: lineItems,
+        client_reference_id: payment.txref,
+        customer_email: customerEmail,
+        metadata,
+        ...(recurrence ? { subscription_data: { metadata } } : { payment_intent_data: { metadata } }),
+        success_url: `${page}/return?txref=${encodeURIComponent(payment.txref)}`,
+        cancel_url: `${page}?cancelled=1`,
+      }, { idempotencyKey: `checkout-session-${payment.txref}` }));
+      return { reference: session.id };
+    },
+
+    // Nothing to confirm on our side: the buyer pays on Stripe's page. This reads where the
+    // payment stands, and where to send the buyer while it is open.
+    async confirmPayment(_db, { reference }) {
+      return sessionState(await retrieve(reference));
+    },
+
+    async lookupPayment(_db, { reference }) {
+      return sessionState(await retrieve(reference));
+    },
+
+    /** For a subscription-mode session: the Stripe subscription (sub_…) that bills the renewals. */
+    async savedMethodOf(_db, { reference }) {
+      return idOf((await retrieve(reference)).subscription);
+    },
+
+    async chargeSavedMethod() {
+      throw new Error('Stripe bills the renewals of Stripe subscriptions itself; the worker never charges them.');
+    },
+
+    async refundPayment(_db, { reference }) {
+      const session = await retrieve(reference);
+      const intent = idOf(session.payment_intent);
+      if (!intent) return sessionState(session);
+      await callStripe(() => client.refunds.create({ payment_intent: intent }, { idempotencyKey: `refund-${reference}` }));
+      return { status: 'refunded' };
+    },
+  };
+}

@@ -1,0 +1,301 @@
+/**
+ * A local fake of the few Stripe endpoints the service uses, for tests: an HTTP server on an
+ * ephemeral port that the official `stripe` package talks to (`host`, `port`, `protocol`), with
+ * objects shaped like Stripe's documented ones (checkout.session, payment_intent, invoice,
+ * subscription: `id`, `object`, `livemode`, `created`, …), and helpers that play Stripe's part
+ * after the buyer pays: complete or expire a session, bill or fail a renewal invoice, end a
+ * subscription, and deliver the resulting events signed the way Stripe signs them.
+ *
+ *   const stripe = await startStripeFake();
+ *   const t = await startTestApp({ stripe: stripe.appSettings });
+ *   … the buyer is redirected to stripe.sessionUrl(id) …
+ *   const { events } = stripe.complete(sessionId);            // checkout.session.completed, …
+ *   await stripe.deliver(events[0], `${base}/providers/stripe/webhook`);
+ *
+ * Endpoints: POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id,
+ * POST /v1/subscriptions/:id, GET /c/pay/:id (the "hosted page"). Requests need the fake's secret
+ * key as a Bearer token; a repeated Idempotency-Key gets the first answer back, as Stripe does.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import type { StripeSettings } from '../config.ts';
+import type { StripeEndpoint } from '../payments/stripe/client.ts';
+
+type Obj = Record<string, any>;
+
+export interface StripeFake {
+  /** What startTestApp({ stripe }) takes: settings (a secret key and webhook secret) and this endpoint. */
+  appSettings: { settings: StripeSettings; endpoint: StripeEndpoint };
+  origin: string;
+  sessions: Map<string, Obj>;
+  subscriptions: Map<string, Obj>;
+  /** Every API request received: method, path and the decoded form body. */
+  requests: { method: string; path: string; body: Obj }[];
+  sessionUrl(id: string): string;
+  /** The buyer pays: the session completes; returns the events Stripe would send, in its usual order. */
+  complete(sessionId: string, options?: { paymentStatus?: 'paid' | 'unpaid' }): { session: Obj; events: Obj[] };
+  expire(sessionId: string): Obj;
+  /** Stripe Billing charges a renewal: invoice.paid or invoice.payment_failed for a new invoice of the subscription. */
+  renewal(subscriptionId: string, outcome: 'paid' | 'failed', options?: { invoiceId?: string }): Obj;
+  /** Stripe ends the subscription (out of retries, or cancelled in its dashboard). */
+  deleteSubscription(subscriptionId: string): Obj;
+  /** An event as Stripe sends it. */
+  event(type: string, object: Obj): Obj;
+  /** POSTs the event to `url` with a valid Stripe-Signature (or `signature` as given). */
+  deliver(event: Obj, url: string, options?: { signature?: string; secret?: string }): Promise<{ status: number; json: any }>;
+  close(): Promise<void>;
+}
+
+const stamp = () => Math.floor(Date.now() / 1000);
+const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+/** Decodes Stripe's form encoding (`a[b][0][c]=v`) into nested objects and arrays. */
+function decodeForm(raw: string): Obj {
+  const out: Obj = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    const path = key.replace(/\]/g, '').split('[');
+    let node: any = out;
+    path.forEach((part, i) => {
+      const last = i === path.length - 1;
+      const nextIsIndex = !last && /^\d+$/.test(path[i + 1]);
+      if (last) node[part] = value;
+      else node = node[part] ??= nextIsIndex ? [] : {};
+    });
+  }
+  return out;
+}
+
+const body = (req: IncomingMessage) => new Promise<string>((resolve, reject) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  req.on('error', reject);
+});
+
+export async function startStripeFake(): Promise<StripeFake> {
+  const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
+  const webhookSecret = `whsec_${randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '')}`;
+  const signer = new Stripe(secretKey);
+  const sessions = new Map<string, Obj>();
+  const subscriptions = new Map<string, Obj>();
+  const intents = new Map<string, Obj>();
+  const idempotent = new Map<string, { status: number; json: Obj }>();
+  const requests: StripeFake['requests'] = [];
+  let origin = '';
+
+  const error = (status: number, message: string, type = 'invalid_request_error') => ({ status, json: { error: { type, message } } });
+
+  function createSession(params: Obj): Obj {
+    const id = newId('cs_test');
+    const items: Obj[] = params.line_items ?? [];
+    const total = items.reduce((sum, li) => sum + Number(li.price_data?.unit_amount ?? 0) * Number(li.quantity ?? 1), 0);
+    const session = {
+      id,
+      object: 'checkout.session',
+      livemode: false,
+      created: stamp(),
+      expires_at: stamp() + 86_400,
+      mode: params.mode ?? 'payment',
+      status: 'open',
+      payment_status: 'unpaid',
+      amount_total: total,
+      amount_subtotal: total,
+      currency: items[0]?.price_data?.currency ?? null,
+      client_reference_id: params.client_reference_id ?? null,
+      customer: null,
+      customer_email: params.customer_email ?? null,
+      metadata: params.metadata ?? {},
+      payment_intent: null,
+      subscription: null,
+      invoice: null,
+      success_url: params.success_url ?? null,
+      cancel_url: params.cancel_url ?? null,
+      url: `${origin}/c/pay/${id}`,
+      // Kept for the fake's own use (Stripe keeps these server-side too).
+      _params: params,
+    };
+    sessions.set(id, session);
+    return session;
+  }
+
+  const visible = (o: Obj) => Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith('_')));
+
+  async function route(req: IncomingMessage): Promise<{ status: number; json?: Obj; html?: string }> {
+    const url = new URL(req.url ?? '/', origin);
+    const raw = await body(req);
+    if (req.method === 'GET' && url.pathname.startsWith('/c/pay/')) {
+      const session = sessions.get(url.pathname.slice('/c/pay/'.length));
+      return session
+        ? { status: 200, html: `<!doctype html><title>Stripe Checkout (fake)</title><h1>Pay ${session.amount_total} ${session.currency}</h1>` }
+        : { status: 404, html: 'no such session' };
+    }
+    if (req.headers.authorization !== `Bearer ${secretKey}`) return error(401, 'Invalid API Key provided.', 'authentication_error');
+    const params = decodeForm(raw);
+    requests.push({ method: req.method ?? '', path: url.pathname, body: params });
+    const key = req.headers['idempotency-key'];
+    const cacheKey = typeof key === 'string' ? `${req.method} ${url.pathname} ${key}` : undefined;
+    if (cacheKey && idempotent.has(cacheKey)) return idempotent.get(cacheKey)!;
+    let answer: { status: number; json: Obj };
+    let m: RegExpExecArray | null;
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      answer = { status: 200, json: visible(createSession(params)) };
+    } else if (req.method === 'GET' && (m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname))) {
+      const s = sessions.get(m[1]);
+      answer = s ? { status: 200, json: visible(s) } : error(404, `No such checkout.session: '${m[1]}'`);
+    } else if (req.method === 'POST' && (m = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname))) {
+      const sub = subscriptions.get(m[1]);
+      if (!sub) answer = error(404, `No such subscription: '${m[1]}'`);
+      else {
+        if (params.cancel_at_period_end !== undefined) sub.cancel_at_period_end = params.cancel_at_period_end === 'true';
+        answer = { status: 200, json: sub };
+      }
+    } else {
+      answer = error(404, `Unrecognized request URL (${req.method}: ${url.pathname}).`);
+    }
+    if (cacheKey) idempotent.set(cacheKey, answer);
+    return answer;
+  }
+
+  const server: Server = createServer((req, res) => {
+    route(req).then((a) => {
+      res.writeHead(a.status, { 'content-type': a.html !== undefined ? 'text/html' : 'application/json', 'request-id': newId('req') });
+      res.end(a.html ?? JSON.stringify(a.json));
+    }, (err) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'api_error', message: String(err) } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
+
+  function event(type: string, object: Obj): Obj {
+    return {
+      id: newId('evt'),
+      object: 'event',
+      api_version: Stripe.API_VERSION,
+      created: stamp(),
+      data: { object: visible(object) },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    };
+  }
+
+  function invoiceOf(sub: Obj, billingReason: string, paid: boolean, id = newId('in')): Obj {
+    return {
+      id,
+      object: 'invoice',
+      livemode: false,
+      created: stamp(),
+      customer: sub.customer,
+      currency: sub.currency,
+      billing_reason: billingReason,
+      status: paid ? 'paid' : 'open',
+      amount_due: sub._amount,
+      amount_paid: paid ? sub._amount : 0,
+      amount_remaining: paid ? 0 : sub._amount,
+      attempt_count: 1,
+      next_payment_attempt: paid ? null : stamp() + 3 * 86_400,
+      parent: {
+        type: 'subscription_details',
+        quote_details: null,
+        subscription_details: { metadata: sub.metadata, subscription: sub.id },
+      },
+    };
+  }
+
+  const fake: StripeFake = {
+    appSettings: { settings: { secretKey, webhookSecret }, endpoint: { host: '127.0.0.1', port, protocol: 'http' } },
+    origin,
+    sessions,
+    subscriptions,
+    requests,
+    sessionUrl: (id) => `${origin}/c/pay/${id}`,
+
+    complete(sessionId, options = {}) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`The fake has no session ${sessionId}.`);
+      const paid = (options.paymentStatus ?? 'paid') === 'paid';
+      const customer = newId('cus');
+      Object.assign(session, { status: 'complete', payment_status: paid ? 'paid' : 'unpaid', customer });
+      const events: Obj[] = [];
+      if (session.mode === 'subscription') {
+        const recurring = (session._params.line_items as Obj[]).find((li) => li.price_data?.recurring);
+        const sub = {
+          id: newId('sub'),
+          object: 'subscription',
+          livemode: false,
+          created: stamp(),
+          customer,
+          currency: session.currency,
+          status: 'active',
+          cancel_at_period_end: false,
+          metadata: session._params.subscription_data?.metadata ?? {},
+          items: { object: 'list', data: [{ object: 'subscription_item', price: { object: 'price', currency: session.currency, unit_amount: Number(recurring?.price_data?.unit_amount ?? 0), recurring: recurring?.price_data?.recurring } }] },
+          _amount: Number(recurring?.price_data?.unit_amount ?? 0),
+        };
+        subscriptions.set(sub.id, sub);
+        const invoice: Obj = { ...invoiceOf(sub, 'subscription_create', paid), amount_paid: paid ? session.amount_total : 0, amount_due: session.amount_total };
+        session.subscription = sub.id;
+        session.invoice = invoice.id;
+        events.push(event('checkout.session.completed', session), event(paid ? 'invoice.paid' : 'invoice.payment_failed', invoice));
+      } else {
+        const intent = {
+          id: newId('pi'),
+          object: 'payment_intent',
+          livemode: false,
+          created: stamp(),
+          amount: session.amount_total,
+          amount_received: paid ? session.amount_total : 0,
+          currency: session.currency,
+          customer,
+          status: paid ? 'succeeded' : 'processing',
+          metadata: session._params.payment_intent_data?.metadata ?? {},
+        };
+        intents.set(intent.id, intent);
+        session.payment_intent = intent.id;
+        events.push(event('checkout.session.completed', session));
+        if (paid) events.push(event('payment_intent.succeeded', intent));
+      }
+      return { session, events };
+    },
+
+    expire(sessionId) {
+      const session = sessions.get(sessionId)!;
+      Object.assign(session, { status: 'expired', url: null });
+      return event('checkout.session.expired', session);
+    },
+
+    renewal(subscriptionId, outcome, options = {}) {
+      const sub = subscriptions.get(subscriptionId)!;
+      sub.status = outcome === 'paid' ? 'active' : 'past_due';
+      return event(outcome === 'paid' ? 'invoice.paid' : 'invoice.payment_failed', invoiceOf(sub, 'subscription_cycle', outcome === 'paid', options.invoiceId));
+    },
+
+    deleteSubscription(subscriptionId) {
+      const sub = subscriptions.get(subscriptionId)!;
+      Object.assign(sub, { status: 'canceled', ended_at: stamp(), canceled_at: stamp() });
+      return event('customer.subscription.deleted', sub);
+    },
+
+    event,
+
+    async deliver(evt, url, options = {}) {
+      const payload = JSON.stringify(evt, null, 2);
+      const signature = options.signature
+        ?? await signer.webhooks.generateTestHeaderStringAsync({ payload, secret: options.secret ?? webhookSecret });
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature }, body: payload });
+      const text = await res.text();
+      let json: any;
+      try { json = JSON.parse(text); } catch { json = text; }
+      return { status: res.status, json };
+    },
+
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  return fake;
+}
