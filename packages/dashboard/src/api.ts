@@ -112,7 +112,7 @@ export interface Session {
   csrfToken: string;
 }
 
-export interface TeamMember { id?: string; userId?: string; name: string; email: string; role: Role; createdAt?: string; joinedAt?: string }
+export interface TeamMember { id: string; name: string; email: string; role: Role; joinedAt: string }
 
 export interface ApiKey {
   id: string;

@@ -40,22 +40,21 @@ export function AcceptInvite() {
   return (
     <AuthCard
       title="Join the brand"
-      description="Create your account to accept the invite. Already have one? Sign in first, then open the link again."
-      footer={<Link className="font-medium text-foreground underline-offset-4 hover:underline" to={`/signin?returnTo=${encodeURIComponent(`/dashboard/invite?token=${token}`)}`}>Sign in instead</Link>}
+      description="Already have an account? Enter its email and password. New here? Add your name too, and we create your account."
     >
       <form
         className="grid gap-4"
         onSubmit={(e) => {
           e.preventDefault();
           const v = formValues(e.currentTarget);
-          accept.mutate({ token, name: v.name, email: v.email || undefined, password: v.password });
+          accept.mutate({ token, name: v.name || undefined, email: v.email, password: v.password });
         }}
       >
         <FormError error={accept.error} fields={['name', 'password', 'email']} />
-        <Field label="Your name" name="name" autoComplete="name" required error={err('name')} />
         <Field label="Email" name="email" type="email" autoComplete="email" required error={err('email')} />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters." error={err('password')} />
-        <Button type="submit" disabled={accept.isPending}>Create account and join</Button>
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={err('password')} />
+        <Field label="Your name (new accounts only)" name="name" autoComplete="name" hint="Leave empty if you already have an account." error={err('name')} />
+        <Button type="submit" disabled={accept.isPending}>Join</Button>
       </form>
     </AuthCard>
   );

@@ -1,5 +1,45 @@
-import { PageHeader } from '@/components/page';
+import { useQuery } from '@tanstack/react-query';
+import type { Event } from '@creator-commerce/sdk';
+import { Link, useParams } from 'react-router';
+import { ArrowLeft } from 'lucide-react';
+import { api, v1 } from '@/api';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { CopyButton } from '@/components/copy-button';
+import { LoadError, Loading, PageHeader } from '@/components/page';
+import { formatDate } from '@/lib/format';
+import { DeliveryLog } from './delivery-log';
+import { describeEventType } from './event-types';
+import { eventsKey } from './webhook-queries';
 
+/** One event: the payload exactly as endpoints receive it, and its deliveries. */
 export function EventDetail() {
-  return <PageHeader title="EventDetail" />;
+  const { id = '' } = useParams();
+  const event = useQuery({ queryKey: [...eventsKey, 'detail', id], queryFn: () => api.get<Event>(v1(`/events/${id}`)) });
+  const back = <Link to="/developers/events" className="mb-3 inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"><ArrowLeft className="size-4" aria-hidden /> Events</Link>;
+  if (event.isPending) return <div>{back}<Loading /></div>;
+  if (event.error) return <div>{back}<LoadError error={event.error} /></div>;
+  const e = event.data;
+  const payload = JSON.stringify(e, null, 2);
+  return (
+    <div className="grid gap-6">
+      <div>
+        {back}
+        <PageHeader title={e.type} description={<>{describeEventType(e.type)} <span className="font-mono text-xs">{e.id}</span> · {formatDate(e.created)}</>} />
+        <Card>
+          <CardHeader className="flex flex-row items-center justify-between gap-2">
+            <CardTitle>Payload <Badge variant="outline" className="ml-1 font-normal">as delivered</Badge></CardTitle>
+            <CopyButton value={payload} label="Copy JSON" />
+          </CardHeader>
+          <CardContent>
+            <pre data-testid="event-payload" className="max-h-[28rem] overflow-auto rounded-md bg-muted p-3 font-mono text-xs">{payload}</pre>
+          </CardContent>
+        </Card>
+      </div>
+      <section aria-labelledby="event-deliveries">
+        <h2 id="event-deliveries" className="mb-3 text-lg font-semibold">Deliveries of this event</h2>
+        <DeliveryLog eventID={e.id} eventType={e.type} showFilters={false} />
+      </section>
+    </div>
+  );
 }

@@ -1,0 +1,22 @@
+import type { EventType } from '@creator-commerce/sdk';
+
+/**
+ * Every event type with what it means. `satisfies` ties the list to the SDK's generated union:
+ * a new event type on the server fails the dashboard's typecheck until it is described here.
+ */
+const descriptions = {
+  'transaction.succeeded': 'A payment went through.',
+  'transaction.failed': 'A payment failed.',
+  'payout.settled': 'A payout reached the bank account.',
+  'subscription.renewed': 'A subscription was charged for another period.',
+  'subscription.expired': 'A subscription ended without renewal.',
+  'subscription.completed': 'A subscription reached its last period.',
+  'member.joined': 'Someone joined a hub or bought a product.',
+  'member.removed': 'A member or customer was removed.',
+} satisfies Record<EventType, string>;
+
+export const eventTypes = Object.keys(descriptions) as EventType[];
+
+export function describeEventType(type: EventType): string {
+  return descriptions[type];
+}

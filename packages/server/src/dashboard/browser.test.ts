@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../testing/app.ts';
+import { browserSkip, launchChromium } from '../testing/browser.ts';
+import { freePort } from '../testing/processes.ts';
+import { startReceiver, type Receiver } from '../testing/receiver.ts';
+import { defaultDashboardDir } from './static.ts';
+
+/**
+ * The dashboard SPA in a real headless Chromium against a real server (and worker) on an
+ * ephemeral port: sign up, the test-mode band, API keys used from the test, webhooks delivered to
+ * a real receiver. It needs the build (`npm ci` makes it, or `npm run build -w packages/dashboard`);
+ * without the build or Chromium the file is skipped, except in CI (CI=true). SCREENSHOT_DIR keeps
+ * screenshots of every page at laptop and phone width.
+ */
+const built = existsSync(join(defaultDashboardDir, 'index.html'));
+const skip = browserSkip
+  || (!built && process.env.CI !== 'true' ? 'build the dashboard: npm run build -w packages/dashboard (npm ci does it)' : false);
+
+let t: TestApp;
+let browser: Browser;
+let base: string;
+let rx: Receiver;
+
+async function shot(page: Page, name: string) {
+  if (process.env.SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/${name}.png`, fullPage: true });
+}
+
+/** A page that records console errors and failed requests the dashboard should never cause. */
+async function newPage(width = 1366) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error' && !/status of 40[134]/.test(m.text())) problems.push(m.text()); });
+  page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('data:')) problems.push(`request to another origin: ${r.url()}`); });
+  return { page, problems };
+}
+
+let signups = 0;
+async function signUp(page: Page) {
+  signups += 1;
+  const email = `owner${signups}-${Date.now()}@example.com`;
+  await page.goto(`${base}/dashboard/`);
+  await page.waitForURL(/\/dashboard\/signin\?returnTo=/);
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByLabel('Your name').fill('Ada Owner');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByLabel('Brand name').fill('Brushwork Studio');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByTestId('test-mode-band').waitFor();
+  return email;
+}
+
+/** Polls (clicking Refresh) until the delivery log shows a row with this text. */
+async function waitForDeliveryRow(page: Page, text: string) {
+  const row = page.getByTestId('delivery-row').filter({ hasText: text }).first();
+  for (let i = 0; i < 60; i++) {
+    if (await row.isVisible()) return row;
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no delivery row with "${text}"`);
+}
+
+describe('the dashboard in a browser', { skip }, () => {
+  before(async () => {
+    // The CSRF check compares Origin with PUBLIC_URL, so PUBLIC_URL is where we listen.
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await startTestApp({ publicUrl: base, worker: true });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    rx = await startReceiver();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await rx?.close();
+    await t?.close();
+  });
+
+  it('signs up into test mode, adds a webhook, sends a test event, shows the delivery and its attempt, and resends it', async () => {
+    const { page, problems } = await newPage();
+    await signUp(page);
+    assert.match(await page.getByTestId('test-mode-band').innerText(), /Test mode/);
+    assert.equal(await page.getByRole('switch', { name: 'Test mode' }).getAttribute('aria-checked'), 'true');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('No test endpoints yet').waitFor();
+    await page.getByRole('button', { name: 'Add endpoint' }).first().click();
+    await page.getByLabel('Endpoint URL').fill(rx.url);
+    await page.getByLabel('member.joined').check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = await page.getByTestId('signing-secret').innerText();
+    assert.match(secret, /^whsec_/);
+    assert.ok(await page.getByText("you won't see this again").isVisible());
+    rx.secret = secret;
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('link', { name: rx.url }).waitFor();
+
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('dialog').getByLabel('Event type').click();
+    await page.getByRole('option', { name: 'member.joined' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
+    const [first] = await rx.waitFor(1);
+    assert.equal(first.json.type, 'member.joined');
+    assert.ok(first.verified, 'both signatures match the secret the page showed once');
+
+    const row = await waitForDeliveryRow(page, 'Succeeded');
+    await row.getByRole('button', { name: 'member.joined' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByTestId('attempt').first().waitFor();
+    assert.match(await dialog.getByTestId('attempt').first().innerText(), /#1[\s\S]*200[\s\S]*ms/);
+    await dialog.getByRole('button', { name: 'Resend' }).click();
+    const [, again] = await rx.waitFor(2);
+    assert.equal(again.json.id, first.json.id, 'a resend carries the same event id');
+    await dialog.getByTestId('attempt').nth(1).waitFor({ timeout: 10_000 });
+    await shot(page, 'webhooks-delivery-1366');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
