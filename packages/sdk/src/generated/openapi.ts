@@ -59,7 +59,7 @@ export interface paths {
          *
          *     Scope: `products:read`.
          */
-        get: operations["getHubs"];
+        get: operations["listHubs"];
         put?: never;
         /**
          * Create a hub
@@ -67,7 +67,7 @@ export interface paths {
          *
          *     Scope: `products:write`.
          */
-        post: operations["postHubs"];
+        post: operations["createHub"];
         delete?: never;
         options?: never;
         head?: never;
@@ -157,7 +157,7 @@ export interface paths {
          *
          *     Scope: `products:read`.
          */
-        get: operations["getHubsId"];
+        get: operations["getHub"];
         put?: never;
         post?: never;
         delete?: never;
@@ -169,7 +169,7 @@ export interface paths {
          *
          *     Scope: `products:write`.
          */
-        patch: operations["patchHubsId"];
+        patch: operations["updateHub"];
         trace?: never;
     };
     "/imports/{id}": {
@@ -347,7 +347,7 @@ export interface paths {
          *
          *     Scope: `products:write`.
          */
-        post: operations["postProducts"];
+        post: operations["createProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -379,7 +379,7 @@ export interface paths {
          *
          *     Scope: `products:write`.
          */
-        patch: operations["patchProductsId"];
+        patch: operations["updateProduct"];
         trace?: never;
     };
     "/products/{id}/customers": {
@@ -1666,7 +1666,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    getHubs: {
+    listHubs: {
         parameters: {
             query?: {
                 /** @description `nextCursor` of the previous page. */
@@ -1703,7 +1703,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    postHubs: {
+    createHub: {
         parameters: {
             query?: never;
             header?: {
@@ -1913,7 +1913,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    getHubsId: {
+    getHub: {
         parameters: {
             query?: never;
             header?: never;
@@ -1943,7 +1943,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    patchHubsId: {
+    updateHub: {
         parameters: {
             query?: never;
             header?: {
@@ -2360,7 +2360,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    postProducts: {
+    createProduct: {
         parameters: {
             query?: never;
             header?: {
@@ -2465,7 +2465,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
-    patchProductsId: {
+    updateProduct: {
         parameters: {
             query?: never;
             header?: {

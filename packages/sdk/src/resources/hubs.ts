@@ -1,6 +1,6 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { ImportParams, ImportQueued, MemberListParams, Membership } from '../types.ts';
+import type { Hub, HubCreateParams, HubSummary, HubUpdateParams, ImportParams, ImportQueued, ListParams, MemberListParams, Membership } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class HubMembers {
@@ -29,6 +29,33 @@ export class HubMembers {
 }
 
 export class Hubs {
+  readonly #r: Requester;
   readonly members: HubMembers;
-  constructor(requester: Requester) { this.members = new HubMembers(requester); }
+  constructor(requester: Requester) {
+    this.#r = requester;
+    this.members = new HubMembers(requester);
+  }
+
+  /** GET /hubs: the brand's hubs, newest first, without their tiers. Scope `products:read`. */
+  list(params?: ListParams, options?: RequestOptions): PagePromise<HubSummary> {
+    return list(this.#r, '/hubs', params, options);
+  }
+
+  /** GET /hubs/{id}: one hub with its membership tiers. Scope `products:read`. */
+  get(id: string, options?: RequestOptions): Promise<Hub> {
+    return this.#r.request({ method: 'GET', path: `/hubs/${segment(id, 'id')}`, options });
+  }
+
+  /** POST /hubs: a hub with its membership tiers. Scope `products:write`. */
+  create(params: HubCreateParams, options?: RequestOptions): Promise<Hub> {
+    return this.#r.request({ method: 'POST', path: '/hubs', body: params, options });
+  }
+
+  /**
+   * PATCH /hubs/{id}: changes the fields sent; `tiers`, when sent, is the whole list (left-out
+   * tiers are deleted, or archived if anyone ever joined on them). Scope `products:write`.
+   */
+  update(id: string, params: HubUpdateParams, options?: RequestOptions): Promise<Hub> {
+    return this.#r.request({ method: 'PATCH', path: `/hubs/${segment(id, 'id')}`, body: params, options });
+  }
 }

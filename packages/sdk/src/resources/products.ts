@@ -1,6 +1,6 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { CustomerListParams, ImportParams, ImportQueued, ListParams, Membership, Product, ProductSummary } from '../types.ts';
+import type { CustomerListParams, ImportParams, ImportQueued, ListParams, Membership, Product, ProductCreateParams, ProductSummary, ProductUpdateParams } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class ProductCustomers {
@@ -34,5 +34,23 @@ export class Products {
   /** GET /products/{id}: one product with its tiers, items and checkout fields. Scope `products:read`. */
   get(id: string, options?: RequestOptions): Promise<Product> {
     return this.#r.request({ method: 'GET', path: `/products/${segment(id, 'id')}`, options });
+  }
+
+  /**
+   * POST /products: a product with its tiers, items and checkout fields; answers what `get` would.
+   * An item may carry a `ref` that tiers' `itemIDs` point at. Scope `products:write` (the catalog
+   * is shared by test and live mode, so a test key edits it too).
+   */
+  create(params: ProductCreateParams, options?: RequestOptions): Promise<Product> {
+    return this.#r.request({ method: 'POST', path: '/products', body: params, options });
+  }
+
+  /**
+   * PATCH /products/{id}: changes the fields sent. `tiers`, `items` and `checkoutFields`, when sent,
+   * are the whole list: entries with an id are updated, without one added, and left-out ones
+   * deleted, or archived if they were ever sold. Scope `products:write`.
+   */
+  update(id: string, params: ProductUpdateParams, options?: RequestOptions): Promise<Product> {
+    return this.#r.request({ method: 'PATCH', path: `/products/${segment(id, 'id')}`, body: params, options });
   }
 }

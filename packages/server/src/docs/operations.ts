@@ -21,6 +21,37 @@ export const operationDocs: Record<string, OperationDoc> = {
   'get /ping': { id: 'ping', sdk: 'const { brandID, mode, scopes } = await client.ping();' },
   'get /products': { id: 'listProducts', sdk: 'for await (const product of client.products.list({ limit: 50 })) {\n  console.log(product.id, product.title);\n}' },
   'get /products/{id}': { id: 'getProduct', sdk: "const product = await client.products.get('prod_…');", errors: [404] },
+  'post /products': {
+    id: 'createProduct',
+    sdk: "const product = await client.products.create({\n  type: 'course',\n  title: 'Inking basics',\n  items: [{ ref: 'lesson-1', type: 'lesson', title: 'Pens' }],\n  tiers: [{ name: 'Standard', price: { amount: 30, currency: 'USD' }, itemIDs: ['lesson-1'] }],\n  checkoutFields: [{ label: 'Company name', type: 'text' }],\n});",
+    body: {
+      type: 'course', title: 'Inking basics',
+      items: [{ ref: 'lesson-1', type: 'lesson', title: 'Pens' }],
+      tiers: [{ name: 'Standard', price: { amount: 30, currency: 'USD' }, itemIDs: ['lesson-1'] }],
+      checkoutFields: [{ label: 'Company name', type: 'text' }],
+    },
+    errors: withBody,
+  },
+  'patch /products/{id}': {
+    id: 'updateProduct',
+    sdk: "const product = await client.products.get('prod_…');\nconst updated = await client.products.update(product.id, {\n  title: 'Inking basics, revised',\n  // The whole list: tiers left out are deleted, or archived if they were ever sold.\n  tiers: [{ id: product.tiers[0].id, name: 'Standard', price: { amount: 25, currency: 'USD' } }],\n});",
+    body: { title: 'Inking basics, revised', tiers: [{ id: 'tier_…', name: 'Standard', price: { amount: 25, currency: 'USD' } }] },
+    errors: [404, ...withBody],
+  },
+  'get /hubs': { id: 'listHubs', sdk: 'for await (const hub of client.hubs.list()) {\n  console.log(hub.id, hub.name);\n}' },
+  'get /hubs/{id}': { id: 'getHub', sdk: "const hub = await client.hubs.get('hub_…');\nconsole.log(hub.tiers.map((tier) => tier.name));", errors: [404] },
+  'post /hubs': {
+    id: 'createHub',
+    sdk: "const hub = await client.hubs.create({\n  name: 'Studio Club',\n  tiers: [\n    { name: 'Free member', price: { amount: 0, currency: 'USD' } },\n    { name: 'Pro member', price: { amount: 12, currency: 'USD' }, recurrence: { periodic: 'monthly' } },\n  ],\n});",
+    body: { name: 'Studio Club', tiers: [{ name: 'Free member', price: { amount: 0, currency: 'USD' } }, { name: 'Pro member', price: { amount: 12, currency: 'USD' }, recurrence: { periodic: 'monthly' } }] },
+    errors: withBody,
+  },
+  'patch /hubs/{id}': {
+    id: 'updateHub',
+    sdk: "const hub = await client.hubs.update('hub_…', { description: 'Painting together, weekly.' });",
+    body: { description: 'Painting together, weekly.' },
+    errors: [404, ...withBody],
+  },
   'get /products/{id}/customers': { id: 'listProductCustomers', sdk: "for await (const customer of client.products.customers.list('prod_…', { status: 'cancelled' })) {\n  console.log(customer.email);\n}", errors: [404] },
   'post /products/{id}/customers/import': {
     id: 'importProductCustomers',

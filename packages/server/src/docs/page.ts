@@ -68,6 +68,7 @@ export const guides = {
   idempotency: 'Idempotency',
   subscriptions: 'Subscriptions',
   payouts: 'Payouts',
+  catalog: 'Catalog',
 } as const;
 
 export type GuideName = keyof typeof guides;
