@@ -59,14 +59,14 @@ export type WebhookEventOf<T extends EventType> = Extract<WebhookEvent, { type: 
 
 export type Ping = ResponseData<'ping'>;
 export type ListParams = QueryParams<'listProducts'>;
-export type ProductCreateParams = RequestBody<'createProduct'>;
-export type ProductUpdateParams = RequestBody<'updateProduct'>;
-export type HubCreateParams = RequestBody<'createHub'>;
-export type HubUpdateParams = RequestBody<'updateHub'>;
 /** A hub's members: page, plus `email` (exact, ignoring case) and `status` filters. */
 export type MemberListParams = QueryParams<'listHubMembers'>;
 /** A product's customers: page, plus `email` (exact, ignoring case) and `status` (default `active`) filters. */
 export type CustomerListParams = QueryParams<'listProductCustomers'>;
+export type ProductCreateParams = RequestBody<'createProduct'>;
+export type ProductUpdateParams = RequestBody<'updateProduct'>;
+export type HubCreateParams = RequestBody<'createHub'>;
+export type HubUpdateParams = RequestBody<'updateHub'>;
 export type PaymentLinkCreateParams = RequestBody<'createPaymentLink'>;
 export type PaymentVerifyParams = RequestBody<'verifyPayment'>;
 export type ImportParams = RequestBody<'importHubMembers'>;

@@ -79,6 +79,29 @@ describe('the client against the real server', () => {
     assert.ok(Array.isArray(product.checkoutFields));
   });
 
+  it('creates and edits a product and a hub, and lists and gets hubs', async () => {
+    const product = await client.products.create({
+      type: 'course', title: 'Inking basics',
+      items: [{ ref: 'pens', type: 'lesson', title: 'Pens' }],
+      tiers: [{ name: 'Standard', price: { amount: 30, currency: 'USD' }, itemIDs: ['pens'] }],
+      checkoutFields: [{ label: 'Company name', type: 'text' }],
+    });
+    assert.deepEqual(product.tiers[0].itemIDs, [product.items[0].id]);
+    const updated = await client.products.update(product.id, {
+      title: 'Inking basics, revised',
+      tiers: [{ id: product.tiers[0].id, name: 'Standard', price: { amount: 25, currency: 'USD' } }],
+    });
+    assert.deepEqual(await client.products.get(product.id), updated);
+    assert.deepEqual(updated.tiers[0].price, { amount: 25, currency: 'USD' });
+
+    const hub = await client.hubs.create({ name: 'Ink Club', tiers: [{ name: 'Free', price: { amount: 0, currency: 'USD' } }] });
+    const renamed = await client.hubs.update(hub.id, { name: 'Ink Society' });
+    assert.equal(renamed.name, 'Ink Society');
+    assert.deepEqual(await client.hubs.get(hub.id), renamed);
+    const hubs = await client.hubs.list().toArray({ max: 100 });
+    assert.ok(hubs.some((h) => h.id === hub.id) && hubs.some((h) => h.id === ids['studio-club']));
+  });
+
   it('makes one payment link for one idempotency key, however often the call is repeated', async () => {
     const idempotencyKey = `order-${Date.now()}`;
     const first = await client.paymentLinks.create(courseBody(ids) as any, { idempotencyKey });

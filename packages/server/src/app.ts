@@ -55,6 +55,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     clientErrorHandler,
     frameworkErrors,
     return503OnClosing: false,
+    // Whose X-Forwarded-For to believe (TRUST_PROXY): the client address throttling counts.
+    // (A hop count is documented by Fastify, though its type leaves it out.)
+    trustProxy: deps.config.trustProxy as FastifyServerOptions['trustProxy'],
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
 

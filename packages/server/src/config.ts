@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 /** Every setting the service reads, parsed and validated once at start. */
 export interface Config {
@@ -31,6 +32,12 @@ export interface Config {
   statementTimeoutMs: number;
   /** Request budgets (README, Rate limits). */
   rateLimits: RateLimitSettings;
+  /**
+   * Which proxies' X-Forwarded-For Fastify believes (its `trustProxy`): false (the default: the
+   * address is the TCP peer's), true (any), a hop count, or a list of addresses and CIDR ranges.
+   * It decides the client address that sign-in throttling and the auth-failure limit count.
+   */
+  trustProxy: boolean | number | string[];
   /** Live payments through Stripe (README, Live payments with Stripe); absent means live links answer 503. */
   stripe?: StripeSettings;
 }
@@ -259,6 +266,23 @@ function stripeSettings(env: Env): StripeSettings | undefined {
   return { secretKey, webhookSecret };
 }
 
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 10) throw new ConfigError(`TRUST_PROXY as a hop count must be from 1 to 10; got "${raw}".`);
+    return hops;
+  }
+  const list = raw.split(',').map((entry) => entry.trim());
+  for (const entry of list) {
+    const ok = entry.includes('/') ? (() => { try { ipaddr.parseCIDR(entry); return true; } catch { return false; } })() : ipaddr.isValid(entry);
+    if (!ok) throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of proxy addresses and CIDR ranges such as 10.0.0.0/8; got "${entry}".`);
+  }
+  return list;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
@@ -299,5 +323,6 @@ export function loadConfig(env: Env = process.env): Config {
       authFailuresPerMinute: integer(env, 'RATE_LIMIT_AUTH_FAILURES', 30, 1, 1_000_000),
     },
     stripe: stripeSettings(env),
+    trustProxy: trustProxy(env),
   };
 }

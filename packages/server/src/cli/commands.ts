@@ -12,6 +12,7 @@ import { advanceClock } from '../clock/flows.ts';
 import type { Config } from '../config.ts';
 import { cancelMembership } from '../subscriptions/service.ts';
 import { createKey, listKeys, revokeKey, rollKey } from '../keys/service.ts';
+import { addUserToBrand, createPasswordReset } from '../users/service.ts';
 import { seedDemoActivity } from './demo.ts';
 
 const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...scopes] });
@@ -23,7 +24,14 @@ const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);
  */
 export const Command = Type.Union([
   Type.Object({ command: Type.Literal('migrate') }),
-  Type.Object({ command: Type.Literal('brand create'), name: Type.String({ minLength: 1, maxLength: 200 }), plan: Type.Union([Type.Literal('free'), Type.Literal('plus')]) }),
+  Type.Object({
+    command: Type.Literal('brand create'),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    plan: Type.Union([Type.Literal('free'), Type.Literal('plus')]),
+    // Older CLIs (talking to a newer server) send neither.
+    ownerEmail: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    ownerName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  }),
   Type.Object({
     command: Type.Literal('brand rate-limit'),
     brandId: Type.String(),
@@ -38,6 +46,15 @@ export const Command = Type.Union([
   Type.Object({ command: Type.Literal('catalog load'), brandId: Type.String(), catalog: Type.Unknown() }),
   Type.Object({ command: Type.Literal('seed demo') }),
   Type.Object({ command: Type.Literal('member remove'), membershipId: Type.String(), brandId: Type.Union([Type.String(), Type.Null()]), atPeriodEnd: Type.Boolean() }),
+  Type.Object({
+    command: Type.Literal('user create'),
+    brandId: Type.String(),
+    email: Type.String(),
+    name: Type.Union([Type.String(), Type.Null()]),
+    role: Type.Union([Type.Literal('owner'), Type.Literal('developer')]),
+    password: Type.Union([Type.String(), Type.Null()]),
+  }),
+  Type.Object({ command: Type.Literal('user reset-password'), email: Type.String() }),
   Type.Object({ command: Type.Literal('clock advance'), brandId: Type.String(), by: Type.Union([Type.String(), Type.Null()]), to: Type.Union([Type.String(), Type.Null()]) }),
 ]);
 export type Command = Static<typeof Command>;
@@ -51,8 +68,17 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
   switch (cmd.command) {
     case 'migrate':
       return { applied: await migrate(db) };
-    case 'brand create':
-      return createBrand(db, { name: cmd.name, plan: cmd.plan });
+    case 'brand create': {
+      if (!cmd.ownerEmail) return createBrand(db, { name: cmd.name, plan: cmd.plan });
+      const ownerEmail = cmd.ownerEmail;
+      return db.transaction(async (tx) => {
+        const brand = await createBrand(tx, { name: cmd.name, plan: cmd.plan });
+        const { user } = await addUserToBrand(tx, { brandId: brand.id, email: ownerEmail, ...(cmd.ownerName ? { name: cmd.ownerName } : {}), role: 'owner' });
+        // Without a password yet, the owner sets one through a one-time link.
+        const reset = user.password_hash ? undefined : await createPasswordReset(tx, config.publicUrl, user.email);
+        return { ...brand, ownerEmail: user.email, ...(reset ? { link: reset.link } : {}) };
+      });
+    }
     case 'brand rate-limit': {
       const row = await setRateLimits(db, cmd.brandId, { live: cmd.live, test: cmd.test });
       if (!row) throw new AppError('not_found', `No brand with id ${cmd.brandId} exists.`);
@@ -86,6 +112,17 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
       );
       if (!found) throw new Error(`No membership ${cmd.membershipId} exists${cmd.brandId ? ` in brand ${cmd.brandId}` : ''}.`);
       return db.transaction((tx) => cancelMembership(tx, ownerOf(found.brand_id, found.mode), cmd.membershipId, cmd.atPeriodEnd));
+    }
+    case 'user create':
+      return db.transaction(async (tx) => {
+        await requireBrand(tx, cmd.brandId);
+        const { user, role } = await addUserToBrand(tx, { brandId: cmd.brandId, email: cmd.email, role: cmd.role, ...(cmd.name !== null ? { name: cmd.name } : {}), ...(cmd.password !== null ? { password: cmd.password } : {}) });
+        const reset = user.password_hash ? undefined : await createPasswordReset(tx, config.publicUrl, user.email);
+        return { id: user.id, email: user.email, name: user.name, brandID: cmd.brandId, role, ...(reset ? { link: reset.link } : {}) };
+      });
+    case 'user reset-password': {
+      const reset = await db.transaction((tx) => createPasswordReset(tx, config.publicUrl, cmd.email));
+      return { link: reset.link, expiresAt: reset.expiresAt };
     }
     case 'clock advance':
       await requireBrand(db, cmd.brandId);

@@ -7,7 +7,8 @@ import type { Command } from './commands.ts';
 export const usage = `Usage: npm run cli -- <command>
 
   migrate                                         apply database migrations
-  brand create --name NAME [--plan free|plus]     create a brand
+  brand create --name NAME [--plan free|plus] [--owner-email E [--owner-name N]]
+                                                  create a brand (and make or attach its owner)
   brand rate-limit BRAND_ID [--live N|default] [--test N|default]
                                                   set a brand's requests per second per key
   key create --brand ID --mode test|live [--scopes a,b|all] [--name LABEL]
@@ -21,6 +22,9 @@ export const usage = `Usage: npm run cli -- <command>
   member remove MEMBERSHIP_ID [--at-period-end] [--brand ID]
                                                   remove a member now, or stop renewing at period end
   clock advance --brand ID --by 31d|--to ISO_TIME move the brand's test-mode clock and run what falls due
+  user create --brand ID --email E [--password-stdin] [--name N] [--role owner|developer]
+                                                  add a dashboard user to a brand (password read from stdin)
+  user reset-password --email E                   print a one-time link to set a new password
 
 Every command prints one JSON object on stdout. Settings come from the same environment
 as the server: DATABASE_URL, or DATA_DIR (default ./.data) for the embedded database.`;
@@ -51,6 +55,11 @@ export async function parseCommand(argv: string[]): Promise<Command> {
       by: { type: 'string' },
       to: { type: 'string' },
       grace: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      'owner-email': { type: 'string' },
+      'owner-name': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -62,7 +71,7 @@ export async function parseCommand(argv: string[]): Promise<Command> {
     case 'brand create': {
       const plan = values.plan ?? 'free';
       if (plan !== 'free' && plan !== 'plus') throw new UsageError('--plan must be free or plus.');
-      return { command: 'brand create', name: need(values.name, '--name'), plan };
+      return { command: 'brand create', name: need(values.name, '--name'), plan, ownerEmail: values['owner-email'] ?? null, ownerName: values['owner-name'] ?? null };
     }
     case 'brand rate-limit': {
       const budget = (flag: 'live' | 'test') => {
@@ -122,7 +131,24 @@ export async function parseCommand(argv: string[]): Promise<Command> {
     case 'clock advance':
       if ((values.by === undefined) === (values.to === undefined)) throw new UsageError('clock advance needs exactly one of --by (e.g. 31d) and --to (an ISO 8601 time).');
       return { command: 'clock advance', brandId: need(values.brand, '--brand'), by: values.by ?? null, to: values.to ?? null };
+    case 'user create': {
+      const role = values.role ?? 'owner';
+      if (role !== 'owner' && role !== 'developer') throw new UsageError('--role must be owner or developer.');
+      const password = values['password-stdin'] ? await readPassword() : null;
+      return { command: 'user create', brandId: need(values.brand, '--brand'), email: need(values.email, '--email'), name: values.name ?? null, role, password };
+    }
+    case 'user reset-password':
+      return { command: 'user reset-password', email: need(values.email, '--email') };
     default:
       throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);
   }
+}
+
+/** The password, from stdin (never argv, which other users of the machine can read); one trailing newline dropped. */
+async function readPassword(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (!password) throw new UsageError('--password-stdin read no password; pipe it in, e.g. printf %s "$PASSWORD" | npm run cli -- user create …');
+  return password;
 }

@@ -226,6 +226,22 @@ describe('dashboard catalog and people pages in a browser', () => {
     const removed = (await t.request({ method: 'GET', url: `/api/v1/hubs/${ids['studio-club']}/members/${member.id}`, key: testKey })).json().data;
     assert.equal(removed.status, 'removed');
 
+    // A member paying monthly: cancel their subscription at the period end.
+    const sub = await createLink(t, testKey, {
+      items: [{ id: ids['studio-club'], plan: ids['club-pro'], type: 'membership' }],
+      form: { formData: { fullName: 'Linus Pauling', email: 'linus@example.com' } },
+    });
+    assert.ok((await submitCard(t, sub.path, cards.ok)).statusCode < 400);
+    await page.reload();
+    const subRow = page.getByRole('row', { name: /linus@example\.com/ });
+    await subRow.getByText(/renews/).waitFor();
+    await subRow.getByRole('button', { name: 'Cancel subscription' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel at period end' }).click();
+    await subRow.getByText(/ends /).waitFor();
+    const linus = (await t.request({ method: 'GET', url: `/api/v1/hubs/${ids['studio-club']}/members?email=linus%40example.com`, key: testKey })).json().data.items[0];
+    assert.equal(linus.status, 'active');
+    assert.equal(linus.subscription.cancelAtPeriodEnd, true);
+
     await page.goto(`${base}/dashboard/catalog/hubs`);
     await page.getByRole('link', { name: 'Studio Club' }).click();
     await page.getByRole('heading', { name: 'Studio Club' }).waitFor();

@@ -30,12 +30,13 @@ export interface CliResult {
 }
 
 /** Runs `npm run cli -- …` the way a user does (the same script, the same environment variables). */
-export async function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
-  const child = spawn(process.execPath, [cliScript, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runCli(args: string[], env: Record<string, string | undefined>, options: { input?: string } = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, [cliScript, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (options.input !== undefined) child.stdin!.end(options.input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => { stdout += c; });
-  child.stderr.on('data', (c: Buffer) => { stderr += c; });
+  child.stdout!.on('data', (c: Buffer) => { stdout += c; });
+  child.stderr!.on('data', (c: Buffer) => { stderr += c; });
   const [code] = await once(child, 'close');
   return { code, stdout, stderr, json: () => JSON.parse(stdout) };
 }

@@ -207,8 +207,10 @@ export async function addUserToBrand(tx: Queryable, input: { brandId: string; em
     throw new AppError('conflict', `A user with email ${found.email} already exists; it was not changed (use user reset-password to set a new password).`);
   }
   const user = found ?? await createUser(tx, { name: input.name ?? input.email.trim().split('@')[0], email: input.email, password: input.password });
-  await repo.upsertMember(tx, input.brandId, user.id, input.role);
-  return { user, created: !found };
+  const current = await repo.findMember(tx, input.brandId, user.id);
+  // Never a demotion here: that could leave the brand without an owner.
+  if (!current || (current.role === 'developer' && input.role === 'owner')) await repo.upsertMember(tx, input.brandId, user.id, input.role);
+  return { user, created: !found, role: current?.role === 'owner' ? 'owner' as const : input.role };
 }
 
 export { startSession };

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../testing/app.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { startTestApp, testDeps, type TestApp } from '../testing/app.ts';
 import { dashboardClient, signUp } from '../testing/dashboard.ts';
 
 /** Sign-in throttling, by the client address Fastify sees (inject's remoteAddress). */
@@ -57,5 +59,34 @@ describe('sign-in throttling', () => {
     // Age the failures past the 15-minute window instead of waiting for it.
     await t.db.query(`UPDATE sign_in_attempts SET created_at = created_at - interval '16 minutes' WHERE address = '10.0.5.1'`);
     assert.equal((await signIn('10.0.5.1', email, password)).status, 200);
+  });
+});
+
+describe('the client address behind a proxy (TRUST_PROXY)', () => {
+  it('parses TRUST_PROXY', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1']);
+    assert.throws(() => loadConfig({ TRUST_PROXY: 'yes please' }), /TRUST_PROXY/);
+    assert.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.0/99' }), /TRUST_PROXY/);
+  });
+
+  it('ignores X-Forwarded-For unless the proxy is trusted, so a client cannot pick its address', async () => {
+    const attempt = (app: typeof t.app, forwarded: string) => app.inject({
+      method: 'POST', url: '/dashboard/api/signin', remoteAddress: '10.0.6.1',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded },
+      payload: JSON.stringify({ email: `x-${forwarded}@example.com`, password: 'not the password' }),
+    });
+    for (let i = 1; i <= 10; i++) await attempt(t.app, `192.0.2.${i}`);
+    assert.equal((await attempt(t.app, '192.0.2.99')).statusCode, 429, 'counted as 10.0.6.1, whatever the header says');
+
+    const behindProxy = await buildApp(testDeps(t.db, { config: { trustProxy: ['10.0.6.0/24'] } }));
+    try {
+      const res = await attempt(behindProxy, '192.0.2.200');
+      assert.equal(res.statusCode, 401, 'the forwarded client address has its own count');
+    } finally {
+      await behindProxy.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import type { Membership } from '@creator-commerce/sdk';
 import { api, errorMessage, v1 } from '@/api';
 import { Badge } from '@/components/ui/badge';
@@ -146,6 +147,9 @@ export function MembershipList({ kind, ownerId, ownerName, planNames }: {
                     ) : <span className="text-muted-foreground">—</span>}
                   </TableCell>
                   <TableCell className="text-right whitespace-nowrap">
+                    <Link className="mr-2 text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(m.membershipId)}`}>
+                      Events
+                    </Link>
                     {canCancel && !sub?.cancelAtPeriodEnd && (
                       <Button variant="outline" size="sm" onClick={() => setCancelling(m)}>Cancel subscription</Button>
                     )}
