@@ -171,7 +171,7 @@ export interface paths {
         put?: never;
         /**
          * Create a payment link
-         * @description Prepares a checkout for one buyer and returns the hosted checkout page to send them to. The amount is computed from the catalog; every item must be a product (or hub plan) of your brand. A link is paid once. In live mode this answers 503 until a live payment provider is configured. See docs/checkout.md for every rule.
+         * @description Prepares a checkout for one buyer and returns the hosted checkout page to send them to. The amount is computed from the catalog; every item must be a product (or hub plan) of your brand. A link is paid once. In live mode the hosted page sends the buyer on to Stripe Checkout; without the Stripe settings this answers 503. See docs/checkout.md for every rule.
          *
          *     Scope: `checkout:write`.
          */
@@ -812,7 +812,7 @@ export interface components {
          * @description Stable machine code of an error. `idempotency_key_reused` and `idempotency_in_progress` are reserved for idempotency keys.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "authentication_required" | "scope_missing" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "invalid_json" | "invalid_signature" | "authentication_required" | "scope_missing" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
         /** @description An event, exactly as its webhook deliveries carry it. */
         Event: components["schemas"]["WebhookEvent"];
         /**
