@@ -234,6 +234,13 @@ describe('POST /payment-links', () => {
     assert.match(res.json().message, /STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/, 'the message names the settings');
   });
 
+  it('answers Stripe\'s webhook with 503 naming the settings when Stripe is not configured', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/providers/stripe/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' }, payload: '{}' });
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.json().data.code, 'service_unavailable');
+    assert.match(res.json().message, /STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/);
+  });
+
   it('is refused to a key without checkout:write even with every other scope', async () => {
     const k = await createKey(t.db, brand.brand.id, { scopes: ['transactions:read', 'products:read'] });
     const res = await post(k.key, courseBody(ids));

@@ -10,7 +10,8 @@ import type { KeyCache } from '../keys/cache.ts';
 import { scopes, type Principal, type Scope } from '../auth/principal.ts';
 import { advanceClock } from '../clock/flows.ts';
 import type { Config } from '../config.ts';
-import { cancelMembership } from '../subscriptions/service.ts';
+import { paymentsFromConfig } from '../payments/stripe/client.ts';
+import { endMembershipWithProvider } from '../subscriptions/flows.ts';
 import { createKey, listKeys, revokeKey, rollKey } from '../keys/service.ts';
 import { addUserToBrand, createPasswordReset } from '../users/service.ts';
 import { seedDemoActivity } from './demo.ts';
@@ -111,7 +112,9 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
         cmd.brandId ? [cmd.membershipId, cmd.brandId] : [cmd.membershipId],
       );
       if (!found) throw new Error(`No membership ${cmd.membershipId} exists${cmd.brandId ? ` in brand ${cmd.brandId}` : ''}.`);
-      return db.transaction((tx) => cancelMembership(tx, ownerOf(found.brand_id, found.mode), cmd.membershipId, cmd.atPeriodEnd));
+      // A live member billed by Stripe: Stripe is told to stop billing too (as the API route does).
+      const { payments } = paymentsFromConfig(config);
+      return endMembershipWithProvider(db, payments, ownerOf(found.brand_id, found.mode), { membershipId: cmd.membershipId, atPeriodEnd: cmd.atPeriodEnd });
     }
     case 'user create':
       return db.transaction(async (tx) => {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/client.ts';
 import { allBrandIds } from '../brands/repository.ts';
 import type { WorkSource } from '../worker/loop.ts';
+import { purgeProviderEventsBefore } from '../payments/stripe/repository.ts';
 import { purgeBefore } from './repository.ts';
 
 /**
@@ -34,8 +35,10 @@ export function retentionSource(deps: { db: Db; log: FastifyBaseLogger; retentio
     async runOnce() {
       if (Date.now() - lastRun < everyMs) return 0;
       lastRun = Date.now();
-      const purged = await purgeEventsBefore(deps.db, new Date(Date.now() - deps.retentionMs));
+      const cutoff = new Date(Date.now() - deps.retentionMs);
+      const purged = await purgeEventsBefore(deps.db, cutoff);
       if (purged) deps.log.info({ purged }, 'old events and their deliveries purged');
+      await purgeProviderEventsBefore(deps.db, cutoff);
       return 0;
     },
   };

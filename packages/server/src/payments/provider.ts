@@ -71,6 +71,11 @@ export interface PaymentProvider {
    * (a renewal). Idempotent like confirmPayment: a payment no longer pending is not charged again.
    */
   chargeSavedMethod(db: Queryable, input: { brandId: string; reference: string; method: string }): Promise<PaymentState>;
+  /**
+   * For a provider that bills renewals itself (Stripe): stop billing the subscription it knows as
+   * `reference`, at the end of the paid period or now. Idempotent.
+   */
+  cancelSubscription?(input: { reference: string; atPeriodEnd: boolean }): Promise<void>;
   /** Gives the money back (no route uses it yet). */
   refundPayment(db: Queryable, input: { brandId: string; reference: string }): Promise<PaymentState>;
 }

@@ -1,8 +1,11 @@
 import type { Db } from '../db/client.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
+import type { Principal } from '../auth/principal.ts';
 import { modeNow } from '../clock/repository.ts';
+import * as memberships from '../memberships/repository.ts';
+import type { Membership } from '../memberships/schemas.ts';
 import * as repo from './repository.ts';
-import { beginDueWork, chargeRenewal, settleRenewal, type RenewalSettings } from './service.ts';
+import { beginDueWork, cancelMembership, chargeRenewal, removeHubMember, settleRenewal, type RenewalSettings } from './service.ts';
 
 /**
  * The renewal flow (DESIGN.md, Who commits): the only code in this domain that commits more than
@@ -35,4 +38,28 @@ export async function runDueSubscription(db: Db, providers: PaymentProviders, se
   if (state.status !== 'succeeded' && state.status !== 'failed') return true; // still pending: resumed after the lease
   await db.transaction((tx) => settleRenewal(tx, work.payment, state, settings, work.at));
   return true;
+}
+
+/**
+ * Cancelling or removing a member whose subscription a provider bills itself (Stripe): the change
+ * commits here first, then the provider is told to stop billing (at period end, or now). If the
+ * provider cannot be reached the request fails with 503 after the change committed; repeating it
+ * changes nothing more here and tells the provider again.
+ */
+export async function endMembershipWithProvider(
+  db: Db,
+  providers: PaymentProviders,
+  principal: Principal,
+  input: { membershipId: string; atPeriodEnd: boolean; hubId?: string },
+): Promise<Membership> {
+  const result = await db.transaction((tx) => (input.hubId
+    ? removeHubMember(tx, principal, input.hubId, input.membershipId)
+    : cancelMembership(tx, principal, input.membershipId, input.atPeriodEnd)));
+  const m = await memberships.findMembership(db, principal.brandId, principal.mode, input.membershipId);
+  const sub = m?.subscription_id ? await repo.findSubscription(db, m.brand_id, m.subscription_id) : undefined;
+  const provider = sub?.provider ? providers.named(sub.provider) : undefined;
+  if (sub?.payment_method && provider?.cancelSubscription && (sub.cancel_at_period_end || sub.status === 'cancelled')) {
+    await provider.cancelSubscription({ reference: sub.payment_method, atPeriodEnd: sub.status !== 'cancelled' });
+  }
+  return result;
 }

@@ -1,15 +1,16 @@
 import { Type } from 'typebox';
 import type { Db } from '../db/client.ts';
+import type { PaymentProviders } from '../payments/providers.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope } from '../http/envelope.ts';
-import { write } from '../http/idempotency.ts';
+import { writeFlow } from '../http/idempotency.ts';
 import { Membership } from '../memberships/schemas.ts';
 import { CancelBody } from './schemas.ts';
-import * as service from './service.ts';
+import { endMembershipWithProvider } from './flows.ts';
 
 /** Our additions for ending memberships (docs/subscriptions.md): cancel (now or at period end) and remove a hub member. */
-export function subscriptionRoutes(app: App, { db }: { db: Db }) {
+export function subscriptionRoutes(app: App, { db, payments }: { db: Db; payments: PaymentProviders }) {
   app.post('/memberships/:id/cancel', {
     schema: {
       summary: 'Cancel a membership',
@@ -23,7 +24,8 @@ export function subscriptionRoutes(app: App, { db }: { db: Db }) {
       response: { 200: Envelope(Membership) },
     },
     config: { auth: { scope: 'customers:write' } },
-  }, async (req, reply) => write(db, req, reply, (tx) => service.cancelMembership(tx, principalOf(req), req.params.id, req.body.atPeriodEnd), 'Membership cancelled'));
+  }, async (req, reply) => writeFlow(db, req, reply,
+    () => endMembershipWithProvider(db, payments, principalOf(req), { membershipId: req.params.id, atPeriodEnd: req.body.atPeriodEnd }), 'Membership cancelled'));
 
   app.delete('/hubs/:hubID/members/:id', {
     schema: {
@@ -36,5 +38,6 @@ export function subscriptionRoutes(app: App, { db }: { db: Db }) {
       response: { 200: Envelope(Membership) },
     },
     config: { auth: { scope: 'customers:write' } },
-  }, async (req, reply) => write(db, req, reply, (tx) => service.removeHubMember(tx, principalOf(req), req.params.hubID, req.params.id), 'Hub member removed'));
+  }, async (req, reply) => writeFlow(db, req, reply,
+    () => endMembershipWithProvider(db, payments, principalOf(req), { membershipId: req.params.id, atPeriodEnd: false, hubId: req.params.hubID }), 'Hub member removed'));
 }

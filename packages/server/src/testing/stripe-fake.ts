@@ -13,7 +13,7 @@
  *   await stripe.deliver(events[0], `${base}/providers/stripe/webhook`);
  *
  * Endpoints: POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id,
- * POST /v1/subscriptions/:id, GET /c/pay/:id (the "hosted page"). Requests need the fake's secret
+ * POST and DELETE /v1/subscriptions/:id, GET /c/pay/:id (the "hosted page"). Requests need the fake's secret
  * key as a Bearer token; a repeated Idempotency-Key gets the first answer back, as Stripe does.
  */
 import { randomBytes } from 'node:crypto';
@@ -85,7 +85,9 @@ export async function startStripeFake(): Promise<StripeFake> {
   const requests: StripeFake['requests'] = [];
   let origin = '';
 
-  const error = (status: number, message: string, type = 'invalid_request_error') => ({ status, json: { error: { type, message } } });
+  const error = (status: number, message: string, type = 'invalid_request_error') => ({
+    status, json: { error: { type, message, ...(status === 404 && type === 'invalid_request_error' ? { code: 'resource_missing' } : {}) } },
+  });
 
   function createSession(params: Obj): Obj {
     const id = newId('cs_test');
@@ -149,7 +151,14 @@ export async function startStripeFake(): Promise<StripeFake> {
       if (!sub) answer = error(404, `No such subscription: '${m[1]}'`);
       else {
         if (params.cancel_at_period_end !== undefined) sub.cancel_at_period_end = params.cancel_at_period_end === 'true';
-        answer = { status: 200, json: sub };
+        answer = { status: 200, json: visible(sub) };
+      }
+    } else if (req.method === 'DELETE' && (m = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname))) {
+      const sub = subscriptions.get(m[1]);
+      if (!sub || sub.status === 'canceled') answer = error(404, `No such subscription: '${m[1]}'`);
+      else {
+        Object.assign(sub, { status: 'canceled', canceled_at: stamp(), ended_at: stamp() });
+        answer = { status: 200, json: visible(sub) };
       }
     } else {
       answer = error(404, `Unrecognized request URL (${req.method}: ${url.pathname}).`);

@@ -12,6 +12,8 @@ CREATE TABLE provider_events (
   received_at  timestamptz NOT NULL DEFAULT date_trunc('milliseconds', clock_timestamp()),
   PRIMARY KEY (provider, event_id)
 );
+-- Purged with events (EVENT_RETENTION, 30 days at least): Stripe stops redelivering after 3 days.
+CREATE INDEX provider_events_received ON provider_events (received_at);
 
 -- Stripe-billed subscriptions are found by the Stripe subscription id kept in payment_method.
 CREATE INDEX subscriptions_provider_method ON subscriptions (brand_id, provider, payment_method) WHERE payment_method IS NOT NULL;

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { Recurrence } from '../../checkout/pricing.ts';
 import type { NewPayment, PaymentProvider, PaymentState } from '../provider.ts';
-import { callStripe } from './calls.ts';
+import { callStripe, stripeUnavailable } from './calls.ts';
 
 /**
  * Live payments through Stripe Checkout (README, Live payments with Stripe). Our hosted page
@@ -102,6 +102,20 @@ export function stripeProvider(client: Stripe, publicUrl: string, checkoutOrigin
 
     async chargeSavedMethod() {
       throw new Error('Stripe bills the renewals of Stripe subscriptions itself; the worker never charges them.');
+    },
+
+    async cancelSubscription({ reference, atPeriodEnd }) {
+      if (atPeriodEnd) {
+        await callStripe(() => client.subscriptions.update(reference, { cancel_at_period_end: true }, { idempotencyKey: `cancel-at-period-end-${reference}` }));
+        return;
+      }
+      try {
+        await client.subscriptions.cancel(reference, {}, { idempotencyKey: `cancel-${reference}` });
+      } catch (err) {
+        // Already cancelled in Stripe (in its dashboard, or by an earlier try): the goal is met.
+        if ((err as { code?: string }).code === 'resource_missing') return;
+        throw stripeUnavailable(err);
+      }
     },
 
     async refundPayment(_db, { reference }) {

@@ -13,3 +13,9 @@ export async function claimProviderEvent(db: Queryable, event: { provider: strin
   );
   return rows.length > 0;
 }
+
+/** Forgets provider events recorded before `cutoff` (with the events' retention; Stripe redelivers for 3 days at most). */
+export async function purgeProviderEventsBefore(db: Queryable, cutoff: Date): Promise<number> {
+  const rows = await db.query('DELETE FROM provider_events WHERE received_at < $1 RETURNING event_id', [cutoff]);
+  return rows.length;
+}

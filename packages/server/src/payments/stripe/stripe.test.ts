@@ -267,6 +267,35 @@ describe('live subscriptions billed by Stripe', () => {
     assert.equal((await eventsOf(t, b.brandId, 'subscription.completed')).length, 1);
   });
 
+  it('tells Stripe when a live member is cancelled at period end or removed now', async () => {
+    const b = await recurringBrand(t);
+    const bought = [];
+    for (const email of ['one@example.com', 'two@example.com']) {
+      const link = await createLink(t, b.liveKey, { items: [{ id: b.ids.club, plan: b.ids.monthly, type: 'membership' }], form: { formData: { fullName: 'Ada', email } } });
+      await pay(link.path);
+      const payment = await transaction(b.brandId, link.id);
+      const { session, events: [completed] } = stripe.complete(payment.provider_reference);
+      await stripe.deliver(completed, hook);
+      const [m] = await t.db.query<{ id: string }>('SELECT id FROM memberships WHERE brand_id = $1 AND email = $2', [b.brandId, email]);
+      bought.push({ membershipId: m.id, stripeSub: session.subscription as string });
+    }
+    const [atEnd, now] = bought;
+    const cancel = await t.request({ method: 'POST', url: `/api/v1/memberships/${atEnd.membershipId}/cancel`, key: b.liveKey, payload: { atPeriodEnd: true } });
+    assert.equal(cancel.statusCode, 200, cancel.body);
+    assert.equal(cancel.json().data.subscription.cancelAtPeriodEnd, true);
+    assert.equal(stripe.subscriptions.get(atEnd.stripeSub)!.cancel_at_period_end, true);
+    assert.equal(stripe.subscriptions.get(atEnd.stripeSub)!.status, 'active');
+
+    const removed = await t.request({ method: 'DELETE', url: `/api/v1/hubs/${b.ids.club}/members/${now.membershipId}`, key: b.liveKey });
+    assert.equal(removed.statusCode, 200, removed.body);
+    assert.equal(removed.json().data.status, 'removed');
+    assert.equal(stripe.subscriptions.get(now.stripeSub)!.status, 'canceled');
+    // Stripe's customer.subscription.deleted for it then changes nothing: member.removed was sent once.
+    assert.equal((await stripe.deliver(stripe.deleteSubscription(now.stripeSub), hook)).status, 200);
+    const removedEvents = (await eventsOf(t, b.brandId, 'member.removed')).filter((e) => e.data.membershipId === now.membershipId || e.data.id === now.membershipId);
+    assert.equal(removedEvents.length, 1);
+  });
+
   it('refuses a live link with two recurring tiers: one Stripe subscription per checkout', async () => {
     const brand = await createBrand(t.db);
     const monthly = { price: { amount: 5, currency: 'USD' }, recurrence: { periodic: 'monthly', interval: 1, count: 0 } };
