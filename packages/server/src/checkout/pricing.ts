@@ -207,6 +207,8 @@ function addonLines(addons: string[], catalog: PurchaseTarget[], currencies: Set
     if (!item.is_addon || item.price_amount === null || !item.currency) {
       return void problems.push({ field, index: j, message: `"${item.title}" is not an add-on of "${found.title}"` });
     }
+    // Kept only for what was sold before (docs/catalog.md): no longer on sale.
+    if (item.archived) return void problems.push({ field, index: j, message: `add-on "${item.title}" is archived and not on sale` });
     currencies.add(item.currency);
     lines.push({ description: `${item.title} (add-on)`, unitAmount: item.price_amount, quantity: 1, amount: item.price_amount });
   });

@@ -220,6 +220,47 @@ describe('PATCH /products/{id}', () => {
     assert.deepEqual(again.json().data.items.map((x: any) => x.id).sort(), [l1.id, l2.id].sort(), 'the kit is deleted, the lessons stay archived');
   });
 
+  it('takes an archived add-on off sale', async () => {
+    const { key } = await owner();
+    const created = (await t.request({ method: 'POST', url: '/api/v1/products', key, payload: { ...course(), status: 'published' } })).json().data;
+    const kit = created.items[2];
+    const items = created.items.map(({ id, type, title, isAddon, price, parentId }: any) => ({ id, type, title, isAddon, ...(price ? { price } : {}), ...(parentId ? { parentId } : {}) }));
+    items[2].archived = true;
+    const res = await t.request({ method: 'PATCH', url: `/api/v1/products/${created.id}`, key, payload: { items } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().data.items[2].archived, true);
+    const link = await t.request({ method: 'POST', url: '/api/v1/payment-links', key, payload: {
+      items: [{ id: created.id, plan: created.tiers[0].id, type: 'course' }], addons: [kit.id],
+      form: { formData: { fullName: 'Ada Lovelace', email: 'ada@example.com', penSize: 'Fine' } },
+    } });
+    assert.equal(link.statusCode, 400);
+    assert.equal(link.json().data.details[0].field, 'addons[0]');
+    assert.match(link.json().message, /archived/);
+  });
+
+  it('adds a tier once when a PATCH is retried with its Idempotency-Key', async () => {
+    const { key } = await owner();
+    const created = (await t.request({ method: 'POST', url: '/api/v1/products', key, payload: course() })).json().data;
+    const tiers = [...created.tiers.map(({ id, name, price }: any) => ({ id, name, price })), { name: 'Extra', price: { amount: 1, currency: 'USD' } }];
+    const headers = { 'idempotency-key': `patch-${Math.random()}` };
+    const first = await t.request({ method: 'PATCH', url: `/api/v1/products/${created.id}`, key, headers, payload: { tiers } });
+    const again = await t.request({ method: 'PATCH', url: `/api/v1/products/${created.id}`, key, headers, payload: { tiers } });
+    assert.equal(first.statusCode, 200, first.body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.body, first.body);
+    assert.equal((await get(key, created.id)).tiers.length, 3);
+  });
+
+  it('refuses a ref given twice or beside an id', async () => {
+    const { key } = await owner();
+    const created = (await t.request({ method: 'POST', url: '/api/v1/products', key, payload: course() })).json().data;
+    const res = await t.request({ method: 'PATCH', url: `/api/v1/products/${created.id}`, key, payload: {
+      items: [{ ref: 'a', type: 'file', title: 'A' }, { ref: 'a', type: 'file', title: 'B' }, { id: created.items[0].id, ref: 'c', type: 'file', title: 'C' }],
+    } });
+    assert.equal(res.statusCode, 400);
+    assert.deepEqual(res.json().data.details.map((d: any) => d.field), ['items[1].ref', 'items[2].ref']);
+  });
+
   it('refuses two labels that give one id, naming the field', async () => {
     const { key } = await owner();
     const created = (await t.request({ method: 'POST', url: '/api/v1/products', key, payload: course() })).json().data;
