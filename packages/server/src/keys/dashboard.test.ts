@@ -141,7 +141,7 @@ describe('API keys in the dashboard', () => {
     assert.equal(invite.status, 200, JSON.stringify(invite.body));
     const token = new URL(invite.body.data.link).searchParams.get('token');
     const dev = dashboardClient(t);
-    const joined = await dev.call('POST', '/dashboard/api/invites/accept', { token, name: 'Dev', password: 'another horse battery' });
+    const joined = await dev.call('POST', '/dashboard/api/invites/accept', { token, name: 'Dev', email: `dev-${Date.now()}@example.com`, password: 'another horse battery' });
     assert.equal(joined.status, 200, JSON.stringify(joined.body));
     await dev.refresh();
     const made = await makeKey(dev, { name: 'ci', scopes: ['webhooks:write'] });
