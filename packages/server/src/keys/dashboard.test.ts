@@ -133,6 +133,10 @@ describe('API keys in the dashboard', () => {
     assert.equal((await other.client.call('POST', `/dashboard/api/keys/${made.id}/revoke`)).status, 404);
     assert.equal((await other.client.call('POST', `/dashboard/api/keys/${made.id}/roll`, { graceSeconds: 0 })).status, 404);
     assert.equal((await ping(made.key)).statusCode, 200);
+    for (const bad of ['key%00x', 'a%20b', 'k'.repeat(3000)]) {
+      assert.equal((await client.call('POST', `/dashboard/api/keys/${bad}/revoke`)).status, 404, bad.slice(0, 10));
+      assert.equal((await client.call('GET', `/dashboard/api/webhooks/${bad}/secret`)).status, 404, bad.slice(0, 10));
+    }
   });
 
   it('lets a developer member manage keys too', async () => {

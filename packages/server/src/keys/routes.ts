@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { sessionPrincipalOf } from '../auth/resolve.ts';
 import type { Deps } from '../deps.ts';
+import { notFound } from '../errors.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import type { App } from '../http/app-type.ts';
 import { ApiKey, CreatedApiKey, CreateKeyBody, RolledApiKey, RollKeyBody } from './schemas.ts';
@@ -14,7 +15,12 @@ import * as service from './service.ts';
 const hidden = { hide: true };
 // Any role may manage keys; what counts is that the caller is a signed-in person (sessionPrincipalOf).
 const signedIn = { auth: { scope: null } };
-const Id = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const Id = Type.Object({ id: Type.String() });
+/** An id we could have issued; anything else (a NUL, a space, 3,000 characters) is just not found. */
+const keyId = (id: string) => {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw notFound('API key');
+  return id;
+};
 
 export function dashboardKeyRoutes(app: App, deps: Pick<Deps, 'db' | 'keyCache'>) {
   const { db, keyCache } = deps;
@@ -39,7 +45,7 @@ export function dashboardKeyRoutes(app: App, deps: Pick<Deps, 'db' | 'keyCache'>
   }, async (req, reply) => {
     const principal = sessionPrincipalOf(req);
     reply.header('cache-control', 'no-store');
-    const rolled = await db.transaction((tx) => service.rollApiKey(tx, principal, { id: req.params.id, graceSeconds: req.body.graceSeconds }, { keyCache }));
+    const rolled = await db.transaction((tx) => service.rollApiKey(tx, principal, { id: keyId(req.params.id), graceSeconds: req.body.graceSeconds }, { keyCache }));
     return ok('API key rolled; copy the new key now, it is not shown again', rolled);
   });
 
@@ -48,6 +54,6 @@ export function dashboardKeyRoutes(app: App, deps: Pick<Deps, 'db' | 'keyCache'>
     config: signedIn,
   }, async (req) => {
     const principal = sessionPrincipalOf(req);
-    return ok('API key revoked', await db.transaction((tx) => service.revokeApiKey(tx, principal, { id: req.params.id }, { keyCache })));
+    return ok('API key revoked', await db.transaction((tx) => service.revokeApiKey(tx, principal, { id: keyId(req.params.id) }, { keyCache })));
   });
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { sessionPrincipalOf } from '../auth/resolve.ts';
 import type { Deps } from '../deps.ts';
+import { notFound } from '../errors.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import type { App } from '../http/app-type.ts';
 import { RevealedSigningSecret } from './schemas.ts';
@@ -13,10 +14,11 @@ import { revealSigningSecret } from './service.ts';
  */
 export function dashboardWebhookRoutes(app: App, deps: Pick<Deps, 'db' | 'secrets'>) {
   app.get('/webhooks/:id/secret', {
-    schema: { hide: true, params: Type.Object({ id: Type.String({ maxLength: 100 }) }), response: { 200: Envelope(RevealedSigningSecret) } },
+    schema: { hide: true, params: Type.Object({ id: Type.String() }), response: { 200: Envelope(RevealedSigningSecret) } },
     config: { auth: { scope: 'webhooks:write' } },
   }, async (req, reply) => {
     const principal = sessionPrincipalOf(req);
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(req.params.id)) throw notFound('webhook endpoint');
     // A secret in a response: never kept by a cache on the way.
     reply.header('cache-control', 'no-store');
     return ok('Signing secret revealed', await revealSigningSecret(deps.db, principal, req.params.id, { key: deps.secrets.webhookKey }));
