@@ -839,7 +839,7 @@ export interface components {
          * @description Stable machine code of an error. `idempotency_key_reused` and `idempotency_in_progress` are reserved for idempotency keys.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "authentication_required" | "scope_missing" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "invalid_json" | "authentication_required" | "invalid_credentials" | "scope_missing" | "csrf_failed" | "forbidden" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
         /** @description An event, exactly as its webhook deliveries carry it. */
         Event: components["schemas"]["WebhookEvent"];
         /**
