@@ -199,6 +199,12 @@ describe('the client against the real server', () => {
     const events = await client.events.list({ type: 'transaction.succeeded', limit: 5 });
     assert.ok(events.items.length >= 1);
     assert.equal((await client.events.get(detail.eventID)).id, detail.eventID);
+    assert.ok((await client.events.list({ resourceID: detail.resourceID })).items.some((e) => e.id === detail.eventID));
+    assert.ok((await client.webhooks.deliveries.list({ eventID: detail.eventID })).items.every((d) => d.eventID === detail.eventID));
+
+    const rolled = await client.webhooks.rollSecret(id, { overlapSeconds: 60 });
+    assert.match(rolled.signingSecret, /^whsec_/);
+    assert.ok(rolled.previousSecretExpiresAt && Date.parse(rolled.previousSecretExpiresAt) > Date.now());
 
     const updated = await client.webhooks.update(id, { status: 'disabled' });
     assert.equal(updated.status, 'disabled');

@@ -11,6 +11,8 @@ import { LastUsedRecorder } from './keys/last-used.ts';
 import { installCsrfCheck } from './auth/csrf.ts';
 import { sessionResolver } from './auth/session-resolver.ts';
 import { dashboardAccountRoutes } from './users/routes.ts';
+import { dashboardKeyRoutes } from './keys/routes.ts';
+import { dashboardWebhookRoutes } from './webhooks/dashboard-routes.ts';
 import { clientErrorHandler, frameworkErrors, installRequestDeadlines, newRequestId } from './http/edges.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonDepthLimit } from './http/json-depth.ts';
@@ -118,6 +120,8 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   await app.register(async (dashboard) => {
     dashboardAccountRoutes(dashboard as unknown as App, deps);
+    dashboardKeyRoutes(dashboard as unknown as App, deps);
+    dashboardWebhookRoutes(dashboard as unknown as App, deps);
   }, { prefix: '/dashboard/api' });
 
   docsRoutes(app);
