@@ -10,8 +10,7 @@ import {
 } from './schemas.ts';
 import * as service from './service.ts';
 import { clearSessionCookie, forgetSession, readSession, setSessionCookie, startSession, type SessionInfo } from './session.ts';
-import { deleteExpiredSessions, deleteUserSessions } from './sessions-repository.ts';
-import { sessionIdleMs } from './session.ts';
+import { deleteUserSessions } from './sessions-repository.ts';
 
 /**
  * The dashboard's session routes under /dashboard/api (docs/dashboard.md): JSON in the standard
@@ -57,8 +56,6 @@ export function dashboardAccountRoutes(app: App, deps: Pick<Deps, 'db' | 'config
   }, async (req, reply) => {
     const { user, brandId } = await service.signIn(db, { ...req.body, address: req.ip }, retryAfter(reply));
     await signInAs(reply, user.id, brandId);
-    // Now and then, not on a timer: sign-ins are when sessions are made, so a good time to sweep.
-    if (Math.random() < 0.05) await deleteExpiredSessions(db, sessionIdleMs);
     return ok('Signed in', { user });
   });
 

@@ -4,6 +4,7 @@ import { buildApp } from '../app.ts';
 import { createBrand } from '../testing/factories.ts';
 import { startTestApp, testDeps, type TestApp } from '../testing/app.ts';
 import { createSession, dashboardClient } from '../testing/dashboard.ts';
+import { accountsPurgeSource } from './purge-source.ts';
 import { startSession } from './session.ts';
 
 const apps: TestApp[] = [];
@@ -47,5 +48,22 @@ describe('session cookies and budgets', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('the accounts purge', () => {
+  it('deletes ended sessions and old failed sign-ins, and keeps live ones', async () => {
+    const t = await startTestApp();
+    apps.push(t);
+    const brand = await createBrand(t.db);
+    const live = await createSession(t.db, brand.id);
+    const ended = await createSession(t.db, brand.id);
+    await t.db.query(`UPDATE sessions SET last_seen_at = now() - interval '15 days' WHERE id = $1`, [ended.sessionId]);
+    await t.db.query(`INSERT INTO sign_in_attempts (email, address, created_at) VALUES ('old@example.com', '10.9.9.9', now() - interval '1 hour'), ('new@example.com', '10.9.9.9', now())`);
+    await accountsPurgeSource({ db: t.db, log: t.deps.log, everyMs: 0 }).runOnce();
+    const sessions = await t.db.query<{ id: string }>('SELECT id FROM sessions');
+    assert.deepEqual(sessions.map((s) => s.id), [live.sessionId]);
+    const attempts = await t.db.query<{ email: string }>('SELECT email FROM sign_in_attempts');
+    assert.deepEqual(attempts.map((a) => a.email), ['new@example.com']);
   });
 });
