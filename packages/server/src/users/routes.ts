@@ -25,6 +25,12 @@ export function dashboardAccountRoutes(app: App, deps: Pick<Deps, 'db' | 'config
   const { db } = deps;
   const publicUrl = deps.config.publicUrl;
 
+  // Answers carry the CSRF token and personal data: never kept by a browser or proxy cache.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
   const requireSession = async (req: FastifyRequest): Promise<SessionInfo> => {
     const session = await readSession(db, req);
     if (!session) throw new AppError('authentication_required', 'Sign in to the dashboard first.');
