@@ -11,8 +11,10 @@ import { readSession, sessionTokenOf } from '../users/session.ts';
  *  - every POST, PUT, PATCH and DELETE that carries the cookie and no API credential
  *    (x-service-api, Authorization), and every one under /dashboard/api, must come from our own
  *    origin when it says where it comes from (`Origin`, which browsers send on such requests);
- *  - when the cookie names a live session, it must also carry `x-csrf-token` equal to the
- *    session's token, which only our own pages can read (GET /dashboard/api/session).
+ *  - when the cookie names a live session and the request is one the session authenticates (an
+ *    /api/v1 route resolved to the session, or anything under /dashboard/api), it must also carry
+ *    `x-csrf-token` equal to the session's token, which only our own pages can read
+ *    (GET /dashboard/api/session).
  *
  * Requests with an API key or an OAuth token are not subject to it: a browser never adds those
  * by itself. SameSite=Lax on the cookie is a second line, not the only one.
@@ -41,6 +43,10 @@ export function installCsrfCheck(app: FastifyInstance, deps: { db: Db; publicUrl
       throw new AppError('csrf_failed', 'This request came from another site; the dashboard accepts changes only from its own pages.');
     }
     if (!hasCookie || req.routeOptions.config.csrf === 'origin') return;
+    // The token is for the JSON routes the SPA calls. A server-rendered form elsewhere (a checkout
+    // page the signed-in owner previews and pays on) cannot send a header; the Origin check above
+    // is its defence, with SameSite=Lax.
+    if (!isDashboardApi(req) && req.principal?.via !== 'session') return;
     const session = await readSession(deps.db, req);
     // Not signed in: nothing the cookie could be abused for; the route decides (401, or a public
     // route such as sign-in).

@@ -4,6 +4,7 @@ import type { Mode, Scope } from '../auth/principal.ts';
 import { scopes as allScopes } from '../auth/principal.ts';
 import { revokeKey } from '../keys/service.ts';
 import type { TestApp } from './app.ts';
+import { createSession } from './dashboard.ts';
 import { createBrand, createKey } from './factories.ts';
 
 export interface RouteCase {
@@ -28,7 +29,9 @@ export interface RouteCase {
 
 /**
  * The auth checks every route gets (STYLE.md, Tests): no key, bad key, revoked key, missing
- * scope, another brand's resource, and a key of the other mode.
+ * scope, another brand's resource, and a key of the other mode; and the same route through a
+ * dashboard session (the owner's works in the session's mode, with the CSRF token on writes; a
+ * signed-out one does not).
  */
 export function runCommonRouteTests(name: string, c: RouteCase, getApp: () => TestApp) {
   const send = async (key: string | undefined, req: { url: string; body?: unknown }) =>
@@ -55,6 +58,33 @@ export function runCommonRouteTests(name: string, c: RouteCase, getApp: () => Te
     assert.equal(res.statusCode, c.okStatus ?? 200, res.body);
     assert.equal(res.json().status, 'success');
     if (req.marker) assert.ok(res.body.includes(req.marker), 'the owner sees the resource');
+  });
+
+  type Session = Awaited<ReturnType<typeof createSession>>;
+  const sendAs = (session: Session, req: { url: string; body?: unknown }, csrf = true) => getApp().app.inject({
+    method: c.method,
+    url: req.url,
+    headers: { cookie: session.cookie, ...(csrf && c.method !== 'GET' ? { 'x-csrf-token': session.csrfToken } : {}) },
+    ...(req.body !== undefined ? { payload: req.body as object } : {}),
+  });
+
+  it(`${name}: answers the owner's dashboard session`, async () => {
+    const t = getApp();
+    const brand = await createBrand(t.db);
+    const session = await createSession(t.db, brand.id, { mode: 'test' });
+    const req = await c.setup({ t, brandId: brand.id, mode: 'test' });
+    const res = await sendAs(session, req);
+    assert.equal(res.statusCode, c.okStatus ?? 200, res.body);
+    if (req.marker) assert.ok(res.body.includes(req.marker), 'the owner sees the resource');
+  });
+
+  it(`${name}: refuses a signed-out session${c.method === 'GET' ? '' : ', and a session write without the CSRF token'}`, async () => {
+    const t = getApp();
+    const brand = await createBrand(t.db);
+    const session = await createSession(t.db, brand.id);
+    if (c.method !== 'GET') expectError(await sendAs(session, await c.setup({ t, brandId: brand.id, mode: 'test' }), false), 403, 'csrf_failed');
+    await t.db.query('DELETE FROM sessions WHERE id = $1', [session.sessionId]);
+    expectError(await sendAs(session, await c.setup({ t, brandId: brand.id, mode: 'test' })), 401, 'authentication_required');
   });
 
   it(`${name}: refuses a request without a key`, async () => {
@@ -112,6 +142,13 @@ export function runCommonRouteTests(name: string, c: RouteCase, getApp: () => Te
         const testKey = await createKey(t.db, brandId, { mode: 'test' });
         const req = await c.setup({ t, brandId, mode: 'live' });
         await checkForeign(await send(testKey.key, req), req.marker);
+      });
+      it(`${name}: hides live data from a session in test mode`, async () => {
+        const t = getApp();
+        const brand = await createBrand(t.db);
+        const session = await createSession(t.db, brand.id, { mode: 'test' });
+        const req = await c.setup({ t, brandId: brand.id, mode: 'live' });
+        await checkForeign(await sendAs(session, req), req.marker);
       });
     }
   }

@@ -1,3 +1,8 @@
+import type { Mode } from '../auth/principal.ts';
+import type { Queryable } from '../db/client.ts';
+import { newId } from '../ids.ts';
+import { insertUser, upsertMember, type Role } from '../users/repository.ts';
+import { startSession } from '../users/session.ts';
 import type { TestApp } from './app.ts';
 
 /**
@@ -50,4 +55,16 @@ export async function signUp(t: TestApp, input: { name?: string; email?: string;
   if (res.status !== 201) throw new Error(`signup failed: ${JSON.stringify(res.body)}`);
   await client.refresh();
   return { client, email, password, user: res.body.data.user, brand: res.body.data.brand };
+}
+
+/**
+ * A signed-in dashboard session of a new user with `role` in the brand, made directly (no
+ * password to hash), for checks that need many: the cookie header and the CSRF token.
+ */
+export async function createSession(db: Queryable, brandId: string, input: { role?: Role; mode?: Mode } = {}) {
+  const user = await insertUser(db, { id: newId('usr'), email: `session-${newId('usr').slice(4, 14)}@example.com`, name: 'Session user', password_hash: null });
+  await upsertMember(db, brandId, user.id, input.role ?? 'owner');
+  const { sessionId, token } = await startSession(db, { userId: user.id, brandId, mode: input.mode ?? 'test' });
+  const [row] = await db.query<{ csrf_token: string }>('SELECT csrf_token FROM sessions WHERE id = $1', [sessionId]);
+  return { cookie: `cc_session=${token}`, csrfToken: row.csrf_token, sessionId, userId: user.id };
 }

@@ -25,6 +25,7 @@ describe('dashboard accounts and sessions', () => {
 
     const session = await client.refresh();
     assert.equal(session.status, 200);
+    assert.equal(session.headers['cache-control'], 'no-store');
     assert.deepEqual(session.body.data.brand, { id: res.body.data.brand.id, name: 'Ada Prints', plan: 'free', role: 'owner' });
     assert.equal(session.body.data.mode, 'test');
     assert.equal(session.body.data.brands.length, 1);

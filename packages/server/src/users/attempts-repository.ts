@@ -34,3 +34,7 @@ export async function throttledUntil(db: Queryable, email: string, address: stri
   );
   return row;
 }
+
+export async function deleteOldAttempts(db: Queryable, windowMs: number): Promise<void> {
+  await db.query('DELETE FROM sign_in_attempts WHERE created_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)', [windowMs]);
+}

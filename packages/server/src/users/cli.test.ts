@@ -94,6 +94,8 @@ describe('account commands of the CLI', () => {
 
   it('refuses bad input with a message and exit status 1', async () => {
     const brandId = (await runCli(['brand', 'create', '--name', 'Strict'], env)).json().id;
+    const existing = await runCli(['user', 'create', '--brand', brandId, '--email', 'taken@example.com', '--password-stdin'], env, { input: 'first password' });
+    assert.equal(existing.code, 0, existing.stderr);
     const cases: [string[], string | undefined, RegExp][] = [
       [['user', 'create', '--brand', brandId, '--email', 'a@example.com', '--password-stdin'], 'short', /password.*at least 8/],
       [['user', 'create', '--brand', brandId, '--email', 'not-an-email', '--password-stdin'], 'long enough pw', /email/],
@@ -101,7 +103,7 @@ describe('account commands of the CLI', () => {
       [['user', 'create', '--brand', 'brand_nope', '--email', 'c@example.com'], undefined, /brand_nope/],
       [['user', 'create', '--email', 'c@example.com'], undefined, /--brand/],
       [['user', 'create', '--brand', brandId, '--email', 'd@example.com', '--password-stdin'], '', /no password/],
-      [['user', 'create', '--brand', brandId, '--email', 'founder@example.com', '--password-stdin'], 'overwrite attempt', /already exists/],
+      [['user', 'create', '--brand', brandId, '--email', 'taken@example.com', '--password-stdin'], 'overwrite attempt', /already exists/],
       [['user', 'reset-password', '--email', 'nobody@example.com'], undefined, /nobody@example.com/],
       [['user', 'reset-password'], undefined, /--email/],
       [['brand', 'create', '--name', 'X', '--owner-email', 'bad'], undefined, /email/],

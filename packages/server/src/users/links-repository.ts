@@ -55,3 +55,8 @@ export async function claimPasswordReset(db: Queryable, tokenHash: string): Prom
   await db.query('UPDATE password_resets SET used_at = clock_timestamp() WHERE user_id = $1 AND used_at IS NULL', [row.user_id]);
   return row.user_id;
 }
+
+/** Reset links a day past their expiry; used ones go too, as their user's other links were voided with them. */
+export async function deleteOldPasswordResets(db: Queryable): Promise<void> {
+  await db.query(`DELETE FROM password_resets WHERE expires_at < clock_timestamp() - interval '1 day'`);
+}

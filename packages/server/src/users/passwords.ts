@@ -3,7 +3,9 @@ import { invalid } from '../errors.ts';
 
 /**
  * Passwords are hashed with argon2id (@node-rs/argon2's default algorithm) at its default cost:
- * 19 MiB, 2 passes, 1 lane, OWASP's recommended minimum, about 30 ms on this machine's cores.
+ * 19 MiB, 2 passes, 1 lane (`$argon2id$v=19$m=19456,t=2,p=1`), OWASP's recommended minimum. Measured:
+ * 379 ms per verification on this 2-core machine while its load average was about 20; it runs on
+ * libuv's thread pool, so it does not block the event loop.
  */
 export const passwordMinLength = 8;
 export const passwordMaxLength = 256;

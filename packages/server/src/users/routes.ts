@@ -10,8 +10,7 @@ import {
 } from './schemas.ts';
 import * as service from './service.ts';
 import { clearSessionCookie, forgetSession, readSession, setSessionCookie, startSession, type SessionInfo } from './session.ts';
-import { deleteExpiredSessions, deleteUserSessions } from './sessions-repository.ts';
-import { sessionIdleMs } from './session.ts';
+import { deleteUserSessions } from './sessions-repository.ts';
 
 /**
  * The dashboard's session routes under /dashboard/api (docs/dashboard.md): JSON in the standard
@@ -25,6 +24,12 @@ const signedOut = { csrf: 'origin' as const };
 export function dashboardAccountRoutes(app: App, deps: Pick<Deps, 'db' | 'config'>) {
   const { db } = deps;
   const publicUrl = deps.config.publicUrl;
+
+  // Answers carry the CSRF token and personal data: never kept by a browser or proxy cache.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
 
   const requireSession = async (req: FastifyRequest): Promise<SessionInfo> => {
     const session = await readSession(db, req);
@@ -57,8 +62,6 @@ export function dashboardAccountRoutes(app: App, deps: Pick<Deps, 'db' | 'config
   }, async (req, reply) => {
     const { user, brandId } = await service.signIn(db, { ...req.body, address: req.ip }, retryAfter(reply));
     await signInAs(reply, user.id, brandId);
-    // Now and then, not on a timer: sign-ins are when sessions are made, so a good time to sweep.
-    if (Math.random() < 0.05) await deleteExpiredSessions(db, sessionIdleMs);
     return ok('Signed in', { user });
   });
 

@@ -7,7 +7,7 @@ import * as links from './links-repository.ts';
 import { checkPassword, hashPassword, verifyPassword } from './passwords.ts';
 import * as repo from './repository.ts';
 import type { Role, UserRow } from './repository.ts';
-import { hashToken, newToken, startSession, type SessionInfo } from './session.ts';
+import { hashToken, newToken, type SessionInfo } from './session.ts';
 import * as sessions from './sessions-repository.ts';
 import { refuseIfThrottled, signInWindowMs } from './throttle.ts';
 
@@ -213,4 +213,3 @@ export async function addUserToBrand(tx: Queryable, input: { brandId: string; em
   return { user, created: !found, role: current?.role === 'owner' ? 'owner' as const : input.role };
 }
 
-export { startSession };

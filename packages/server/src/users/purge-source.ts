@@ -1,0 +1,29 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.ts';
+import type { WorkSource } from '../worker/loop.ts';
+import { deleteOldAttempts } from './attempts-repository.ts';
+import { deleteOldPasswordResets } from './links-repository.ts';
+import { sessionIdleMs } from './session.ts';
+import { deleteExpiredSessions } from './sessions-repository.ts';
+import { signInWindowMs } from './throttle.ts';
+
+/**
+ * Deletes what can no longer be used: ended sessions, failed sign-ins past the throttling window
+ * and reset links a day after they expired. Once an hour per worker process (they are already
+ * refused by then; this only keeps the tables small).
+ */
+export function accountsPurgeSource(deps: { db: Db; log: FastifyBaseLogger; everyMs?: number }): WorkSource {
+  const everyMs = deps.everyMs ?? 3_600_000;
+  let lastRun = Date.now();
+  return {
+    name: 'accounts-purge',
+    async runOnce() {
+      if (Date.now() - lastRun < everyMs) return 0;
+      lastRun = Date.now();
+      await deleteExpiredSessions(deps.db, sessionIdleMs);
+      await deleteOldAttempts(deps.db, signInWindowMs);
+      await deleteOldPasswordResets(deps.db);
+      return 0;
+    },
+  };
+}
