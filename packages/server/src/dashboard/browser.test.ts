@@ -125,4 +125,55 @@ describe('the dashboard in a browser', { skip }, () => {
     assert.deepEqual(problems, []);
     await page.close();
   });
+
+  it('fits every page on a laptop and a phone, with the test band on each signed-in page', async () => {
+    const { page, problems } = await newPage();
+    await signUp(page);
+    // Something on each list: an endpoint and a test event with its delivery.
+    await page.evaluate(async (url) => {
+      const session = await (await fetch('/dashboard/api/session')).json();
+      const headers = { 'content-type': 'application/json', 'x-csrf-token': session.data.csrfToken };
+      const made = await (await fetch('/api/v1/webhooks', { method: 'POST', headers, body: JSON.stringify({ url, events: ['member.joined'], description: 'Shop backend' }) })).json();
+      await fetch('/api/v1/webhooks/test', { method: 'POST', headers, body: JSON.stringify({ eventType: 'member.joined', endpointID: made.data.id }) });
+    }, rx.url);
+    const endpointId = (await page.evaluate(async () => (await (await fetch('/api/v1/webhooks')).json()).data.items[0].id)) as string;
+    const eventId = (await page.evaluate(async () => (await (await fetch('/api/v1/events')).json()).data.items[0].id)) as string;
+
+    const signedIn: [string, string][] = [
+      ['catalog', '/dashboard/catalog'],
+      ['api-keys', '/dashboard/developers/api-keys'],
+      ['webhooks', '/dashboard/developers/webhooks'],
+      ['webhook', `/dashboard/developers/webhooks/${endpointId}`],
+      ['events', '/dashboard/developers/events'],
+      ['event', `/dashboard/developers/events/${eventId}`],
+      ['team', '/dashboard/team'],
+      ['change-password', '/dashboard/account/password'],
+      ['not-found', '/dashboard/no-such-page'],
+    ];
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [name, path] of signedIn) {
+        await page.goto(base + path, { waitUntil: 'networkidle' });
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        assert.ok(await page.getByTestId('test-mode-band').isVisible(), `${name}: the test band`);
+        await shot(page, `${name}-${width}`);
+        const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+        assert.ok(fits, `${name} at ${width} px: no sideways scrolling of the page`);
+      }
+    }
+    const signedOut = await browser.newPage();
+    for (const width of [1366, 390]) {
+      await signedOut.setViewportSize({ width, height: 900 });
+      for (const [name, path] of [['signin', '/dashboard/signin'], ['signup', '/dashboard/signup'], ['reset-password', '/dashboard/reset-password?token=abc'], ['invite', '/dashboard/invite?token=abc']]) {
+        await signedOut.goto(base + path, { waitUntil: 'networkidle' });
+        await signedOut.getByRole('heading', { level: 1 }).first().waitFor();
+        await shot(signedOut, `${name}-${width}`);
+        const fits = await signedOut.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+        assert.ok(fits, `${name} at ${width} px: no sideways scrolling of the page`);
+      }
+    }
+    await signedOut.close();
+    assert.deepEqual(problems.filter((p) => p.startsWith('page error') || p.startsWith('request to another origin')), []);
+    await page.close();
+  });
 });

@@ -42,7 +42,7 @@ export function DeliveryLog({ endpointID, endpointUrls = {}, showFilters = true,
   const rows = (deliveries.data?.pages.flatMap((p) => p.items) ?? []).filter((d) => !eventID || d.eventID === eventID);
 
   return (
-    <div className="grid gap-3">
+    <div className="flex flex-col gap-3">
       {showFilters && (
         <div className="flex flex-wrap items-end gap-3">
           <div className="grid gap-1.5">

@@ -20,7 +20,7 @@ export function Webhooks() {
   const items = endpoints.data?.items ?? [];
   const add = <Button onClick={() => setCreating(true)}><Plus aria-hidden /> Add endpoint</Button>;
   return (
-    <div className="grid gap-8">
+    <div className="flex flex-col gap-8">
       <div>
         <PageHeader
           title="Webhooks"
