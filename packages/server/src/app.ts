@@ -7,9 +7,12 @@ import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
+import { LastUsedRecorder } from './keys/last-used.ts';
 import { installCsrfCheck } from './auth/csrf.ts';
 import { sessionResolver } from './auth/session-resolver.ts';
 import { dashboardAccountRoutes } from './users/routes.ts';
+import { dashboardKeyRoutes } from './keys/routes.ts';
+import { dashboardWebhookRoutes } from './webhooks/dashboard-routes.ts';
 import { clientErrorHandler, frameworkErrors, installRequestDeadlines, newRequestId } from './http/edges.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonDepthLimit } from './http/json-depth.ts';
@@ -64,7 +67,10 @@ export async function buildApp(deps: Deps): Promise<App> {
   installRequestDeadlines(app, deps.config.requestTimeoutMs);
   installErrorHandling(app);
   const onAuthFailure = await installRateLimits(app, { settings: deps.config.rateLimits, redis: deps.redis });
-  installAuth(app, [apiKeyResolver(deps), sessionResolver(deps)], { onFailure: onAuthFailure });
+  // Keys' "last used", noted per request in memory and written at most once a minute per key.
+  const keyUses = new LastUsedRecorder(deps.db, { log: app.log });
+  app.addHook('onClose', async () => keyUses.close());
+  installAuth(app, [apiKeyResolver({ ...deps, keyUses }), sessionResolver(deps)], { onFailure: onAuthFailure });
   // After auth, so a session principal is known; before any body is read.
   installCsrfCheck(app, { db: deps.db, publicUrl: deps.config.publicUrl });
   installPathIdCheck(app);
@@ -108,6 +114,8 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   await app.register(async (dashboard) => {
     dashboardAccountRoutes(dashboard as unknown as App, deps);
+    dashboardKeyRoutes(dashboard as unknown as App, deps);
+    dashboardWebhookRoutes(dashboard as unknown as App, deps);
   }, { prefix: '/dashboard/api' });
 
   docsRoutes(app);

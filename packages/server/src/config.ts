@@ -119,7 +119,7 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** "500ms", "5s", "30m", "2h", "5d" or a bare number of milliseconds. */
-function parseDuration(raw: string): number | undefined {
+export function parseDuration(raw: string): number | undefined {
   const m = /^(\d+)(ms|s|m|h|d)?$/.exec(raw.trim());
   return m ? Number(m[1]) * units[m[2] ?? 'ms'] : undefined;
 }

@@ -8,3 +8,10 @@ export type IdPrefix =
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBytes(15).toString('base64url')}`;
 }
+
+/**
+ * What a filter by id (`?endpointID=`, `?resourceID=`, …) accepts: visible ASCII without spaces,
+ * up to 200 characters. Ours and txrefs all fit; anything else can match nothing and is a mistake
+ * worth a 400 that names it.
+ */
+export const idFilterShape = /^[\x21-\x7e]{1,200}$/;

@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Our addition to the reference: every event of the key's mode, newest first, in the webhook body's shape, kept at least 30 days. Filter by `type`.
+         * @description Our addition to the reference: every event of the key's mode, newest first, in the webhook body's shape, kept at least 30 days. Filter by `type` and `resourceID`; an event's deliveries are `GET /webhooks/deliveries?eventID=…`.
          *
          *     Scope: `webhooks:write`.
          */
@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Get an event
-         * @description Our addition to the reference: one event, exactly as its webhook deliveries carry it.
+         * @description Our addition to the reference: one event, exactly as its webhook deliveries carry it. Its deliveries: `GET /webhooks/deliveries?eventID={id}`.
          *
          *     Scope: `webhooks:write`.
          */
@@ -504,6 +504,28 @@ export interface paths {
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
+    "/webhooks/{id}/secret/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a webhook signing secret
+         * @description Our addition to the reference: a new signing secret, shown only in this answer. For `overlapSeconds` (default 86400, at most 604800, 0 = stop now) the previous secret keeps signing: `webhook-signature` carries two space-separated `v1,` signatures (the new one first), so a Standard Webhooks receiver still holding the old secret verifies. `X-Service-Signature` has room for one signature and uses the new secret at once.
+         *
+         *     Scope: `webhooks:write`.
+         */
+        post: operations["rollWebhookSigningSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/deliveries": {
         parameters: {
             query?: never;
@@ -513,7 +535,7 @@ export interface paths {
         };
         /**
          * List webhook deliveries
-         * @description Deliveries of the key's mode, newest first (by when the event was recorded), filtered by `status`, `endpointID` and `eventType` when given.
+         * @description Deliveries of the key's mode, newest first (by when the event was recorded), filtered by `status`, `endpointID`, `eventType`, `resourceID` and `eventID` when given (all must match).
          *
          *     Scope: `webhooks:write`.
          */
@@ -775,6 +797,11 @@ export interface components {
             /** @description The event types sent to this endpoint. */
             events: components["schemas"]["EventType"][];
             id: string;
+            /**
+             * Format: date-time
+             * @description During a secret roll's overlap: when the previous signing secret stops signing `webhook-signature`. Absent otherwise.
+             */
+            previousSecretExpiresAt?: string;
             /** @description `whsec_` + base64 of 32 random bytes. Shown only in this response: store it now. */
             signingSecret: string;
             status: "active" | "disabled";
@@ -1051,6 +1078,12 @@ export interface components {
             /** @description `public`, `unlisted` or `private`. */
             visibility: string;
         };
+        RolledSigningSecret: {
+            /** @description When the previous secret stops signing; null when it stopped at once (overlap 0). */
+            previousSecretExpiresAt: string | null;
+            /** @description The new secret (`whsec_…`). Shown only in this answer: store it now. */
+            signingSecret: string;
+        };
         /** @description Our addition: the recurring side of a membership bought on a recurring tier (docs/subscriptions.md). */
         Subscription: {
             cancelAtPeriodEnd: boolean;
@@ -1292,6 +1325,11 @@ export interface components {
             /** @description The event types sent to this endpoint. */
             events: components["schemas"]["EventType"][];
             id: string;
+            /**
+             * Format: date-time
+             * @description During a secret roll's overlap: when the previous signing secret stops signing `webhook-signature`. Absent otherwise.
+             */
+            previousSecretExpiresAt?: string;
             status: "active" | "disabled";
             /** Format: date-time */
             updatedAt: string;
@@ -1427,6 +1465,8 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Only events about this resource: a txref, membership id or payout id. */
+                resourceID?: string;
                 /** @description Only events of this type. */
                 type?: components["schemas"]["EventType"];
             };
@@ -2485,15 +2525,65 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    rollWebhookSigningSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How long the previous secret keeps signing `webhook-signature` beside the new one: 0 (stops now) to 604800 (7 days); default 86400 (24 hours). `X-Service-Signature` uses the new secret at once. */
+                    overlapSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Roll a webhook signing secret */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["RolledSigningSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only deliveries to this endpoint. */
                 endpointID?: string;
+                /** @description Only the deliveries of this event (one per endpoint it went to). */
+                eventID?: string;
+                /** @description Only deliveries of events of this type. */
                 eventType?: components["schemas"]["EventType"];
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Only deliveries about this resource: a txref, membership id or payout id (the deliveries' `resourceID`). */
+                resourceID?: string;
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: never;

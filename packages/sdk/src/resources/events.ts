@@ -7,12 +7,12 @@ export class Events {
   readonly #r: Requester;
   constructor(requester: Requester) { this.#r = requester; }
 
-  /** GET /events: every event of the key's mode, newest first, optionally of one `type`. Scope `webhooks:write`. */
+  /** GET /events: every event of the key's mode, newest first, optionally of one `type` and/or about one `resourceID`. Scope `webhooks:write`. */
   list(params?: EventListParams, options?: RequestOptions): PagePromise<Event> {
     return list(this.#r, '/events', params, options);
   }
 
-  /** GET /events/{id}: one event, as its deliveries carry it. Scope `webhooks:write`. */
+  /** GET /events/{id}: one event, as its deliveries carry it; its deliveries are `webhooks.deliveries.list({ eventID })`. Scope `webhooks:write`. */
   get(id: string, options?: RequestOptions): Promise<Event> {
     return this.#r.request({ method: 'GET', path: `/events/${segment(id, 'id')}`, options });
   }

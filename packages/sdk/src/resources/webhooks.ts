@@ -1,7 +1,7 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
 import type {
-  CreatedWebhookEndpoint, DeliveryListParams, ListParams, WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint,
+  CreatedWebhookEndpoint, DeliveryListParams, ListParams, RolledSigningSecret, WebhookDelivery, WebhookSecretRollParams, WebhookDeliveryDetail, WebhookEndpoint,
   WebhookEndpointCreateParams, WebhookEndpointDeleted, WebhookEndpointUpdateParams, WebhookEvent, WebhookTestParams, WebhookTestResult,
 } from '../types.ts';
 import { verifyWebhook, type HeadersLike, type RawBody, type VerifyOptions } from '../webhooks.ts';
@@ -11,7 +11,7 @@ export class WebhookDeliveries {
   readonly #r: Requester;
   constructor(requester: Requester) { this.#r = requester; }
 
-  /** GET /webhooks/deliveries, filtered by `status`, `endpointID` and `eventType`. Scope `webhooks:write`. */
+  /** GET /webhooks/deliveries, filtered by `status`, `endpointID`, `eventType`, `resourceID` and `eventID`. Scope `webhooks:write`. */
   list(params?: DeliveryListParams, options?: RequestOptions): PagePromise<WebhookDelivery> {
     return list(this.#r, '/webhooks/deliveries', params, options);
   }
@@ -58,6 +58,16 @@ export class Webhooks {
   /** DELETE /webhooks/{id}. Scope `webhooks:write`. */
   delete(id: string, options?: RequestOptions): Promise<WebhookEndpointDeleted> {
     return this.#r.request({ method: 'DELETE', path: `/webhooks/${segment(id, 'id')}`, options });
+  }
+
+  /**
+   * POST /webhooks/{id}/secret/roll: a new signing secret (shown only in this answer). For
+   * `overlapSeconds` (default 24 h, at most 7 days, 0 = now) the old secret signs
+   * `webhook-signature` too; verify with `[newSecret, oldSecret]` until `previousSecretExpiresAt`.
+   * Scope `webhooks:write`.
+   */
+  rollSecret(id: string, params: WebhookSecretRollParams = {}, options?: RequestOptions): Promise<RolledSigningSecret> {
+    return this.#r.request({ method: 'POST', path: `/webhooks/${segment(id, 'id')}/secret/roll`, body: params, options });
   }
 
   /** POST /webhooks/test: a sample event of `eventType` through the real pipeline. Scope `webhooks:write`. */

@@ -64,3 +64,15 @@ export function principalOf(req: FastifyRequest): Principal {
   if (!req.principal) throw new AppError('authentication_required', 'Send your API key in the x-service-api header.');
   return req.principal;
 }
+
+/**
+ * The principal of a dashboard-only route (developer settings under /dashboard/api): a signed-in
+ * session, never an API key or OAuth token, so a leaked key cannot mint or roll keys.
+ */
+export function sessionPrincipalOf(req: FastifyRequest): Principal {
+  const principal = principalOf(req);
+  if (principal.via !== 'session') {
+    throw new AppError('forbidden', 'This route is for the signed-in dashboard only; API keys and access tokens cannot use it.');
+  }
+  return principal;
+}

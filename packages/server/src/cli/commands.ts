@@ -11,7 +11,7 @@ import { scopes, type Principal, type Scope } from '../auth/principal.ts';
 import { advanceClock } from '../clock/flows.ts';
 import type { Config } from '../config.ts';
 import { cancelMembership } from '../subscriptions/service.ts';
-import { createKey, listKeys, revokeKey } from '../keys/service.ts';
+import { createKey, listKeys, revokeKey, rollKey } from '../keys/service.ts';
 import { seedDemoActivity } from './demo.ts';
 
 const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...scopes] });
@@ -34,6 +34,7 @@ export const Command = Type.Union([
   Type.Object({ command: Type.Literal('key create'), brandId: Type.String(), mode: Mode, scopes: Type.Array(ScopeName), name: Type.Union([Type.String(), Type.Null()]) }),
   Type.Object({ command: Type.Literal('key list'), brandId: Type.String() }),
   Type.Object({ command: Type.Literal('key revoke'), keyId: Type.String() }),
+  Type.Object({ command: Type.Literal('key roll'), keyId: Type.String(), graceSeconds: Type.Integer({ minimum: 0, maximum: 604_800 }) }),
   Type.Object({ command: Type.Literal('catalog load'), brandId: Type.String(), catalog: Type.Unknown() }),
   Type.Object({ command: Type.Literal('seed demo') }),
   Type.Object({ command: Type.Literal('member remove'), membershipId: Type.String(), brandId: Type.Union([Type.String(), Type.Null()]), atPeriodEnd: Type.Boolean() }),
@@ -66,6 +67,8 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
       return { items: await listKeys(db, cmd.brandId) };
     case 'key revoke':
       return revokeKey(db, keyCache, cmd.keyId);
+    case 'key roll':
+      return db.transaction((tx) => rollKey(tx, keyCache, cmd.keyId, cmd.graceSeconds));
     case 'catalog load':
       return { brandID: cmd.brandId, ids: await db.transaction((tx) => loadCatalog(tx, cmd.brandId, cmd.catalog)) };
     case 'seed demo': {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { scopes as allScopes, isScope } from '../auth/principal.ts';
+import { parseDuration } from '../config.ts';
 import type { Command } from './commands.ts';
 
 export const usage = `Usage: npm run cli -- <command>
@@ -13,6 +14,8 @@ export const usage = `Usage: npm run cli -- <command>
                                                   create an API key (shown once)
   key list --brand ID                             list a brand's keys (never the keys themselves)
   key revoke KEY_ID                               revoke a key at once
+  key roll KEY_ID [--grace 24h]                   a new key with the same settings; the old one works
+                                                  for the grace period (0 to 7d, default 24h; 0 stops it now)
   catalog load --brand ID FILE.json               load hubs and products from a catalog file
   seed --demo                                     create a demo brand, its catalog and a test key
   member remove MEMBERSHIP_ID [--at-period-end] [--brand ID]
@@ -47,6 +50,7 @@ export async function parseCommand(argv: string[]): Promise<Command> {
       'at-period-end': { type: 'boolean' },
       by: { type: 'string' },
       to: { type: 'string' },
+      grace: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -90,6 +94,16 @@ export async function parseCommand(argv: string[]): Promise<Command> {
       return { command: 'key list', brandId: need(values.brand, '--brand') };
     case 'key revoke':
       return { command: 'key revoke', keyId: need(rest[0], 'KEY_ID') };
+    case 'key roll': {
+      const raw = values.grace ?? '24h';
+      const ms = parseDuration(raw);
+      // A bare number would be milliseconds in the settings' syntax; for a grace period that is
+      // surely a mistake, so only 0 may go without a unit.
+      if (ms === undefined || (raw.trim() !== '0' && /^\d+$/.test(raw.trim())) || ms % 1000 !== 0 || ms > 604_800_000) {
+        throw new UsageError(`--grace must be a duration of whole seconds from 0 to 7d, such as 0, 90s, 30m, 24h or 7d; got "${raw}".`);
+      }
+      return { command: 'key roll', keyId: need(rest[0], 'KEY_ID'), graceSeconds: ms / 1000 };
+    }
     case 'catalog load': {
       const file = need(rest[0], 'FILE.json');
       let catalog: unknown;

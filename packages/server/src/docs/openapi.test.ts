@@ -66,7 +66,7 @@ describe('OpenAPI and the reference page', () => {
   });
 
   it('serves the guides in docs/*.md through the same renderer, and as markdown', async () => {
-    for (const name of ['webhooks', 'checkout', 'imports', 'idempotency', 'subscriptions', 'payouts']) {
+    for (const name of ['webhooks', 'keys', 'checkout', 'imports', 'idempotency', 'subscriptions', 'payouts']) {
       assert.equal((await app.inject({ method: 'GET', url: `/docs/guides/${name}` })).statusCode, 200);
       const doc = (await app.inject({ method: 'GET', url: `/docs/guides/${name}.json` })).json();
       assert.match(doc.info.description, /\[← API reference\]\(\/docs\)/);

@@ -63,6 +63,7 @@ export function renderPage(title: string, documentUrl: string, extra: Record<str
 
 export const guides = {
   webhooks: 'Webhooks',
+  keys: 'API keys',
   checkout: 'Checkout',
   imports: 'Imports',
   idempotency: 'Idempotency',

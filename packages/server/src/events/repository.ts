@@ -8,15 +8,19 @@ export interface EventRow {
   mode: Mode;
   type: string;
   data: Record<string, unknown>;
+  /** What the event is about (payloads.ts resourceOf): a txref, membership id or payout id. */
+  resource_id: string | null;
   created_at: Date;
 }
 
 export type NewEventRow = Omit<EventRow, 'created_at'>;
 
+const columns = 'brand_id, id, mode, type, data, resource_id, created_at';
+
 export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<Date> {
   const [row] = await tx.query<{ created_at: Date }>(
-    'INSERT INTO events (brand_id, id, mode, type, data) VALUES ($1, $2, $3, $4, $5) RETURNING created_at',
-    [e.brand_id, e.id, e.mode, e.type, e.data],
+    'INSERT INTO events (brand_id, id, mode, type, data, resource_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at',
+    [e.brand_id, e.id, e.mode, e.type, e.data, e.resource_id],
     'insert_event',
   );
   return row.created_at;
@@ -26,9 +30,9 @@ export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<Date> 
 export async function insertEvents(tx: Queryable, events: NewEventRow[]): Promise<Map<string, Date>> {
   if (!events.length) return new Map();
   const rows = await tx.query<{ id: string; created_at: Date }>(
-    `INSERT INTO events (brand_id, id, mode, type, data)
-     SELECT brand_id, id, mode, type, data
-     FROM jsonb_to_recordset($1::jsonb) AS e(brand_id text, id text, mode text, type text, data jsonb)
+    `INSERT INTO events (brand_id, id, mode, type, data, resource_id)
+     SELECT brand_id, id, mode, type, data, resource_id
+     FROM jsonb_to_recordset($1::jsonb) AS e(brand_id text, id text, mode text, type text, data jsonb, resource_id text)
      RETURNING id, created_at`,
     [JSON.stringify(events)],
     'insert_events',
@@ -36,20 +40,28 @@ export async function insertEvents(tx: Queryable, events: NewEventRow[]): Promis
   return new Map(rows.map((r) => [r.id, r.created_at]));
 }
 
-/** One page of the mode's events, newest first, optionally of one type; limit + 1 rows. */
-export function listEvents(db: Queryable, brandId: string, mode: Mode, type: string | undefined, page: PageRequest) {
-  const after = afterCursor(page, 5);
+/**
+ * One page of the mode's events, newest first, optionally of one type and/or about one resource;
+ * limit + 1 rows. Only the filters given become conditions, so the index that leads with
+ * brand_id, mode and that column serves the page (011_developer_settings.sql).
+ */
+export function listEvents(db: Queryable, brandId: string, mode: Mode, filter: { type?: string; resourceId?: string }, page: PageRequest) {
+  const params: unknown[] = [brandId, mode, page.limit + 1];
+  const conditions: string[] = [];
+  if (filter.type !== undefined) { params.push(filter.type); conditions.push(`AND type = $${params.length}`); }
+  if (filter.resourceId !== undefined) { params.push(filter.resourceId); conditions.push(`AND resource_id = $${params.length}`); }
+  const after = afterCursor(page, params.length + 1);
   return db.query<EventRow>(
-    `SELECT brand_id, id, mode, type, data, created_at FROM events
-     WHERE brand_id = $1 AND mode = $2 AND ($4::text IS NULL OR type = $4) ${after.sql}
+    `SELECT ${columns} FROM events
+     WHERE brand_id = $1 AND mode = $2 ${conditions.join(' ')} ${after.sql}
      ORDER BY created_at DESC, id DESC LIMIT $3`,
-    [brandId, mode, page.limit + 1, type ?? null, ...after.params],
+    [...params, ...after.params],
   );
 }
 
 export async function findEvent(db: Queryable, brandId: string, mode: Mode, id: string): Promise<EventRow | undefined> {
   const [row] = await db.query<EventRow>(
-    'SELECT brand_id, id, mode, type, data, created_at FROM events WHERE brand_id = $1 AND mode = $2 AND id = $3',
+    `SELECT ${columns} FROM events WHERE brand_id = $1 AND mode = $2 AND id = $3`,
     [brandId, mode, id],
   );
   return row;

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { Mode } from '../auth/principal.ts';
-import type { EventData } from './payloads.ts';
+import { resourceOf, type EventData } from './payloads.ts';
 import * as repo from './repository.ts';
 import type { EventType } from './types.ts';
 
@@ -50,7 +50,8 @@ export async function recordEvent<T extends EventType>(
   event: NewEvent<T>,
   options: { announce?: boolean } = {},
 ): Promise<RecordedEvent> {
-  const row = { brand_id: event.brandId, id: newId('evt'), mode: event.mode, type: event.type, data: event.data as Record<string, unknown> };
+  const data = event.data as Record<string, unknown>;
+  const row = { brand_id: event.brandId, id: newId('evt'), mode: event.mode, type: event.type, data, resource_id: resourceOf(event.type, data).id };
   const createdAt = await repo.insertEvent(tx, row);
   const recorded: RecordedEvent = { brandId: row.brand_id, id: row.id, mode: row.mode, type: event.type, data: row.data, createdAt };
   if (options.announce !== false) await announce(tx, [recorded]);
@@ -60,7 +61,10 @@ export async function recordEvent<T extends EventType>(
 /** recordEvent for many events at once (bulk imports): one INSERT for all of them, in the caller's transaction. */
 export async function recordEvents<T extends EventType>(tx: Queryable, events: NewEvent<T>[]): Promise<RecordedEvent[]> {
   if (!events.length) return [];
-  const rows = events.map((e) => ({ brand_id: e.brandId, id: newId('evt'), mode: e.mode, type: e.type, data: e.data as Record<string, unknown> }));
+  const rows = events.map((e) => {
+    const data = e.data as Record<string, unknown>;
+    return { brand_id: e.brandId, id: newId('evt'), mode: e.mode, type: e.type, data, resource_id: resourceOf(e.type, data).id };
+  });
   const createdAt = await repo.insertEvents(tx, rows);
   const recorded = rows.map((r, i) => ({ brandId: r.brand_id, id: r.id, mode: r.mode, type: events[i].type, data: r.data, createdAt: createdAt.get(r.id)! }));
   await announce(tx, recorded);

@@ -203,9 +203,15 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
         await repo.abandonDelivery(deps.db, d, d.url ? 'endpoint_disabled' : 'endpoint_deleted');
         return;
       }
-      const secret = openSecret(deps.key, d.secret_sealed, secretContext(d.brand_id, d.endpoint_id));
+      const context = secretContext(d.brand_id, d.endpoint_id);
+      const secret = openSecret(deps.key, d.secret_sealed, context);
+      // A rolled secret signs too until its overlap ends, judged when the attempt is signed.
+      const now = Date.now();
+      const previous = d.previous_secret_sealed && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > now
+        ? openSecret(deps.key, d.previous_secret_sealed, context)
+        : undefined;
       const body = deliveryBody({ id: d.event_id, type: d.event_type, created: d.event_created_at, data: d.event_data });
-      const result = await poster.post({ url: d.url, mode: d.mode }, body, deliveryHeaders(secret, d.event_id, body));
+      const result = await poster.post({ url: d.url, mode: d.mode }, body, deliveryHeaders(secret, d.event_id, body, now, previous));
       const attempt = d.attempts + 1;
       const ok = result.responseCode !== null && result.responseCode >= 200 && result.responseCode < 300;
       const gone = result.responseCode === 410;

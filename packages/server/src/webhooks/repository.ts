@@ -12,6 +12,9 @@ export interface EndpointRow {
   disabled_reason: string | null;
   description: string | null;
   secret_sealed: string;
+  /** During a secret roll's overlap: the previous secret, which signs too until it expires. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
   failing_since: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -98,6 +101,24 @@ export async function updateEndpoint(
   return row;
 }
 
+/**
+ * Replaces the signing secret. With an overlap the current secret becomes the previous one and
+ * signs too until `overlapSeconds` from now; a roll during an overlap drops the older previous
+ * secret (only the two newest sign). With 0 the old secret stops at once.
+ */
+export async function rollSecret(db: Queryable, brandId: string, mode: Mode, id: string, sealed: string, overlapSeconds: number) {
+  const [row] = await db.query<EndpointRow>(
+    `UPDATE webhook_endpoints SET
+       previous_secret_sealed = CASE WHEN $5 > 0 THEN secret_sealed END,
+       previous_secret_expires_at = CASE WHEN $5 > 0 THEN date_trunc('milliseconds', clock_timestamp()) + $5 * interval '1 second' END,
+       secret_sealed = $4,
+       updated_at = date_trunc('milliseconds', clock_timestamp())
+     WHERE brand_id = $1 AND mode = $2 AND id = $3 RETURNING *`,
+    [brandId, mode, id, sealed, overlapSeconds],
+  );
+  return row;
+}
+
 export async function deleteEndpoint(db: Queryable, brandId: string, mode: Mode, id: string): Promise<boolean> {
   const rows = await db.query(
     'DELETE FROM webhook_endpoints WHERE brand_id = $1 AND mode = $2 AND id = $3 RETURNING id',
@@ -119,17 +140,31 @@ export interface DeliveryFilter {
   status?: DeliveryStatus;
   endpointId?: string;
   eventType?: string;
+  resourceId?: string;
+  eventId?: string;
 }
 
+const deliveryFilterColumns = { status: 'status', endpointId: 'endpoint_id', eventType: 'event_type', resourceId: 'resource_id', eventId: 'event_id' } as const;
+
+/**
+ * One page of the delivery log, newest first. Only the filters given become conditions (no
+ * `$n IS NULL OR …`), so the planner sees plain equalities and uses the index that leads with
+ * brand_id, mode and that column (011_developer_settings.sql), keyset-paged on (created_at, id).
+ */
 export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filter: DeliveryFilter, page: PageRequest) {
-  const after = afterCursor(page, 7);
+  const params: unknown[] = [brandId, mode, page.limit + 1];
+  const conditions = Object.entries(deliveryFilterColumns).flatMap(([key, column]) => {
+    const value = filter[key as keyof DeliveryFilter];
+    if (value === undefined) return [];
+    params.push(value);
+    return [`AND ${column} = $${params.length}`];
+  });
+  const after = afterCursor(page, params.length + 1);
   return db.query<DeliveryRow>(
     `SELECT * FROM webhook_deliveries
-     WHERE brand_id = $1 AND mode = $2
-       AND ($4::text IS NULL OR status = $4) AND ($5::text IS NULL OR endpoint_id = $5) AND ($6::text IS NULL OR event_type = $6)
-       ${after.sql}
+     WHERE brand_id = $1 AND mode = $2 ${conditions.join(' ')} ${after.sql}
      ORDER BY created_at DESC, id DESC LIMIT $3`,
-    [brandId, mode, page.limit + 1, filter.status ?? null, filter.endpointId ?? null, filter.eventType ?? null, ...after.params],
+    [...params, ...after.params],
   );
 }
 
@@ -165,12 +200,14 @@ export interface ClaimedDelivery {
   event_created_at: Date;
   url: string | null;
   secret_sealed: string | null;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
   endpoint_status: 'active' | 'disabled' | null;
 }
 
 const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.attempts, c.locked_by AS claim,
   ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at,
-  e.url, e.secret_sealed, e.status AS endpoint_status`;
+  e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.status AS endpoint_status`;
 
 /**
  * Takes up to `limit` due deliveries for `leaseMs`. SKIP LOCKED lets concurrent workers pass each

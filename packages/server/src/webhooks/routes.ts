@@ -7,7 +7,7 @@ import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { write, writeFlow } from '../http/idempotency.ts';
 import { createDeliverer } from './delivery.ts';
 import {
-  CreatedWebhookEndpoint, CreateEndpointBody, DeliveryListQuery, TestEventBody, UpdateEndpointBody,
+  CreatedWebhookEndpoint, CreateEndpointBody, DeliveryListQuery, RolledSigningSecret, RollSecretBody, TestEventBody, UpdateEndpointBody,
   WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint,
 } from './schemas.ts';
 import { resendDelivery } from './flows.ts';
@@ -61,7 +61,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
   app.get('/webhooks/deliveries', {
     schema: {
       summary: 'List webhook deliveries',
-      description: 'Deliveries of the key\'s mode, newest first (by when the event was recorded), filtered by `status`, `endpointID` and `eventType` when given.',
+      description: 'Deliveries of the key\'s mode, newest first (by when the event was recorded), filtered by `status`, `endpointID`, `eventType`, `resourceID` and `eventID` when given (all must match).',
       tags: ['Webhooks'],
       querystring: DeliveryListQuery,
       response: { 200: Envelope(ListOf(WebhookDelivery)) },
@@ -112,6 +112,22 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
     },
     config: scope,
   }, async (req, reply) => write(db, req, reply, (tx) => service.updateEndpoint(tx, principalOf(req), req.params.id, req.body, w), 'Webhook endpoint updated'));
+
+  app.post('/webhooks/:id/secret/roll', {
+    schema: {
+      summary: 'Roll a webhook signing secret',
+      description: 'Our addition to the reference: a new signing secret, shown only in this answer. For `overlapSeconds` (default 86400, at most 604800, 0 = stop now) '
+        + 'the previous secret keeps signing: `webhook-signature` carries two space-separated `v1,` signatures (the new one first), so a Standard Webhooks receiver '
+        + 'still holding the old secret verifies. `X-Service-Signature` has room for one signature and uses the new secret at once.',
+      tags: ['Webhooks'],
+      params: Id,
+      body: RollSecretBody,
+      response: { 200: Envelope(RolledSigningSecret) },
+    },
+    config: scope,
+    // Every field is optional, so a POST without a body means the defaults (curl -X POST).
+    preValidation: async (req) => { req.body ??= {}; },
+  }, async (req, reply) => write(db, req, reply, (tx) => service.rollSigningSecret(tx, principalOf(req), req.params.id, req.body, w), 'Webhook signing secret rolled'));
 
   app.delete('/webhooks/:id', {
     schema: {

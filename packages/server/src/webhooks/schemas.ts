@@ -9,6 +9,7 @@ export const WebhookEndpoint = Type.Object({
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
   disabledReason: Type.Optional(Type.String({ description: 'Why the service disabled the endpoint: `gone: …` after a 410 answer, `failing: …` after five days of failed deliveries. Absent when a person disabled it or it is active.' })),
   description: Type.Optional(Type.String()),
+  previousSecretExpiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'During a secret roll\'s overlap: when the previous signing secret stops signing `webhook-signature`. Absent otherwise.' })),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'WebhookEndpoint' });
@@ -40,6 +41,26 @@ export const TestEventBody = Type.Object({
   eventType: Type.String({ description: 'The event type to send a sample of.' }),
   endpointID: Type.Optional(Type.String({ description: 'Send only to this endpoint (whatever it subscribes to); otherwise to every active endpoint subscribed to the type.' })),
 }, { additionalProperties: false });
+
+/** Seven days: the longest two secrets sign side by side. */
+export const maxOverlapSeconds = 604_800;
+
+export const RollSecretBody = Type.Object({
+  overlapSeconds: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: maxOverlapSeconds,
+    description: 'How long the previous secret keeps signing `webhook-signature` beside the new one: 0 (stops now) to 604800 (7 days); default 86400 (24 hours). `X-Service-Signature` uses the new secret at once.',
+  })),
+}, { additionalProperties: false });
+
+export const RolledSigningSecret = Type.Object({
+  signingSecret: Type.String({ description: 'The new secret (`whsec_…`). Shown only in this answer: store it now.' }),
+  previousSecretExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the previous secret stops signing; null when it stopped at once (overlap 0).' }),
+}, { $id: 'RolledSigningSecret' });
+
+export const RevealedSigningSecret = Type.Object({
+  signingSecret: Type.String(),
+}, { $id: 'RevealedSigningSecret' });
 
 export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')]);
 
@@ -81,8 +102,10 @@ export const DeliveryListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100 (default 20).' })),
   cursor: Type.Optional(Type.String({ description: '`nextCursor` of the previous page.' })),
   status: Type.Optional(DeliveryStatus),
-  endpointID: Type.Optional(Type.String()),
-  eventType: Type.Optional(Type.String()),
+  endpointID: Type.Optional(Type.String({ description: 'Only deliveries to this endpoint.' })),
+  eventType: Type.Optional(Type.String({ description: 'Only deliveries of events of this type.' })),
+  resourceID: Type.Optional(Type.String({ description: 'Only deliveries about this resource: a txref, membership id or payout id (the deliveries\' `resourceID`).' })),
+  eventID: Type.Optional(Type.String({ description: 'Only the deliveries of this event (one per endpoint it went to).' })),
 });
 
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;

@@ -1,16 +1,17 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { recordEvent } from '../events/service.ts';
 import { isEventType, type EventType } from '../events/types.ts';
 import { AppError, invalid, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { idFilterShape, newId } from '../ids.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Deliverer } from './delivery.ts';
 import { fanOutOne } from './fan-out.ts';
 import * as repo from './repository.ts';
 import { sampleEventData } from './samples.ts';
 import type { WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint } from './schemas.ts';
-import { sealSecret, secretContext } from './secret-box.ts';
+import { openSecret, sealSecret, secretContext } from './secret-box.ts';
 import { newSigningSecret } from './signing.ts';
 import { checkEndpointUrl, type Lookup } from './url-guard.ts';
 
@@ -37,6 +38,8 @@ export function renderEndpoint(row: repo.EndpointRow): WebhookEndpoint {
     status: row.status,
     ...(row.disabled_reason ? { disabledReason: row.disabled_reason } : {}),
     ...(row.description !== null ? { description: row.description } : {}),
+    ...(row.previous_secret_sealed && row.previous_secret_expires_at && row.previous_secret_expires_at.getTime() > Date.now()
+      ? { previousSecretExpiresAt: row.previous_secret_expires_at.toISOString() } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -130,6 +133,27 @@ export async function updateEndpoint(
   return renderEndpoint(row);
 }
 
+/**
+ * POST /webhooks/{id}/secret/roll (our addition): a new signing secret now; the old one keeps
+ * signing `webhook-signature` beside it for `overlapSeconds` (default 24 h, at most 7 days, 0 to
+ * stop it now). Deliveries already queued are signed when they are sent, so they carry the new
+ * secret (and the old one during the overlap).
+ */
+export async function rollSigningSecret(tx: Queryable, principal: Principal, id: string, body: { overlapSeconds?: number }, deps: Pick<WebhookDeps, 'key'>) {
+  const overlapSeconds = body.overlapSeconds ?? 86_400;
+  await requireEndpoint(tx, principal, id);
+  const secret = newSigningSecret();
+  const row = await repo.rollSecret(tx, principal.brandId, principal.mode, id, sealSecret(deps.key, secret, secretContext(principal.brandId, id)), overlapSeconds);
+  if (!row) throw notFound('webhook endpoint');
+  return { signingSecret: secret, previousSecretExpiresAt: row.previous_secret_expires_at ? row.previous_secret_expires_at.toISOString() : null };
+}
+
+/** The dashboard's "reveal": the endpoint's current signing secret, for a signed-in member of the brand. */
+export async function revealSigningSecret(tx: Queryable, principal: Principal, id: string, deps: Pick<WebhookDeps, 'key'>) {
+  const row = await requireEndpoint(tx, principal, id);
+  return { signingSecret: openSecret(deps.key, row.secret_sealed, secretContext(row.brand_id, row.id)) };
+}
+
 export async function deleteEndpoint(tx: Queryable, principal: Principal, id: string) {
   const deleted = await repo.deleteEndpoint(tx, principal.brandId, principal.mode, id);
   if (!deleted) throw notFound('webhook endpoint');
@@ -155,17 +179,24 @@ export async function sendTestEvent(tx: Queryable, principal: Principal, body: {
 export async function listDeliveries(
   db: Queryable,
   principal: Principal,
-  query: PageQuery & { status?: repo.DeliveryStatus; endpointID?: string; eventType?: string },
+  query: PageQuery & { status?: repo.DeliveryStatus; endpointID?: string; eventType?: string; resourceID?: string; eventID?: string },
 ) {
   if (query.eventType !== undefined && !isEventType(query.eventType)) {
     throw invalid('eventType', `"${query.eventType}" is not an event type`, 'query parameter');
   }
-  // Each filter combination is its own list, so a cursor cannot be carried across filters.
-  const list = `deliveries:${query.status ?? ''}:${query.endpointID ?? ''}:${query.eventType ?? ''}`;
+  for (const field of ['endpointID', 'resourceID', 'eventID'] as const) {
+    const value = query[field];
+    if (value !== undefined && !idFilterShape.test(value)) throw invalid(field, `"${value.slice(0, 80)}" is not an id`, 'query parameter');
+  }
+  // Each filter combination is its own list, so a cursor cannot be carried across filters; the
+  // cursor names a digest of them (ids may be long), not the values.
+  const filter = { status: query.status, endpointId: query.endpointID, eventType: query.eventType, resourceId: query.resourceID, eventId: query.eventID };
+  const list = `deliveries:${createHash('sha256').update(JSON.stringify(filter)).digest('base64url').slice(0, 16)}`;
   const page = pageRequest(list, query);
-  const rows = await repo.listDeliveries(db, principal.brandId, principal.mode, { status: query.status, endpointId: query.endpointID, eventType: query.eventType }, page);
+  const rows = await repo.listDeliveries(db, principal.brandId, principal.mode, filter, page);
   return toPage(list, page, rows, renderDelivery);
 }
+
 
 export async function getDelivery(db: Queryable, principal: Principal, id: string): Promise<WebhookDeliveryDetail> {
   const row = await repo.findDelivery(db, principal.brandId, principal.mode, id);

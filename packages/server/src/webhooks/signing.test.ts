@@ -21,6 +21,14 @@ describe('signatures', () => {
     assert.equal(h['webhook-signature'], standardSignature(secret, 'evt_1', 1_700_000_000, body));
     assert.notEqual(serviceSignature(secret, body), serviceSignature(secret.slice(6), body));
   });
+
+  it('signs webhook-signature with the new secret first and the previous one second during a roll, X-Service-Signature with the new only', () => {
+    const [fresh, old] = [newSigningSecret(), newSigningSecret()];
+    const body = '{"id":"evt_2"}';
+    const h = deliveryHeaders(fresh, 'evt_2', body, 1_700_000_000_000, old);
+    assert.equal(h['webhook-signature'], `${standardSignature(fresh, 'evt_2', 1_700_000_000, body)} ${standardSignature(old, 'evt_2', 1_700_000_000, body)}`);
+    assert.equal(h['x-service-signature'], serviceSignature(fresh, body));
+  });
 });
 
 describe('sealed secrets', () => {

@@ -7,6 +7,12 @@ import { createHmac, randomBytes } from 'node:crypto';
  * - Standard Webhooks (standardwebhooks.com): `webhook-signature: v1,<base64>` over
  *   `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the base64-decoded bytes after `whsec_`,
  *   so receivers get replay protection and can use the standard libraries.
+ *
+ * During a secret roll's overlap (our addition) the previous secret signs too: Standard Webhooks
+ * allows several space-separated signatures, so `webhook-signature` carries `v1,<new> v1,<old>`
+ * and a receiver still holding the old secret verifies. `X-Service-Signature` is the reference's
+ * single `sha256=<hex>` and has no room for two, so it is signed with the new secret only: its
+ * receivers switch secrets at roll time (docs/webhooks.md).
  */
 
 export const secretPrefix = 'whsec_';
@@ -26,15 +32,19 @@ export function standardSignature(secret: string, id: string, timestamp: number,
   return `v1,${mac}`;
 }
 
-/** The headers of one delivery attempt; `id` is the event id, the same on every retry and resend. */
-export function deliveryHeaders(secret: string, id: string, body: string, now = Date.now()): Record<string, string> {
+/**
+ * The headers of one delivery attempt; `id` is the event id, the same on every retry and resend.
+ * `previousSecret`: a rolled secret still in its overlap, which signs webhook-signature too.
+ */
+export function deliveryHeaders(secret: string, id: string, body: string, now = Date.now(), previousSecret?: string): Record<string, string> {
   const timestamp = Math.floor(now / 1000);
+  const standard = [secret, ...(previousSecret ? [previousSecret] : [])].map((s) => standardSignature(s, id, timestamp, body));
   return {
     'content-type': 'application/json',
     'user-agent': 'creator-commerce-webhooks/1',
     'x-service-signature': serviceSignature(secret, body),
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardSignature(secret, id, timestamp, body),
+    'webhook-signature': standard.join(' '),
   };
 }
