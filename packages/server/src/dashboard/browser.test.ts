@@ -31,7 +31,7 @@ async function shot(page: Page, name: string) {
 
 /** A page that records console errors and failed requests the dashboard should never cause. */
 async function newPage(width = 1366) {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  const page = await browser.newPage({ viewport: { width, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error' && !/status of 40[134]/.test(m.text())) problems.push(m.text()); });
@@ -122,6 +122,65 @@ describe('the dashboard in a browser', { skip }, () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
 
+    // The endpoint's own page: reveal the secret it showed once.
+    await page.getByRole('link', { name: rx.url }).click();
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    await page.getByTestId('revealed-secret').filter({ hasText: secret }).waitFor();
+
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('creates an API key shown once, copies it, uses it, rolls it with a grace period and revokes it', async () => {
+    const { page, problems } = await newPage();
+    await signUp(page);
+    const ping = async (key: string) => (await fetch(`${base}/api/v1/ping`, { headers: { 'x-service-api': key } })).status;
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('No test keys yet').waitFor();
+    await page.getByRole('button', { name: 'Create key' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Shop backend');
+    await dialog.getByLabel('products:read').check();
+    await dialog.getByLabel('webhooks:write').check();
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    const shown = await page.getByTestId('new-key').innerText();
+    assert.match(shown, /^svc_test_/);
+    assert.ok(await dialog.getByText("you won't see this again").isVisible());
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await dialog.getByRole('button', { name: 'Copied' }).waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, shown);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const pinged = await fetch(`${base}/api/v1/ping`, { headers: { 'x-service-api': copied } });
+    const body = await pinged.json();
+    assert.equal(pinged.status, 200);
+    assert.equal(body.data.mode, 'test');
+    assert.deepEqual([...body.data.scopes].sort(), ['products:read', 'webhooks:write']);
+
+    const row = page.getByRole('row').filter({ hasText: 'Shop backend' });
+    assert.match(await row.innerText(), new RegExp(`${copied.slice(0, 13)}…${copied.slice(-4)}`));
+    await row.getByRole('button', { name: 'Roll' }).click();
+    await dialog.getByLabel('Keep the old key working for').click();
+    await page.getByRole('option', { name: '1 hour' }).click();
+    await dialog.getByRole('button', { name: 'Roll key' }).click();
+    const rolled = await page.getByTestId('rolled-key').innerText();
+    assert.notEqual(rolled, copied);
+    assert.match(await dialog.innerText(), /old key keeps working until/);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    assert.equal(await ping(rolled), 200, 'the new key works');
+    assert.equal(await ping(copied), 200, 'the old key works during its grace period');
+
+    // Two rows now: the new key (active) and the old one (expires in an hour). Revoke the old one.
+    const expiring = page.getByRole('row').filter({ hasText: 'Expires' });
+    await expiring.waitFor();
+    await expiring.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('row').filter({ hasText: 'Revoked' }).waitFor();
+    assert.equal(await ping(copied), 401, 'a revoked key is refused at once');
+    assert.equal(await ping(rolled), 200);
+    await shot(page, 'api-keys-flow-1366');
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -12,8 +12,9 @@ import { formatDate } from '@/lib/format';
 import { useCurrentSession } from '@/lib/session';
 import { CreateKeyDialog } from './api-key-create';
 import { RollKeyDialog } from './api-key-roll';
+import { keyName, keysKey } from './key-names';
 
-export const keysKey = ['keys'] as const;
+
 
 function keyStatus(key: ApiKey): { label: string; variant: 'success' | 'warning' | 'secondary' } {
   if (key.revokedAt) return { label: 'Revoked', variant: 'secondary' };
@@ -31,7 +32,7 @@ export function ApiKeys() {
   const revoke = useMutation({
     mutationFn: (key: ApiKey) => api.post<ApiKey>(dash(`/keys/${key.id}/revoke`)),
     onSuccess: (key) => {
-      toast({ title: 'Key revoked', description: `${key.name} no longer works.` });
+      toast({ title: 'Key revoked', description: `${keyName(key)} no longer works.` });
       return queryClient.invalidateQueries({ queryKey: keysKey });
     },
     onError: (err) => toast({ title: 'Could not revoke the key', description: errorMessage(err), variant: 'destructive' }),
@@ -70,9 +71,9 @@ export function ApiKeys() {
                 return (
                   <TableRow key={key.id} data-testid={`key-${key.id}`}>
                     <TableCell className="font-medium">
-                      <span className="flex items-center gap-2"><KeyRound className="size-4 text-muted-foreground" aria-hidden />{key.name}</span>
+                      <span className="flex items-center gap-2"><KeyRound className="size-4 text-muted-foreground" aria-hidden />{keyName(key)}</span>
                     </TableCell>
-                    <TableCell><code className="font-mono text-xs">{key.prefix}…{key.lastFour}</code></TableCell>
+                    <TableCell><code className="font-mono text-xs">{key.prefix}…{key.lastFour ?? '····'}</code></TableCell>
                     <TableCell className="whitespace-normal">
                       <div className="flex max-w-72 min-w-40 flex-wrap gap-1">
                         {key.scopes.map((s) => <Badge key={s} variant="outline" className="font-mono">{s}</Badge>)}
@@ -87,7 +88,7 @@ export function ApiKeys() {
                           <Button variant="outline" size="sm" onClick={() => setRolling(key)}>Roll</Button>
                           <Confirm
                             trigger={<Button variant="outline" size="sm" className="text-destructive">Revoke</Button>}
-                            title={`Revoke ${key.name}?`}
+                            title={`Revoke ${keyName(key)}?`}
                             description="Requests with this key fail from now on, on every server, within a second. This cannot be undone; roll the key instead if your code needs time to switch."
                             action="Revoke key"
                             onConfirm={() => revoke.mutate(key)}
