@@ -58,7 +58,6 @@ export function ApiKeys() {
                 <TableHead>Name</TableHead>
                 <TableHead>Key</TableHead>
                 <TableHead>Scopes</TableHead>
-                <TableHead>Created</TableHead>
                 <TableHead>Last used</TableHead>
                 <TableHead>Status</TableHead>
                 <TableHead><span className="sr-only">Actions</span></TableHead>
@@ -70,8 +69,9 @@ export function ApiKeys() {
                 const usable = status.label !== 'Revoked' && status.label !== 'Expired';
                 return (
                   <TableRow key={key.id} data-testid={`key-${key.id}`}>
-                    <TableCell className="font-medium">
-                      <span className="flex items-center gap-2"><KeyRound className="size-4 text-muted-foreground" aria-hidden />{keyName(key)}</span>
+                    <TableCell>
+                      <span className="flex items-center gap-2 font-medium"><KeyRound className="size-4 text-muted-foreground" aria-hidden />{keyName(key)}</span>
+                      <span className="text-xs text-muted-foreground">Created {formatDate(key.createdAt)}</span>
                     </TableCell>
                     <TableCell><code className="font-mono text-xs">{key.prefix}…{key.lastFour ?? '····'}</code></TableCell>
                     <TableCell className="whitespace-normal">
@@ -79,7 +79,6 @@ export function ApiKeys() {
                         {key.scopes.map((s) => <Badge key={s} variant="outline" className="font-mono">{s}</Badge>)}
                       </div>
                     </TableCell>
-                    <TableCell>{formatDate(key.createdAt)}</TableCell>
                     <TableCell>{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Never'}</TableCell>
                     <TableCell><Badge variant={status.variant}>{status.label}</Badge></TableCell>
                     <TableCell className="text-right">

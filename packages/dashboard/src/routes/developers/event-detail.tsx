@@ -38,7 +38,7 @@ export function EventDetail() {
       </div>
       <section aria-labelledby="event-deliveries">
         <h2 id="event-deliveries" className="mb-3 text-lg font-semibold">Deliveries of this event</h2>
-        <DeliveryLog eventID={e.id} eventType={e.type} showFilters={false} />
+        <DeliveryLog eventID={e.id} showFilters={false} />
       </section>
     </div>
   );

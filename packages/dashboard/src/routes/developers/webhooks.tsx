@@ -61,7 +61,7 @@ export function Webhooks() {
       </div>
       <section aria-labelledby="delivery-log">
         <h2 id="delivery-log" className="mb-3 text-lg font-semibold">Delivery log</h2>
-        <DeliveryLog endpointUrls={Object.fromEntries(items.map((e) => [e.id, e.url]))} />
+        <DeliveryLog />
       </section>
       <CreateEndpointDialog open={creating} onOpenChange={setCreating} />
     </div>
