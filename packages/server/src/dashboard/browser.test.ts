@@ -181,6 +181,14 @@ describe('the dashboard in a browser', { skip }, () => {
     assert.equal(await ping(copied), 401, 'a revoked key is refused at once');
     assert.equal(await ping(rolled), 200);
     await shot(page, 'api-keys-flow-1366');
+
+    // Live mode: no band, none of the test keys, and it stays so after a reload (stored server-side).
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    await page.getByText('No live keys yet').waitFor();
+    assert.equal(await page.getByTestId('test-mode-band').count(), 0);
+    await page.reload();
+    await page.getByText('No live keys yet').waitFor();
+    assert.equal(await page.getByRole('switch', { name: 'Test mode' }).getAttribute('aria-checked'), 'false');
     assert.deepEqual(problems, []);
     await page.close();
   });
