@@ -193,6 +193,31 @@ describe('the dashboard in a browser', { skip }, () => {
     await page.close();
   });
 
+  it('lets an invited developer in to the developer settings only', async () => {
+    const { page: owner } = await newPage();
+    await signUp(owner);
+    await owner.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
+    await owner.getByRole('button', { name: 'Invite' }).first().click();
+    await owner.getByRole('dialog').getByRole('button', { name: 'Create link' }).click();
+    const link = await owner.getByTestId('invite-link').innerText();
+    assert.match(link, /\/dashboard\/invite\?token=/);
+    await owner.close();
+
+    const { page: dev, problems } = await newPage(390);
+    await dev.goto(link.replace(/^https?:\/\/[^/]+/, base));
+    await dev.getByLabel('Email').fill(`dev-${Date.now()}@example.com`);
+    await dev.getByLabel('Password').fill('another good password');
+    await dev.getByLabel('Your name (new accounts only)').fill('Grace Developer');
+    await dev.getByRole('button', { name: 'Join' }).click();
+    await dev.getByRole('heading', { name: 'API keys' }).waitFor();
+    const nav = dev.getByRole('navigation', { name: 'Main' });
+    assert.deepEqual(await nav.getByRole('link').allInnerTexts(), ['API keys', 'Webhooks', 'Events']);
+    await dev.goto(`${base}/dashboard/team`);
+    await dev.getByRole('heading', { name: 'API keys' }).waitFor();
+    assert.deepEqual(problems, []);
+    await dev.close();
+  });
+
   it('fits every page on a laptop and a phone, with the test band on each signed-in page', async () => {
     const { page, problems } = await newPage();
     await signUp(page);
