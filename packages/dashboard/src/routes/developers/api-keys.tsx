@@ -48,7 +48,7 @@ export function ApiKeys() {
       />
       {keys.isPending ? <Loading /> : keys.error ? <LoadError error={keys.error} /> : keys.data.items.length === 0 ? (
         <EmptyState title={`No ${session.mode} keys yet`} action={create}>
-          Create a key, give it only the scopes your code needs, and send it in the <code>x-service-api</code> header.
+          Create a key, give it only the scopes your code needs, and send it in the <code className="whitespace-nowrap">x-service-api</code> header.
         </EmptyState>
       ) : (
         <div className="rounded-lg border bg-card">
