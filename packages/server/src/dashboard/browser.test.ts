@@ -193,6 +193,22 @@ describe('the dashboard in a browser', { skip }, () => {
     await page.close();
   });
 
+  it('tells a throttled sign-in when to try again', async () => {
+    const email = `throttled-${Date.now()}@example.com`;
+    for (let i = 0; i < 10; i++) {
+      await fetch(`${base}/dashboard/api/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'wrong password' }) });
+    }
+    const { page } = await newPage(390);
+    await page.goto(`${base}/dashboard/signin`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: /try again/i });
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /Too many failed sign-in attempts\. Try again in/);
+    await page.close();
+  });
+
   it('lets an invited developer in to the developer settings only', async () => {
     const { page: owner } = await newPage();
     await signUp(owner);
