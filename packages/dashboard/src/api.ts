@@ -116,11 +116,13 @@ export interface TeamMember { id: string; name: string; email: string; role: Rol
 
 export interface ApiKey {
   id: string;
-  name: string;
+  /** Null for keys made on the CLI without a name. */
+  name: string | null;
   mode: Mode;
   scopes: string[];
   prefix: string;
-  lastFour: string;
+  /** Null for keys made before the last four were kept. */
+  lastFour: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt: string | null;

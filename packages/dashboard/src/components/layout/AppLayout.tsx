@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { ApiError, type Role } from '@/api';
 import { useSession } from '@/lib/session';
@@ -15,6 +16,17 @@ import { navSections } from './nav';
 export function AppLayout() {
   const session = useSession();
   const location = useLocation();
+  const navList = useRef<HTMLUListElement>(null);
+  // On a phone the navigation is one sideways-scrolling row: keep the current page's entry in view.
+  useEffect(() => {
+    const list = navList.current;
+    const active = list?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (list && active && list.scrollWidth > list.clientWidth) {
+      const from = list.getBoundingClientRect();
+      const item = active.getBoundingClientRect();
+      list.scrollLeft += item.left - from.left - (from.width - item.width) / 2;
+    }
+  }, [location.pathname, session.data]);
   if (session.isPending) return <div className="p-6"><Loading /></div>;
   if (session.error) {
     if (session.error instanceof ApiError && session.error.status === 401) {
@@ -31,7 +43,7 @@ export function AppLayout() {
       <Header session={session.data} />
       <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row">
         <nav aria-label="Main" className="border-b md:w-56 md:shrink-0 md:border-r md:border-b-0">
-          <ul className="flex gap-1 overflow-x-auto px-3 py-2 md:flex-col md:overflow-visible md:px-3 md:py-4">
+          <ul ref={navList} className="flex gap-1 overflow-x-auto px-3 py-2 md:flex-col md:overflow-visible md:px-3 md:py-4">
             {sections.map((section, i) => (
               <li key={i} className="flex shrink-0 gap-1 md:flex-col md:pb-3">
                 {section.label && (

@@ -1,6 +1,8 @@
 import * as React from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, dash, type CreatedApiKey, type Mode } from '@/api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Ping } from '@creator-commerce/sdk';
+import { api, dash, v1, type CreatedApiKey, type Mode } from '@/api';
+import { useCurrentSession } from '@/lib/session';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -8,14 +10,32 @@ import { Label } from '@/components/ui/label';
 import { Field, FieldError, FormError, fieldError } from '@/components/form';
 import { OneTimeSecret } from '@/components/copy-button';
 import { scopeSentences } from './scopes';
+import { keysKey } from './key-names';
+
+/**
+ * The scopes this server knows, each with its sentence. An owner's session holds every scope the
+ * server has (`GET /ping` lists them), so a scope this build does not have yet is not offered.
+ */
+function useScopeChoices() {
+  const session = useCurrentSession();
+  const ping = useQuery({ queryKey: ['ping'], queryFn: () => api.get<Ping>(v1('/ping')), staleTime: Infinity });
+  if (session.brand.role !== 'owner' || !ping.data) return scopeSentences;
+  const known = new Set(ping.data.scopes);
+  const described = new Set(scopeSentences.map((s) => s.scope));
+  return [
+    ...scopeSentences.filter((s) => known.has(s.scope)),
+    ...ping.data.scopes.filter((s) => !described.has(s)).map((scope) => ({ scope, sentence: 'A scope of this server.' })),
+  ];
+}
 
 export function CreateKeyDialog({ open, onOpenChange, mode }: { open: boolean; onOpenChange: (open: boolean) => void; mode: Mode }) {
   const queryClient = useQueryClient();
+  const scopeChoices = useScopeChoices();
   const [name, setName] = React.useState('');
   const [scopes, setScopes] = React.useState<string[]>([]);
   const create = useMutation({
     mutationFn: () => api.post<CreatedApiKey>(dash('/keys'), { name, scopes }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey }),
   });
   const close = (next: boolean) => {
     if (!next) {
@@ -35,7 +55,7 @@ export function CreateKeyDialog({ open, onOpenChange, mode }: { open: boolean; o
           <>
             <DialogHeader>
               <DialogTitle>Your new key</DialogTitle>
-              <DialogDescription>{create.data.name}: a {create.data.mode} key with {create.data.scopes.length} scope{create.data.scopes.length === 1 ? '' : 's'}.</DialogDescription>
+              <DialogDescription>{create.data.name ?? 'Unnamed key'}: a {create.data.mode} key with {create.data.scopes.length} scope{create.data.scopes.length === 1 ? '' : 's'}.</DialogDescription>
             </DialogHeader>
             <OneTimeSecret value={create.data.key} label="Secret key" testId="new-key" />
             <DialogFooter><Button onClick={() => close(false)}>Done</Button></DialogFooter>
@@ -59,11 +79,11 @@ export function CreateKeyDialog({ open, onOpenChange, mode }: { open: boolean; o
               <legend className="mb-1 flex w-full items-center justify-between text-sm font-medium">
                 Scopes
                 <Button type="button" variant="link" size="sm" className="h-auto p-0"
-                  onClick={() => setScopes(scopes.length === scopeSentences.length ? [] : scopeSentences.map((s) => s.scope))}>
-                  {scopes.length === scopeSentences.length ? 'Clear all' : 'Select all'}
+                  onClick={() => setScopes(scopes.length === scopeChoices.length ? [] : scopeChoices.map((s) => s.scope))}>
+                  {scopes.length === scopeChoices.length ? 'Clear all' : 'Select all'}
                 </Button>
               </legend>
-              {scopeSentences.map(({ scope, sentence }) => (
+              {scopeChoices.map(({ scope, sentence }) => (
                 <div key={scope} className="flex items-start gap-3 rounded-md border p-2.5">
                   <Checkbox id={`scope-${scope}`} className="mt-0.5" checked={scopes.includes(scope)} onCheckedChange={(v) => toggle(scope, v === true)} />
                   <Label htmlFor={`scope-${scope}`} className="grid gap-0.5 font-normal">

@@ -8,6 +8,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { FormError } from '@/components/form';
 import { OneTimeSecret } from '@/components/copy-button';
 import { formatDate } from '@/lib/format';
+import { keyName, keysKey } from './key-names';
 
 /** How long the old key keeps working after a roll (the server allows up to 7 days). */
 export const graceChoices = [
@@ -23,7 +24,7 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: ()
   const [grace, setGrace] = React.useState('86400');
   const roll = useMutation({
     mutationFn: () => api.post<RolledApiKey>(dash(`/keys/${apiKey.id}/roll`), { graceSeconds: Number(grace) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey }),
   });
   return (
     <Dialog open onOpenChange={(open) => { if (!open) onClose(); }}>
@@ -31,7 +32,7 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: ()
         {roll.data ? (
           <>
             <DialogHeader>
-              <DialogTitle>{apiKey.name} rolled</DialogTitle>
+              <DialogTitle>{keyName(apiKey)} rolled</DialogTitle>
               <DialogDescription>
                 {roll.data.previous.expiresAt && new Date(roll.data.previous.expiresAt) > new Date()
                   ? `The old key keeps working until ${formatDate(roll.data.previous.expiresAt)}. Put the new one in place before then.`
@@ -50,7 +51,7 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: ()
             }}
           >
             <DialogHeader>
-              <DialogTitle>Roll {apiKey.name}</DialogTitle>
+              <DialogTitle>Roll {keyName(apiKey)}</DialogTitle>
               <DialogDescription>
                 You get a new key with the same name, mode and scopes. Roll a key when it may have leaked, or on a schedule.
               </DialogDescription>

@@ -12,8 +12,9 @@ import { formatDate } from '@/lib/format';
 import { useCurrentSession } from '@/lib/session';
 import { CreateKeyDialog } from './api-key-create';
 import { RollKeyDialog } from './api-key-roll';
+import { keyName, keysKey } from './key-names';
 
-export const keysKey = ['keys'] as const;
+
 
 function keyStatus(key: ApiKey): { label: string; variant: 'success' | 'warning' | 'secondary' } {
   if (key.revokedAt) return { label: 'Revoked', variant: 'secondary' };
@@ -31,7 +32,7 @@ export function ApiKeys() {
   const revoke = useMutation({
     mutationFn: (key: ApiKey) => api.post<ApiKey>(dash(`/keys/${key.id}/revoke`)),
     onSuccess: (key) => {
-      toast({ title: 'Key revoked', description: `${key.name} no longer works.` });
+      toast({ title: 'Key revoked', description: `${keyName(key)} no longer works.` });
       return queryClient.invalidateQueries({ queryKey: keysKey });
     },
     onError: (err) => toast({ title: 'Could not revoke the key', description: errorMessage(err), variant: 'destructive' }),
@@ -47,7 +48,7 @@ export function ApiKeys() {
       />
       {keys.isPending ? <Loading /> : keys.error ? <LoadError error={keys.error} /> : keys.data.items.length === 0 ? (
         <EmptyState title={`No ${session.mode} keys yet`} action={create}>
-          Create a key, give it only the scopes your code needs, and send it in the <code>x-service-api</code> header.
+          Create a key, give it only the scopes your code needs, and send it in the <code className="whitespace-nowrap">x-service-api</code> header.
         </EmptyState>
       ) : (
         <div className="rounded-lg border bg-card">
@@ -57,7 +58,6 @@ export function ApiKeys() {
                 <TableHead>Name</TableHead>
                 <TableHead>Key</TableHead>
                 <TableHead>Scopes</TableHead>
-                <TableHead>Created</TableHead>
                 <TableHead>Last used</TableHead>
                 <TableHead>Status</TableHead>
                 <TableHead><span className="sr-only">Actions</span></TableHead>
@@ -69,16 +69,16 @@ export function ApiKeys() {
                 const usable = status.label !== 'Revoked' && status.label !== 'Expired';
                 return (
                   <TableRow key={key.id} data-testid={`key-${key.id}`}>
-                    <TableCell className="font-medium">
-                      <span className="flex items-center gap-2"><KeyRound className="size-4 text-muted-foreground" aria-hidden />{key.name}</span>
+                    <TableCell>
+                      <span className="flex items-center gap-2 font-medium"><KeyRound className="size-4 text-muted-foreground" aria-hidden />{keyName(key)}</span>
+                      <span className="text-xs text-muted-foreground">Created {formatDate(key.createdAt)}</span>
                     </TableCell>
-                    <TableCell><code className="font-mono text-xs">{key.prefix}…{key.lastFour}</code></TableCell>
+                    <TableCell><code className="font-mono text-xs">{key.prefix}…{key.lastFour ?? '····'}</code></TableCell>
                     <TableCell className="whitespace-normal">
                       <div className="flex max-w-72 min-w-40 flex-wrap gap-1">
                         {key.scopes.map((s) => <Badge key={s} variant="outline" className="font-mono">{s}</Badge>)}
                       </div>
                     </TableCell>
-                    <TableCell>{formatDate(key.createdAt)}</TableCell>
                     <TableCell>{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Never'}</TableCell>
                     <TableCell><Badge variant={status.variant}>{status.label}</Badge></TableCell>
                     <TableCell className="text-right">
@@ -87,7 +87,7 @@ export function ApiKeys() {
                           <Button variant="outline" size="sm" onClick={() => setRolling(key)}>Roll</Button>
                           <Confirm
                             trigger={<Button variant="outline" size="sm" className="text-destructive">Revoke</Button>}
-                            title={`Revoke ${key.name}?`}
+                            title={`Revoke ${keyName(key)}?`}
                             description="Requests with this key fail from now on, on every server, within a second. This cannot be undone; roll the key instead if your code needs time to switch."
                             action="Revoke key"
                             onConfirm={() => revoke.mutate(key)}

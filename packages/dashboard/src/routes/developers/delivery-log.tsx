@@ -13,7 +13,7 @@ import { EmptyState, LoadError, Loading } from '@/components/page';
 import { toast } from '@/components/ui/toast';
 import { formatDate } from '@/lib/format';
 import { eventTypes } from './event-types';
-import { deliveriesKey, useDeliveries, type DeliveryFilters } from './webhook-queries';
+import { deliveriesKey, listEndpoints, useDeliveries, webhooksKey, type DeliveryFilters } from './webhook-queries';
 
 const statusVariant: Record<string, 'success' | 'destructive' | 'warning'> = { succeeded: 'success', failed: 'destructive', pending: 'warning' };
 
@@ -27,22 +27,24 @@ const ALL = 'all';
  * The delivery log: newest first, filtered by status and event type (and endpoint, on an
  * endpoint's page). A row opens the delivery: every attempt and a resend button.
  */
-export function DeliveryLog({ endpointID, endpointUrls = {}, showFilters = true, eventID, eventType }:
-  { endpointID?: string; endpointUrls?: Record<string, string>; showFilters?: boolean; eventID?: string; eventType?: EventType }) {
+export function DeliveryLog({ endpointID, showFilters = true, eventID, eventType }:
+  { endpointID?: string; showFilters?: boolean; eventID?: string; eventType?: EventType }) {
   const [status, setStatus] = React.useState<string>(ALL);
   const [type, setType] = React.useState<string>(eventType ?? ALL);
   const [open, setOpen] = React.useState<string | null>(null);
+  const endpoints = useQuery({ queryKey: webhooksKey, queryFn: listEndpoints, enabled: !endpointID });
+  const endpointUrls = Object.fromEntries((endpoints.data?.items ?? []).map((e) => [e.id, e.url]));
   const filters: DeliveryFilters = {
     endpointID,
+    eventID,
     status: status === ALL ? undefined : (status as DeliveryFilters['status']),
     eventType: type === ALL ? undefined : (type as EventType),
   };
   const deliveries = useDeliveries(filters);
-  // The list has no event filter: an event's page narrows by type and keeps its own deliveries.
-  const rows = (deliveries.data?.pages.flatMap((p) => p.items) ?? []).filter((d) => !eventID || d.eventID === eventID);
+  const rows = deliveries.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
-    <div className="grid gap-3">
+    <div className="flex flex-col gap-3">
       {showFilters && (
         <div className="flex flex-wrap items-end gap-3">
           <div className="grid gap-1.5">

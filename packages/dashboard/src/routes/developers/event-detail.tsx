@@ -22,7 +22,7 @@ export function EventDetail() {
   const e = event.data;
   const payload = JSON.stringify(e, null, 2);
   return (
-    <div className="grid gap-6">
+    <div className="flex flex-col gap-6">
       <div>
         {back}
         <PageHeader title={e.type} description={<>{describeEventType(e.type)} <span className="font-mono text-xs">{e.id}</span> · {formatDate(e.created)}</>} />
@@ -38,7 +38,7 @@ export function EventDetail() {
       </div>
       <section aria-labelledby="event-deliveries">
         <h2 id="event-deliveries" className="mb-3 text-lg font-semibold">Deliveries of this event</h2>
-        <DeliveryLog eventID={e.id} eventType={e.type} showFilters={false} />
+        <DeliveryLog eventID={e.id} showFilters={false} />
       </section>
     </div>
   );

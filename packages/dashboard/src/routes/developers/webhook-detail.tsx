@@ -51,7 +51,7 @@ export function WebhookDetail() {
   });
 
   return (
-    <div className="grid gap-6">
+    <div className="flex flex-col gap-6">
       <div>
         {back}
         <PageHeader

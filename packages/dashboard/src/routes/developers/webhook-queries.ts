@@ -19,7 +19,8 @@ function usePagedList<Item>(key: readonly unknown[], path: string, params: Recor
   });
 }
 
-export type DeliveryFilters = Pick<DeliveryListParams, 'status' | 'eventType' | 'endpointID'> & { resourceID?: string };
+/** `eventID` and `resourceID` are newer filters of the same list (the SDK's generated params follow on regeneration). */
+export type DeliveryFilters = Pick<DeliveryListParams, 'status' | 'eventType' | 'endpointID'> & { resourceID?: string; eventID?: string };
 
 export function useDeliveries(filters: DeliveryFilters) {
   return usePagedList<WebhookDelivery>(deliveriesKey, '/webhooks/deliveries', filters);

@@ -30,7 +30,7 @@ export function SigningSecret({ endpointId }: { endpointId: string }) {
         <CardTitle>Signing secret</CardTitle>
         <CardDescription>Your server checks every delivery's signature with it. Roll it if it may have leaked.</CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-3">
+      <CardContent className="flex flex-col gap-3">
         <FormError error={reveal.error} />
         <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
           <code data-testid="revealed-secret" className="min-w-0 flex-1 rounded-md border bg-muted px-3 py-2 font-mono text-sm break-all">

@@ -20,7 +20,7 @@ export function Webhooks() {
   const items = endpoints.data?.items ?? [];
   const add = <Button onClick={() => setCreating(true)}><Plus aria-hidden /> Add endpoint</Button>;
   return (
-    <div className="grid gap-8">
+    <div className="flex flex-col gap-8">
       <div>
         <PageHeader
           title="Webhooks"
@@ -61,7 +61,7 @@ export function Webhooks() {
       </div>
       <section aria-labelledby="delivery-log">
         <h2 id="delivery-log" className="mb-3 text-lg font-semibold">Delivery log</h2>
-        <DeliveryLog endpointUrls={Object.fromEntries(items.map((e) => [e.id, e.url]))} />
+        <DeliveryLog />
       </section>
       <CreateEndpointDialog open={creating} onOpenChange={setCreating} />
     </div>
