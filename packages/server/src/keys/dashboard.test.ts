@@ -176,4 +176,25 @@ describe('revealing a webhook signing secret in the dashboard', () => {
     assert.equal((await t.request({ method: 'GET', url: `/dashboard/api/webhooks/${ep.id}/secret`, key: key.key })).statusCode, 403, 'not with an API key');
     assert.equal((await dashboardClient(t).call('GET', `/dashboard/api/webhooks/${ep.id}/secret`)).status, 401);
   });
+
+  it('lets a developer member grant and roll only the scopes the role holds', async () => {
+    const owner = await signUp(t);
+    const ownerKey = await makeKey(owner.client, { name: 'Everything', scopes: ['customers:read', 'webhooks:write'] });
+    const link = (await owner.client.call('POST', '/dashboard/api/invites', { role: 'developer' })).body.data.link;
+    const dev = dashboardClient(t);
+    const token = new URL(link).searchParams.get('token');
+    const email = `dev-${Date.now()}@example.com`;
+    assert.equal((await dev.call('POST', '/dashboard/api/invites/accept', { token, name: 'Dev', email, password: 'developer secret' })).status, 200);
+    await dev.refresh();
+
+    const beyond = await dev.call('POST', '/dashboard/api/keys', { name: 'Sneaky', scopes: ['customers:read'] });
+    assert.equal(beyond.status, 403, JSON.stringify(beyond.body));
+    assert.match(beyond.body.message, /customers:read/);
+    const rolled = await dev.call('POST', `/dashboard/api/keys/${ownerKey.id}/roll`, { graceSeconds: 0 });
+    assert.equal(rolled.status, 403, 'rolling would show the developer a key that reads customers');
+    assert.equal((await ping(ownerKey.key)).statusCode, 200, 'the refused roll left the owner\'s key working');
+
+    const own = await dev.call('POST', '/dashboard/api/keys', { name: 'Hooks', scopes: ['webhooks:write'] });
+    assert.equal(own.status, 200, JSON.stringify(own.body));
+  });
 });

@@ -56,6 +56,17 @@ function checkScopes(scopes: string[]): Scope[] {
   return scopes as Scope[];
 }
 
+/**
+ * Nobody hands out more than they hold: a developer member (webhooks:write only) could otherwise
+ * mint, or roll an owner's key into, a key that reads customers, past what the role may see.
+ */
+function checkGrantable(principal: Principal, scopes: Scope[], field: string) {
+  const beyond = scopes.filter((s) => !principal.scopes.includes(s));
+  if (beyond.length) {
+    throw new AppError('forbidden', `You cannot ${field === 'scopes' ? 'grant' : 'roll a key that holds'} ${beyond.join(', ')}: your role does not hold ${beyond.length === 1 ? 'that scope' : 'those scopes'}.`);
+  }
+}
+
 async function insertNewKey(tx: Queryable, brandId: string, mode: Mode, name: string | null, scopes: Scope[], rolledFrom: string | null): Promise<CreatedApiKey> {
   const key = newKeyString(mode);
   const row = await repo.insertKey(tx, {
@@ -76,7 +87,9 @@ async function insertNewKey(tx: Queryable, brandId: string, mode: Mode, name: st
 export async function createApiKey(tx: Queryable, principal: Principal, input: { name: string | null; scopes: string[] }): Promise<CreatedApiKey> {
   const name = input.name === null ? null : input.name.trim();
   if (name === '') throw invalid('name', 'must not be blank');
-  return insertNewKey(tx, principal.brandId, principal.mode, name, checkScopes(input.scopes), null);
+  const scopes = checkScopes(input.scopes);
+  checkGrantable(principal, scopes, 'scopes');
+  return insertNewKey(tx, principal.brandId, principal.mode, name, scopes, null);
 }
 
 export async function listApiKeys(tx: Queryable, principal: Principal): Promise<ApiKey[]> {
@@ -114,6 +127,7 @@ export async function rollApiKey(
     throw invalid('graceSeconds', `must be a whole number of seconds from 0 to ${maxGraceSeconds} (7 days)`);
   }
   const existing = await requireKey(tx, principal, input.id);
+  checkGrantable(principal, existing.scopes, 'key');
   if (existing.revoked_at) throw new AppError('conflict', `API key ${existing.id} is revoked; create a new key instead of rolling it.`);
   if (existing.expires_at && existing.expires_at.getTime() <= Date.now()) {
     throw new AppError('conflict', `API key ${existing.id} expired after an earlier roll; create a new key instead of rolling it.`);
