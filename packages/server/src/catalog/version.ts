@@ -42,6 +42,6 @@ export function catalogChangesIn(tx: Queryable): Iterable<string> {
 
 /** The brand's catalog version: 0 before its first catalog write. */
 export async function catalogVersion(db: Queryable, brandId: string): Promise<number> {
-  const [row] = await db.query<{ version: number | string }>('SELECT version FROM catalog_versions WHERE brand_id = $1', [brandId]);
+  const [row] = await db.query<{ version: number | string }>('SELECT version FROM catalog_versions WHERE brand_id = $1', [brandId], 'catalog_version');
   return row ? Number(row.version) : 0;
 }
