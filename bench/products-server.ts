@@ -37,6 +37,9 @@ await db.exec('ANALYZE');
 const app = await buildApp(testDeps(db, { config: { bodyLimitBytes: 1 << 20, logLevel: 'silent', publicUrl: 'http://localhost' } }));
 await app.listen({ port: 0, host: '127.0.0.1' });
 const appPort = (app.server.address() as { port: number }).port;
+const uncachedApp = await buildApp(testDeps(db, { config: { bodyLimitBytes: 1 << 20, logLevel: 'silent', publicUrl: 'http://localhost', catalogCacheMb: 0 } }));
+await uncachedApp.listen({ port: 0, host: '127.0.0.1' });
+const uncachedPort = (uncachedApp.server.address() as { port: number }).port;
 
 const real = await app.inject({ method: 'GET', url: '/api/v1/products?limit=20', headers: { 'x-service-api': key.key } });
 if (real.statusCode !== 200) throw new Error(`the real route answered ${real.statusCode}: ${real.body}`);
@@ -48,9 +51,10 @@ bare.get('/database', async () => listProducts(db, brand.id, { limit: 20 }));
 await bare.listen({ port: 0, host: '127.0.0.1' });
 const barePort = (bare.server.address() as { port: number }).port;
 
-process.stdout.write(`${JSON.stringify({ appPort, barePort, key: key.key, kind: db.kind, bytes: bytes.length })}\n`);
+process.stdout.write(`${JSON.stringify({ appPort, uncachedPort, barePort, key: key.key, kind: db.kind, bytes: bytes.length })}\n`);
 process.on('SIGTERM', async () => {
   await app.close();
+  await uncachedApp.close();
   await bare.close();
   if (url) await db.query(`DELETE FROM products WHERE brand_id = $1`, [brand.id]);
   await db.close();

@@ -75,6 +75,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   // Keys' "last used", noted per request in memory and written at most once a minute per key.
   const keyUses = new LastUsedRecorder(deps.db, { log: app.log });
   app.addHook('onClose', async () => keyUses.close());
+  // The catalog cache hears other processes' catalog writes from the moment this app serves.
+  app.addHook('onReady', async () => deps.catalogCache.start());
+  app.addHook('onClose', async () => deps.catalogCache.stop());
   installAuth(app, [apiKeyResolver({ ...deps, keyUses }), sessionResolver(deps)], { onFailure: onAuthFailure });
   // After auth, so a session principal is known; before any body is read.
   installCsrfCheck(app, { db: deps.db, publicUrl: deps.config.publicUrl });

@@ -21,6 +21,8 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
     ['ROLES', 'api,cron', /ROLES/],
     ['KEY_CACHE_MS', '5000', /KEY_CACHE_MS/],
+    ['CATALOG_CACHE_MB', '-1', /CATALOG_CACHE_MB/],
+    ['CATALOG_CACHE_CHECK_MS', '5', /CATALOG_CACHE_CHECK_MS/],
   ] as const) {
     it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (err: Error) => err instanceof ConfigError && pattern.test(err.message));

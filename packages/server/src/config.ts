@@ -16,6 +16,10 @@ export interface Config {
   roles: { api: boolean; worker: boolean };
   /** How long a verified API key is trusted without asking the database again. */
   keyCacheMs: number;
+  /** Memory for the catalog cache in MB (CATALOG_CACHE_MB, 0 turns it off; catalog/cache.ts). */
+  catalogCacheMb: number;
+  /** The catalog cache's safety net: how often at most a brand's catalog version is compared (CATALOG_CACHE_CHECK_MS). */
+  catalogCacheCheckMs: number;
   /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookSettings;
   /** Records one import batch writes in one transaction (docs/imports.md). */
@@ -310,6 +314,8 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     roles,
     keyCacheMs: integer(env, 'KEY_CACHE_MS', 500, 0, 1000),
+    catalogCacheMb: integer(env, 'CATALOG_CACHE_MB', 64, 0, 65_536),
+    catalogCacheCheckMs: integer(env, 'CATALOG_CACHE_CHECK_MS', 1000, 10, 60_000),
     webhooks: webhookSettings(env, !databaseUrl),
     importBatchSize: integer(env, 'IMPORT_BATCH_SIZE', 1000, 1, 10_000),
     renewals: renewalSettings(env),

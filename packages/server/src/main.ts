@@ -7,6 +7,7 @@ import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { migrate } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import { KeyCache } from './keys/cache.ts';
+import { catalogCacheFromConfig } from './catalog/cache.ts';
 import { connectRateLimitRedis } from './http/rate-limit.ts';
 import { createLogger } from './logger.ts';
 import { resolveSecrets } from './secrets.ts';
@@ -42,7 +43,7 @@ async function main() {
     db = await openPglite(config.dataDir);
   }
   const redis = config.redisUrl && config.roles.api ? connectRateLimitRedis(config.redisUrl, log) : undefined;
-  const deps: Deps = { db, config, log, keyCache: new KeyCache(config.keyCacheMs), lookup: systemLookup, secrets, adminToken, redis, ...paymentsFromConfig(config) };
+  const deps: Deps = { db, config, log, keyCache: new KeyCache(config.keyCacheMs), catalogCache: catalogCacheFromConfig(db, config, log), lookup: systemLookup, secrets, adminToken, redis, ...paymentsFromConfig(config) };
 
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');

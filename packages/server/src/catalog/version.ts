@@ -12,6 +12,13 @@ export const catalogChannel = 'catalog_changed';
  * `catalog/version.test.ts` fails when a new write path leaves this out.
  */
 export async function catalogChanged(tx: Queryable, brandId: string): Promise<void> {
+  // A Db handle (no transaction: each statement commits alone, as some tests write) has no commit
+  // to wait for; its NOTIFY reaches this process's cache as it reaches every other.
+  if (!('onCommit' in tx)) {
+    const brands = changedIn.get(tx) ?? new Set<string>();
+    brands.add(brandId);
+    changedIn.set(tx, brands);
+  }
   await tx.query(
     `INSERT INTO catalog_versions (brand_id, version) VALUES ($1, 1)
      ON CONFLICT (brand_id) DO UPDATE SET version = catalog_versions.version + 1`,
@@ -21,8 +28,20 @@ export async function catalogChanged(tx: Queryable, brandId: string): Promise<vo
   await tx.query('SELECT pg_notify($1, $2)', [catalogChannel, brandId], 'notify_catalog_changed');
 }
 
+/**
+ * The brands whose catalog each open transaction changed, so this process's cache can drop them
+ * the moment the transaction commits (Db.onCommit), before the writer answers: the NOTIFY reaches
+ * this process's listener too, but later than the writer's next request may.
+ */
+const changedIn = new WeakMap<Queryable, Set<string>>();
+
+/** The brands whose catalog the transaction tx changed (call it once tx has committed). */
+export function catalogChangesIn(tx: Queryable): Iterable<string> {
+  return changedIn.get(tx) ?? [];
+}
+
 /** The brand's catalog version: 0 before its first catalog write. */
 export async function catalogVersion(db: Queryable, brandId: string): Promise<number> {
-  const [row] = await db.query<{ version: number | string }>('SELECT version FROM catalog_versions WHERE brand_id = $1', [brandId]);
+  const [row] = await db.query<{ version: number | string }>('SELECT version FROM catalog_versions WHERE brand_id = $1', [brandId], 'catalog_version');
   return row ? Number(row.version) : 0;
 }

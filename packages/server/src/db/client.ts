@@ -20,7 +20,30 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Calls onNotify whenever NOTIFY is sent on channel; resolves to an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls listener with the transaction's handle after each transaction on this handle commits
+   * (never after a rollback), before transaction() resolves; resolves to an unsubscribe function.
+   * The catalog cache uses it to drop what a write of this process made stale before the writer
+   * answers (catalog/cache.ts).
+   */
+  onCommit(listener: (tx: Queryable) => void): () => void;
   close(): Promise<void>;
+}
+
+/** The listeners of one handle's commits; a throwing listener must not fail a committed write. */
+function commitListeners() {
+  const listeners = new Set<(tx: Queryable) => void>();
+  return {
+    add(listener: (tx: Queryable) => void) {
+      listeners.add(listener);
+      return () => { listeners.delete(listener); };
+    },
+    committed(tx: Queryable) {
+      for (const listener of listeners) {
+        try { listener(tx); } catch { /* the write is committed whatever a listener does */ }
+      }
+    },
+  };
 }
 
 // pg returns int8 and numeric as strings and PGlite as numbers; every count and amount we
@@ -55,6 +78,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   if (dataDir) await secureDataDir(dataDir);
   const lite = await PGlite.create(dataDir ?? 'memory://');
   if (dataDir) await secureDataDir(dataDir);
+  const commits = commitListeners();
   return {
     kind: 'pglite',
     async query<R>(sql: string, params: unknown[] = []) {
@@ -62,14 +86,22 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       return res.rows;
     },
     async exec(sql) { await lite.exec(sql); },
-    transaction<T>(fn: (tx: Queryable) => Promise<T>) {
-      return lite.transaction(async (t) => fn({
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+      const tx: Queryable = {
         async query<R>(sql: string, params: unknown[] = []) {
-          return (await t.query<R>(sql, params)).rows;
+          return (await txHandle!.query<R>(sql, params)).rows;
         },
-        async exec(sql) { await t.exec(sql); },
-      }));
+        async exec(sql) { await txHandle!.exec(sql); },
+      };
+      let txHandle: Parameters<Parameters<typeof lite.transaction>[0]>[0] | undefined;
+      const result = await lite.transaction(async (t) => {
+        txHandle = t;
+        return fn(tx);
+      });
+      commits.committed(tx);
+      return result;
     },
+    onCommit: commits.add,
     async listen(channel, onNotify) {
       const unsub = await lite.listen(channel, onNotify);
       return async () => { await unsub(); };
@@ -132,6 +164,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
   // would otherwise be an unhandled 'error' event. Who holds the client learns of the loss
   // from its next query, which fails.
   pool.on('connect', (client) => { client.on('error', () => {}); });
+  const commits = commitListeners();
   const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = [], name?: string) => {
     const res = await client.query<R & pg.QueryResultRow>(name ? { name, text: sql, values: params } : { text: sql, values: params });
     return res.rows as R[];
@@ -150,11 +183,13 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
       client.on('error', onError);
       try {
         await client.query('BEGIN');
-        const result = await fn({
+        const tx: Queryable = {
           query: (sql, params, name) => run(client, sql, params, name),
           exec: async (sql) => { await client.query(sql); },
-        });
+        };
+        const result = await fn(tx);
         await client.query('COMMIT');
+        commits.committed(tx);
         return result;
       } catch (err) {
         if (!lost && isConnectionError(err)) lost = err as Error;
@@ -169,6 +204,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
     async listen(channel, onNotify) {
       return listenWithReconnect({ connectionString: url, options: sessionOptions }, channel, onNotify);
     },
+    onCommit: commits.add,
     async close() { await pool.end(); },
   };
 }

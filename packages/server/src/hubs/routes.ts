@@ -1,4 +1,6 @@
 import { Type } from 'typebox';
+import type { CatalogCache } from '../catalog/cache.ts';
+import { cachedAnswer, pageKey } from '../catalog/cached-answer.ts';
 import type { Db } from '../db/client.ts';
 import { PageQuery } from '../db/paging.ts';
 import { principalOf } from '../auth/resolve.ts';
@@ -14,7 +16,7 @@ const edit = { auth: { scope: 'products:write' as const } };
 const shared = 'Hubs are part of the catalog, which test and live mode share: a test key with products:write edits the hub live buyers see.';
 
 /** Our additions: hubs and their membership tiers (docs/catalog.md). */
-export function hubRoutes(app: App, { db }: { db: Db }) {
+export function hubRoutes(app: App, { db, catalogCache }: { db: Db; catalogCache: CatalogCache }) {
   app.get('/hubs', {
     schema: {
       summary: 'List hubs',
@@ -24,7 +26,8 @@ export function hubRoutes(app: App, { db }: { db: Db }) {
       response: { 200: Envelope(ListOf(HubSummary)) },
     },
     config: read,
-  }, async (req) => ok('Hubs retrieved', await service.listHubs(db, principalOf(req), req.query)));
+  }, async (req, reply) => cachedAnswer(catalogCache, req, reply, pageKey('hubs', req.query),
+    async () => ok('Hubs retrieved', await service.listHubs(db, principalOf(req), req.query))));
 
   app.get('/hubs/:id', {
     schema: {
@@ -35,7 +38,8 @@ export function hubRoutes(app: App, { db }: { db: Db }) {
       response: { 200: Envelope(Hub) },
     },
     config: read,
-  }, async (req) => ok('Hub retrieved', await service.getHub(db, principalOf(req), req.params.id)));
+  }, async (req, reply) => cachedAnswer(catalogCache, req, reply, `hub/${req.params.id}`,
+    async () => ok('Hub retrieved', await service.getHub(db, principalOf(req), req.params.id))));
 
   app.post('/hubs', {
     schema: {

@@ -1,5 +1,7 @@
 import type { App } from '../http/app-type.ts';
 import { Type } from 'typebox';
+import type { CatalogCache } from '../catalog/cache.ts';
+import { cachedAnswer, pageKey } from '../catalog/cached-answer.ts';
 import type { Db } from '../db/client.ts';
 import { PageQuery } from '../db/paging.ts';
 import { principalOf } from '../auth/resolve.ts';
@@ -12,7 +14,7 @@ import * as writes from './writes.ts';
 const edit = { auth: { scope: 'products:write' as const } };
 const shared = 'The catalog is shared by test and live mode: a test key with products:write edits the product live buyers see.';
 
-export function productRoutes(app: App, { db }: { db: Db }) {
+export function productRoutes(app: App, { db, catalogCache }: { db: Db; catalogCache: CatalogCache }) {
   app.get('/products', {
     schema: {
       summary: 'List products',
@@ -22,7 +24,8 @@ export function productRoutes(app: App, { db }: { db: Db }) {
       response: { 200: Envelope(ListOf(ProductSummary)) },
     },
     config: { auth: { scope: 'products:read' } },
-  }, async (req) => ok('Products retrieved', await service.listProducts(db, principalOf(req), req.query)));
+  }, async (req, reply) => cachedAnswer(catalogCache, req, reply, pageKey('products', req.query),
+    async () => ok('Products retrieved', await service.listProducts(db, principalOf(req), req.query))));
 
   app.get('/products/:id', {
     schema: {
@@ -33,7 +36,8 @@ export function productRoutes(app: App, { db }: { db: Db }) {
       response: { 200: Envelope(Product) },
     },
     config: { auth: { scope: 'products:read' } },
-  }, async (req) => ok('Product retrieved', await service.getProduct(db, principalOf(req), req.params.id)));
+  }, async (req, reply) => cachedAnswer(catalogCache, req, reply, `product/${req.params.id}`,
+    async () => ok('Product retrieved', await service.getProduct(db, principalOf(req), req.params.id))));
 
   app.post('/products', {
     schema: {

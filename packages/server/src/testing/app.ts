@@ -7,6 +7,7 @@ import type { Deps } from '../deps.ts';
 import { createLogger } from '../logger.ts';
 import type { App } from '../http/app-type.ts';
 import { KeyCache } from '../keys/cache.ts';
+import { catalogCacheFromConfig } from '../catalog/cache.ts';
 import { paymentsFromConfig, type StripeEndpoint } from '../payments/stripe/client.ts';
 import { systemLookup, type Lookup } from '../webhooks/url-guard.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';
@@ -81,11 +82,13 @@ export function testDeps(
     ...configOverrides,
     webhooks: { ...testWebhookSettings(), ...configOverrides?.webhooks },
   };
+  const log = rest.log ?? createLogger(config.logLevel);
   return {
     db,
     config,
-    log: createLogger(config.logLevel),
+    log,
     keyCache: new KeyCache(config.keyCacheMs),
+    catalogCache: catalogCacheFromConfig(db, config, log),
     lookup: systemLookup,
     secrets: { webhookKey: config.webhooks.secretKey ?? randomBytes(32) },
     ...paymentsFromConfig(config, stripeEndpoint),
