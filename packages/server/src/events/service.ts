@@ -20,6 +20,8 @@ export interface RecordedEvent {
   type: EventType;
   data: Record<string, unknown>;
   createdAt: Date;
+  /** Increases with every event recorded, in recording order (events/repository.ts). */
+  seq: number;
 }
 
 /**
@@ -51,8 +53,8 @@ export async function recordEvent<T extends EventType>(
   options: { announce?: boolean } = {},
 ): Promise<RecordedEvent> {
   const row = { brand_id: event.brandId, id: newId('evt'), mode: event.mode, type: event.type, data: event.data as Record<string, unknown> };
-  const createdAt = await repo.insertEvent(tx, row);
-  const recorded: RecordedEvent = { brandId: row.brand_id, id: row.id, mode: row.mode, type: event.type, data: row.data, createdAt };
+  const inserted = await repo.insertEvent(tx, row);
+  const recorded: RecordedEvent = { brandId: row.brand_id, id: row.id, mode: row.mode, type: event.type, data: row.data, createdAt: inserted.created_at, seq: inserted.seq };
   if (options.announce !== false) await announce(tx, [recorded]);
   return recorded;
 }
@@ -61,8 +63,8 @@ export async function recordEvent<T extends EventType>(
 export async function recordEvents<T extends EventType>(tx: Queryable, events: NewEvent<T>[]): Promise<RecordedEvent[]> {
   if (!events.length) return [];
   const rows = events.map((e) => ({ brand_id: e.brandId, id: newId('evt'), mode: e.mode, type: e.type, data: e.data as Record<string, unknown> }));
-  const createdAt = await repo.insertEvents(tx, rows);
-  const recorded = rows.map((r, i) => ({ brandId: r.brand_id, id: r.id, mode: r.mode, type: events[i].type, data: r.data, createdAt: createdAt.get(r.id)! }));
+  const inserted = await repo.insertEvents(tx, rows);
+  const recorded = rows.map((r, i) => ({ brandId: r.brand_id, id: r.id, mode: r.mode, type: events[i].type, data: r.data, createdAt: inserted.get(r.id)!.created_at, seq: inserted.get(r.id)!.seq }));
   await announce(tx, recorded);
   return recorded;
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import { resourceOf } from '../events/payloads.ts';
+import { orderKeyOf, resourceOf } from '../events/payloads.ts';
 import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
 import type { Mode } from '../auth/principal.ts';
@@ -29,6 +29,7 @@ const prefetchedIds = 4;
  */
 export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: string): Promise<number> {
   const resource = resourceOf(e.type, e.data);
+  const orderKey = orderKeyOf(e.type, e.data);
   const ids = Array.from({ length: prefetchedIds }, () => newId('whd'));
   const [row] = await tx.query<{ inserted: number; rest: string[] }>(
     `WITH targets AS (
@@ -36,22 +37,22 @@ export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: st
        WHERE brand_id = $1 AND mode = $3
          AND CASE WHEN $8::text IS NULL THEN status = 'active' AND $4 = ANY (events) ELSE id = $8 END
      ), ins AS (
-       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
-       SELECT $1, ($5::text[])[t.n], $3, t.id, $2, $4, $6, $7 FROM targets t WHERE t.n <= ${prefetchedIds}
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq)
+       SELECT $1, ($5::text[])[t.n], $3, t.id, $2, $4, $6, $7, $10, $11 FROM targets t WHERE t.n <= ${prefetchedIds}
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM ins)::int AS inserted,
             (SELECT coalesce(array_agg(id ORDER BY n), '{}') FROM targets WHERE n > ${prefetchedIds}) AS rest,
             (SELECT pg_notify($9, 'delivery') WHERE EXISTS (SELECT 1 FROM targets)) AS notified`,
-    [e.brandId, e.id, e.mode, e.type, ids, resource.type, resource.id, endpointId ?? null, workChannel],
+    [e.brandId, e.id, e.mode, e.type, ids, resource.type, resource.id, endpointId ?? null, workChannel, orderKey, e.seq],
     'fan_out_event',
   );
   let deliveries = row.inserted;
   if (row.rest.length) {
     await tx.query(
-      `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
-       SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6 FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)`,
-      [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, row.rest.map(() => newId('whd')), row.rest],
+      `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq)
+       SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6, $9, $10 FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)`,
+      [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, row.rest.map(() => newId('whd')), row.rest, orderKey, e.seq],
     );
     deliveries += row.rest.length;
   }
@@ -77,14 +78,18 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
     for (const w of endpoints) {
       if (w.brand_id !== e.brandId || w.mode !== e.mode || !w.events.includes(e.type)) continue;
       const resource = resourceOf(e.type, e.data);
-      rows.push({ brand_id: e.brandId, id: newId('whd'), mode: e.mode, endpoint_id: w.id, event_id: e.id, event_type: e.type, resource_type: resource.type, resource_id: resource.id });
+      rows.push({
+        brand_id: e.brandId, id: newId('whd'), mode: e.mode, endpoint_id: w.id, event_id: e.id, event_type: e.type,
+        resource_type: resource.type, resource_id: resource.id, order_key: orderKeyOf(e.type, e.data), order_seq: e.seq,
+      });
     }
   }
   if (!rows.length) return 0;
   await tx.query(
-    `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
-     SELECT brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id
-     FROM jsonb_to_recordset($1::jsonb) AS d (brand_id text, id text, mode text, endpoint_id text, event_id text, event_type text, resource_type text, resource_id text)`,
+    `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq)
+     SELECT brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq
+     FROM jsonb_to_recordset($1::jsonb) AS d (brand_id text, id text, mode text, endpoint_id text, event_id text, event_type text,
+       resource_type text, resource_id text, order_key text, order_seq bigint)`,
     [JSON.stringify(rows)],
   );
   await notifyWorker(tx, 'delivery');
