@@ -169,6 +169,13 @@ export interface ClaimedDelivery {
   endpoint_status: 'active' | 'disabled' | null;
 }
 
+/**
+ * "Not finished and never delivered": pending, spelled so that only webhook_deliveries_order
+ * matches it (migration 008 says why).
+ */
+export const undeliveredSql = (alias: string) =>
+  `${alias}.status <> 'succeeded' AND ${alias}.status <> 'failed' AND ${alias}.delivered_at IS NULL`;
+
 const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.attempts, c.locked_by AS claim,
   ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at,
   e.url, e.secret_sealed, e.status AS endpoint_status`;
@@ -182,7 +189,10 @@ const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.a
  *
  * Order (docs/webhooks.md): a delivery waits while an earlier one of the same object to the same
  * endpoint (same order_key, lower order_seq) is still pending and was never delivered, whether it
- * is due, retrying later or in flight with another worker. That earlier row stays pending until
+ * is due, retrying later or in flight with another worker. Only deliveries that had such an
+ * earlier one when they were created (behind_earlier, fan-out.ts) are checked: one created with
+ * nothing before it cannot get an earlier sibling later (one object's changes are serialised by
+ * its row lock, and seq is taken in that order). That earlier row stays pending until
  * its outcome commits, so no worker can see it finished early, whatever it has locked; one
  * claim never takes two deliveries of one object. A delivery that ends `failed` (retries used up,
  * endpoint disabled or deleted) stops holding the next one back. Resends (claimOne) skip this.
@@ -193,11 +203,11 @@ export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: s
        SELECT w.brand_id, w.id FROM webhook_deliveries w
        WHERE w.status = 'pending' AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
          AND NOT (w.endpoint_id = ANY ($4::text[])) AND NOT (w.brand_id = ANY ($5::text[]))
-         AND NOT EXISTS (
+         AND (NOT w.behind_earlier OR NOT EXISTS (
            SELECT 1 FROM webhook_deliveries earlier
            WHERE earlier.brand_id = w.brand_id AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
-             AND earlier.order_seq < w.order_seq AND earlier.status = 'pending' AND earlier.delivered_at IS NULL
-         )
+             AND earlier.order_seq < w.order_seq AND ${undeliveredSql('earlier')}
+         ))
        ORDER BY w.next_attempt_at LIMIT $1
        FOR UPDATE SKIP LOCKED
      ), c AS (
@@ -324,7 +334,7 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        SELECT pg_notify($2, 'delivery') WHERE EXISTS (
          SELECT 1 FROM d JOIN webhook_deliveries n
            ON n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key AND n.order_seq > d.order_seq
-         WHERE d.status <> 'pending' AND n.status = 'pending')
+         WHERE d.status <> 'pending' AND n.behind_earlier AND ${undeliveredSql('n')})
      )
      SELECT id FROM d LEFT JOIN released ON true`,
     [JSON.stringify(rows), workChannel],

@@ -24,11 +24,18 @@ DROP INDEX events_newest;
 
 -- Deliveries of one object's events to one endpoint go out in event order: order_key names the
 -- object (events/payloads.ts, orderKeyOf), order_seq is its event's seq. A NULL key
--- (data that names no object) is never held back.
-ALTER TABLE webhook_deliveries ADD COLUMN order_key text, ADD COLUMN order_seq bigint;
-UPDATE webhook_deliveries d SET order_key = d.resource_type || ':' || d.resource_id, order_seq = e.seq
+-- (data that names no object) is never held back. behind_earlier: when the delivery was created,
+-- an earlier one of its object to its endpoint was still undelivered; only those are checked by
+-- the claim, so the common case (nothing before it) costs the claim nothing.
+ALTER TABLE webhook_deliveries ADD COLUMN order_key text, ADD COLUMN order_seq bigint,
+  ADD COLUMN behind_earlier boolean NOT NULL DEFAULT false;
+UPDATE webhook_deliveries d SET order_key = d.resource_type || ':' || d.resource_id, order_seq = e.seq, behind_earlier = true
 FROM events e
 WHERE d.status = 'pending' AND d.resource_id IS NOT NULL AND e.brand_id = d.brand_id AND e.id = d.event_id;
--- The claim's "is an earlier delivery of this object to this endpoint still waiting?" probe.
+-- "Is an earlier delivery of this object to this endpoint still undelivered?" (fan-out, claim).
+-- The predicate is spelled `status <> 'succeeded' AND status <> 'failed'` (pending, by the CHECK)
+-- on purpose, and so are the probes: then no other partial index on pending rows matches them,
+-- and the planner cannot pick webhook_deliveries_due (one brand's whole backlog per probe) when
+-- its statistics lag a burst of new rows.
 CREATE INDEX webhook_deliveries_order ON webhook_deliveries (brand_id, endpoint_id, order_key, order_seq)
-  WHERE status = 'pending';
+  WHERE status <> 'succeeded' AND status <> 'failed' AND delivered_at IS NULL;
