@@ -102,7 +102,7 @@ async function produce(db: Db, brandIds: string[], count: number, perCommit: num
       const out: string[] = [];
       for (let i = 0; i < n; i++) {
         const brandId = brandIds[(sent + i) % brandIds.length];
-        const e = await recordEvent(tx, { brandId, mode: 'test', type: 'member.joined', data: { membershipId: newId('mem'), name: 'Bench', email: 'bench@example.com', status: 'active', joinedAt: new Date().toISOString() } });
+        const e = await recordEvent(tx, { brandId, mode: 'test', type: 'member.joined', data: { membershipId: newId('mem'), name: 'Bench', email: 'bench@example.com', status: 'active', joinedAt: new Date().toISOString(), version: 1, updatedAt: new Date().toISOString() } });
         out.push(e.id);
       }
       return out;

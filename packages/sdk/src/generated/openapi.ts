@@ -1054,6 +1054,13 @@ export interface components {
             /** @description `active`, `expired`, `removed` or `cancelled`. */
             status: string;
             subscription?: components["schemas"]["Subscription"];
+            /**
+             * Format: date-time
+             * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+             */
+            updatedAt: string;
+            /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+            version: number;
         };
         /** @description The body of a `member.joined` delivery. */
         MemberJoinedEvent: {
@@ -1096,6 +1103,13 @@ export interface components {
             /** @description `active`, `expired`, `removed` or `cancelled`. */
             status: string;
             subscription?: components["schemas"]["Subscription"];
+            /**
+             * Format: date-time
+             * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+             */
+            updatedAt: string;
+            /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+            version: number;
         };
         PaymentLink: {
             /** @description The total the server computed from the catalog, as a decimal amount. */
@@ -1125,6 +1139,13 @@ export interface components {
             /** Format: date-time */
             settledAt: string;
             transactionCount: number;
+            /**
+             * Format: date-time
+             * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+             */
+            updatedAt: string;
+            /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+            version: number;
         };
         /** @description The body of a `payout.settled` delivery. */
         PayoutSettledEvent: {
@@ -1229,6 +1250,13 @@ export interface components {
             periodsPaid: number;
             /** @description `active`, `past_due` (a renewal failed and is being retried), `cancelled`, `expired` or `completed` (every one of `count` periods paid). */
             status: "active" | "past_due" | "cancelled" | "expired" | "completed";
+            /**
+             * Format: date-time
+             * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+             */
+            updatedAt: string;
+            /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+            version: number;
         };
         /** @description The body of a `subscription.completed` delivery. */
         SubscriptionCompletedEvent: {
@@ -1387,6 +1415,13 @@ export interface components {
             txref: string;
             /** @description `purchase` or `renewal`. */
             type: string;
+            /**
+             * Format: date-time
+             * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+             */
+            updatedAt: string;
+            /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+            version: number;
         };
         /** @description The body of a `transaction.failed` delivery. */
         TransactionFailedEvent: {

@@ -83,11 +83,13 @@ describe('paying a link', () => {
     assert.deepEqual(txn, {
       txref: txrefOf(location), type: 'purchase', status: 'succeeded', amount: 39.5, currency: 'USD',
       customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, createdAt: txn.createdAt, resourceID: ids['brush-course'], metadata: { orderId: '1042' },
+      version: 2, updatedAt: txn.updatedAt,
     });
     const customers = (await t.request({ method: 'GET', url: `/api/v1/products/${ids['brush-course']}/customers`, key: testKey })).json().data.items;
     assert.equal(customers.length, 1);
-    assert.deepEqual({ ...customers[0], membershipId: 'x', joinedAt: 'x' }, {
+    assert.deepEqual({ ...customers[0], membershipId: 'x', joinedAt: 'x', updatedAt: 'x' }, {
       membershipId: 'x', name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000', status: 'active', plan: ids['brush-standard'], joinedAt: 'x',
+      version: 1, updatedAt: 'x',
     });
     const events = await eventsOf(t, brand.id);
     assert.deepEqual(events.map((e) => e.type), ['transaction.succeeded', 'member.joined']);

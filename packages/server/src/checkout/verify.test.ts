@@ -71,9 +71,9 @@ describe('POST /payments/verify', () => {
     const txref = new URL(String(paid.headers.location), 'http://x').searchParams.get('txref')!;
     const res = await verify(testKey, txref);
     assert.equal(res.statusCode, 200);
-    assert.deepEqual({ ...res.json().data, createdAt: 'x' }, {
+    assert.deepEqual({ ...res.json().data, createdAt: 'x', updatedAt: 'x' }, {
       txref, type: 'purchase', status: 'succeeded', amount: 39.5, currency: 'USD', customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-      createdAt: 'x', resourceID: ids['brush-course'], metadata: { cart: 'c_9' },
+      createdAt: 'x', resourceID: ids['brush-course'], metadata: { cart: 'c_9' }, version: 2, updatedAt: 'x',
     });
     await verify(testKey, txref);
     assert.equal((await eventsOf(t, brand.id)).length, 2, 'verifying a settled transaction records nothing');

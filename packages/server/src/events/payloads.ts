@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Membership } from '../memberships/schemas.ts';
+import { VersionFields } from '../object-version.ts';
 import { Subscription } from '../subscriptions/schemas.ts';
 import { Transaction } from '../transactions/schemas.ts';
 import type { EventType } from './types.ts';
@@ -36,6 +37,7 @@ export const Payout = Type.Object({
   periodEnd: Type.String({ format: 'date-time' }),
   settledAt: Type.String({ format: 'date-time' }),
   mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+  ...VersionFields,
 }, { $id: 'Payout' });
 
 export const eventPayloads = {
@@ -64,4 +66,16 @@ export function resourceOf(type: EventType, data: Record<string, unknown>): { ty
       : family === 'subscription' ? { type: 'membership', id: text((data.membership as Record<string, unknown> | undefined)?.membershipId) }
         : { type: 'payout', id: text(data.id) };
   return found.id === null ? { type: null, id: null } : found;
+}
+
+/**
+ * The object whose deliveries go out in order (docs/webhooks.md, Order and versions): the
+ * membership for member.* and subscription.* (a subscription belongs to its membership, and its
+ * events change that membership too), the transaction for transaction.*, the payout. A renewal's
+ * transaction.succeeded and the subscription.renewed it causes are about two objects, so they are
+ * not ordered against each other. Null when the data names no object.
+ */
+export function orderKeyOf(type: EventType, data: Record<string, unknown>): string | null {
+  const resource = resourceOf(type, data);
+  return resource.id === null ? null : `${resource.type}:${resource.id}`;
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import { afterCursor, type PageRequest } from '../db/paging.ts';
+import type { PageRequest } from '../db/paging.ts';
 import type { Mode } from '../auth/principal.ts';
 
 export interface EventRow {
@@ -11,51 +11,61 @@ export interface EventRow {
   /** What the event is about (payloads.ts resourceOf): a txref, membership id or payout id. */
   resource_id: string | null;
   created_at: Date;
+  /** The order it was recorded in (migration 008): events of one transaction share created_at's millisecond. */
+  seq: number;
 }
 
-export type NewEventRow = Omit<EventRow, 'created_at'>;
+export type NewEventRow = Omit<EventRow, 'created_at' | 'seq'>;
 
-const columns = 'brand_id, id, mode, type, data, resource_id, created_at';
+const columns = 'brand_id, id, mode, type, data, resource_id, created_at, seq';
 
-export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<Date> {
-  const [row] = await tx.query<{ created_at: Date }>(
-    'INSERT INTO events (brand_id, id, mode, type, data, resource_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at',
+export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<{ created_at: Date; seq: number }> {
+  const [row] = await tx.query<{ created_at: Date; seq: number }>(
+    'INSERT INTO events (brand_id, id, mode, type, data, resource_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at, seq',
     [e.brand_id, e.id, e.mode, e.type, e.data, e.resource_id],
     'insert_event',
   );
-  return row.created_at;
+  return row;
 }
 
-/** Many events in one statement (bulk imports); returns each one's created_at by id. */
-export async function insertEvents(tx: Queryable, events: NewEventRow[]): Promise<Map<string, Date>> {
+/** Many events in one statement (bulk imports), numbered in the given order; returns each one's created_at and seq by id. */
+export async function insertEvents(tx: Queryable, events: NewEventRow[]): Promise<Map<string, { created_at: Date; seq: number }>> {
   if (!events.length) return new Map();
-  const rows = await tx.query<{ id: string; created_at: Date }>(
+  const rows = await tx.query<{ id: string; created_at: Date; seq: number }>(
     `INSERT INTO events (brand_id, id, mode, type, data, resource_id)
      SELECT brand_id, id, mode, type, data, resource_id
-     FROM jsonb_to_recordset($1::jsonb) AS e(brand_id text, id text, mode text, type text, data jsonb, resource_id text)
-     RETURNING id, created_at`,
+     FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (brand_id text, id text, mode text, type text, data jsonb, resource_id text)) WITH ORDINALITY AS e(brand_id, id, mode, type, data, resource_id, n)
+     ORDER BY n
+     RETURNING id, created_at, seq`,
     [JSON.stringify(events)],
     'insert_events',
   );
-  return new Map(rows.map((r) => [r.id, r.created_at]));
+  return new Map(rows.map((r) => [r.id, { created_at: r.created_at, seq: r.seq }]));
 }
 
 /**
  * One page of the mode's events, newest first, optionally of one type and/or about one resource;
  * limit + 1 rows. Only the filters given become conditions, so the index that leads with
- * brand_id, mode and that column serves the page (011_developer_settings.sql).
+ * brand_id, mode and that column serves the page (011_developer_settings.sql). Events of one
+ * transaction share a millisecond, so within it they are ordered by seq (the order they were
+ * recorded in), not by their random ids. The cursor names the last event shown; its seq is looked
+ * up (an event purged meanwhile by retention counts as the first of its millisecond).
  */
 export function listEvents(db: Queryable, brandId: string, mode: Mode, filter: { type?: string; resourceId?: string }, page: PageRequest) {
   const params: unknown[] = [brandId, mode, page.limit + 1];
   const conditions: string[] = [];
   if (filter.type !== undefined) { params.push(filter.type); conditions.push(`AND type = $${params.length}`); }
   if (filter.resourceId !== undefined) { params.push(filter.resourceId); conditions.push(`AND resource_id = $${params.length}`); }
-  const after = afterCursor(page, params.length + 1);
+  if (page.after) {
+    params.push(page.after.createdAt, page.after.id);
+    const at = `$${params.length - 1}`;
+    conditions.push(`AND (created_at, seq) < (${at}, coalesce((SELECT c.seq FROM events c WHERE c.brand_id = $1 AND c.id = $${params.length} AND c.created_at = ${at}), 0))`);
+  }
   return db.query<EventRow>(
     `SELECT ${columns} FROM events
-     WHERE brand_id = $1 AND mode = $2 ${conditions.join(' ')} ${after.sql}
-     ORDER BY created_at DESC, id DESC LIMIT $3`,
-    [...params, ...after.params],
+     WHERE brand_id = $1 AND mode = $2 ${conditions.join(' ')}
+     ORDER BY created_at DESC, seq DESC LIMIT $3`,
+    params,
   );
 }
 

@@ -20,6 +20,8 @@ export interface RecordedEvent {
   type: EventType;
   data: Record<string, unknown>;
   createdAt: Date;
+  /** Increases with every event recorded, in recording order (events/repository.ts). */
+  seq: number;
 }
 
 /**
@@ -52,8 +54,8 @@ export async function recordEvent<T extends EventType>(
 ): Promise<RecordedEvent> {
   const data = event.data as Record<string, unknown>;
   const row = { brand_id: event.brandId, id: newId('evt'), mode: event.mode, type: event.type, data, resource_id: resourceOf(event.type, data).id };
-  const createdAt = await repo.insertEvent(tx, row);
-  const recorded: RecordedEvent = { brandId: row.brand_id, id: row.id, mode: row.mode, type: event.type, data: row.data, createdAt };
+  const inserted = await repo.insertEvent(tx, row);
+  const recorded: RecordedEvent = { brandId: row.brand_id, id: row.id, mode: row.mode, type: event.type, data: row.data, createdAt: inserted.created_at, seq: inserted.seq };
   if (options.announce !== false) await announce(tx, [recorded]);
   return recorded;
 }
@@ -65,8 +67,8 @@ export async function recordEvents<T extends EventType>(tx: Queryable, events: N
     const data = e.data as Record<string, unknown>;
     return { brand_id: e.brandId, id: newId('evt'), mode: e.mode, type: e.type, data, resource_id: resourceOf(e.type, data).id };
   });
-  const createdAt = await repo.insertEvents(tx, rows);
-  const recorded = rows.map((r, i) => ({ brandId: r.brand_id, id: r.id, mode: r.mode, type: events[i].type, data: r.data, createdAt: createdAt.get(r.id)! }));
+  const inserted = await repo.insertEvents(tx, rows);
+  const recorded = rows.map((r, i) => ({ brandId: r.brand_id, id: r.id, mode: r.mode, type: events[i].type, data: r.data, createdAt: inserted.get(r.id)!.created_at, seq: inserted.get(r.id)!.seq }));
   await announce(tx, recorded);
   return recorded;
 }

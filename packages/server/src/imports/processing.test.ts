@@ -82,8 +82,9 @@ describe('processing an import', () => {
     await queue(testKey, `/api/v1/products/${ids.p}/customers/import`, [{ fullName: 'Ada', email: 'ada@example.com', phone: '+15550100', experienceLevel: 'Beginner' }]);
     await drainImports(t.db);
     const [c] = (await t.request({ method: 'GET', url: `/api/v1/products/${ids.p}/customers`, key: testKey })).json().data.items;
-    assert.deepEqual({ ...c, membershipId: undefined, joinedAt: undefined }, {
+    assert.deepEqual({ ...c, membershipId: undefined, joinedAt: undefined, updatedAt: undefined }, {
       membershipId: undefined, joinedAt: undefined, name: 'Ada', email: 'ada@example.com', phone: '+15550100', status: 'active', plan: ids.vip,
+      version: 1, updatedAt: undefined,
     });
     const [e] = await joinedEvents(brandId);
     assert.deepEqual(e.data, { ...c, productID: ids.p });

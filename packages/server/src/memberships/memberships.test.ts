@@ -51,6 +51,8 @@ describe('GET /hubs/{hubID}/members', () => {
       status: 'active',
       plan: ids['club-free'],
       joinedAt: first.joined_at.toISOString(),
+      version: 1,
+      updatedAt: first.updated_at.toISOString(),
     });
   });
 });

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import { afterCursor, type PageRequest } from '../db/paging.ts';
 import type { Mode } from '../auth/principal.ts';
+import { bumpVersionSql } from '../object-version.ts';
 
 export interface MembershipRow {
   brand_id: string;
@@ -18,6 +19,9 @@ export interface MembershipRow {
   subscription_id: string | null;
   joined_at: Date;
   created_at: Date;
+  /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
+  version: number;
+  updated_at: Date;
 }
 
 export type NewMembership = Pick<MembershipRow, 'brand_id' | 'id' | 'mode' | 'hub_id' | 'product_id' | 'name' | 'email' | 'plan'> &
@@ -133,7 +137,7 @@ export async function activateMembership(db: Queryable, m: NewMembership): Promi
        FOR UPDATE
      )
      UPDATE memberships m
-     SET status = 'active', plan = $5, phone = COALESCE($6, m.phone),
+     SET status = 'active', plan = $5, phone = COALESCE($6, m.phone), ${bumpVersionSql},
          joined_at = CASE WHEN prev.status = 'active' THEN m.joined_at ELSE date_trunc('milliseconds', clock_timestamp()) END
      FROM prev
      WHERE m.brand_id = $1 AND m.id = prev.id
@@ -153,7 +157,7 @@ export async function findMembership(db: Queryable, brandId: string, mode: Mode,
 /** Marks the memberships a subscription pays for. */
 export async function attachSubscription(db: Queryable, brandId: string, ids: string[], subscriptionId: string): Promise<MembershipRow[]> {
   return db.query<MembershipRow>(
-    'UPDATE memberships SET subscription_id = $3 WHERE brand_id = $1 AND id = ANY($2::text[]) RETURNING *',
+    `UPDATE memberships SET subscription_id = $3, ${bumpVersionSql} WHERE brand_id = $1 AND id = ANY($2::text[]) RETURNING *`,
     [brandId, ids, subscriptionId],
   );
 }
@@ -161,7 +165,7 @@ export async function attachSubscription(db: Queryable, brandId: string, ids: st
 /** Ends the active memberships a subscription pays for; returns the ones it ended. */
 export async function endSubscriptionMemberships(db: Queryable, brandId: string, subscriptionId: string, status: 'expired' | 'removed'): Promise<MembershipRow[]> {
   return db.query<MembershipRow>(
-    `UPDATE memberships SET status = $3 WHERE brand_id = $1 AND subscription_id = $2 AND status = 'active' RETURNING *`,
+    `UPDATE memberships SET status = $3, ${bumpVersionSql} WHERE brand_id = $1 AND subscription_id = $2 AND status = 'active' RETURNING *`,
     [brandId, subscriptionId, status],
   );
 }
@@ -169,7 +173,7 @@ export async function endSubscriptionMemberships(db: Queryable, brandId: string,
 /** Ends one active membership; undefined when it was not active. */
 export async function endMembership(db: Queryable, brandId: string, id: string, status: 'expired' | 'removed'): Promise<MembershipRow | undefined> {
   const [row] = await db.query<MembershipRow>(
-    `UPDATE memberships SET status = $3 WHERE brand_id = $1 AND id = $2 AND status = 'active' RETURNING *`, [brandId, id, status]);
+    `UPDATE memberships SET status = $3, ${bumpVersionSql} WHERE brand_id = $1 AND id = $2 AND status = 'active' RETURNING *`, [brandId, id, status]);
   return row;
 }
 

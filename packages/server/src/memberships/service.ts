@@ -7,6 +7,7 @@ import type { Mode, Principal } from '../auth/principal.ts';
 import type { EventData } from '../events/payloads.ts';
 import { recordEvent, recordEvents } from '../events/service.ts';
 import { newId } from '../ids.ts';
+import { versionOf } from '../object-version.ts';
 import { requireProduct } from '../products/service.ts';
 import { findSubscriptions, type SubscriptionRow } from '../subscriptions/repository.ts';
 import { renderSubscription } from '../subscriptions/render.ts';
@@ -24,6 +25,7 @@ export function renderMembership(row: repo.MembershipRow, sub?: SubscriptionRow)
     status: row.status,
     ...(row.plan ? { plan: row.plan } : {}),
     joinedAt: row.joined_at.toISOString(),
+    ...versionOf(row),
     ...(sub ? { subscription: renderSubscription(sub) } : {}),
   };
 }

@@ -15,6 +15,9 @@ export interface PayoutRow {
   period_end: Date;
   settled_at: Date;
   created_at: Date;
+  /** A payout never changes once settled: version 1, updated_at its creation (object-version.ts). */
+  version: number;
+  updated_at: Date;
 }
 
 export interface ScheduleRow {
@@ -76,7 +79,7 @@ export async function deleteSchedule(db: Queryable, brandId: string, mode: Mode)
   await db.query('DELETE FROM payout_schedules WHERE brand_id = $1 AND mode = $2', [brandId, mode]);
 }
 
-export async function insertPayout(db: Queryable, p: Omit<PayoutRow, 'created_at'>): Promise<PayoutRow> {
+export async function insertPayout(db: Queryable, p: Omit<PayoutRow, 'created_at' | 'version' | 'updated_at'>): Promise<PayoutRow> {
   const [row] = await db.query<PayoutRow>(
     `INSERT INTO payouts (brand_id, id, mode, currency, amount, fee, transaction_count, period_start, period_end, settled_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,

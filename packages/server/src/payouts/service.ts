@@ -5,6 +5,7 @@ import { notFound } from '../errors.ts';
 import { recordEvent } from '../events/service.ts';
 import type { EventData } from '../events/payloads.ts';
 import { newId } from '../ids.ts';
+import { versionOf } from '../object-version.ts';
 import type { Principal } from '../auth/principal.ts';
 import { exponentOf, toMajor } from '../money.ts';
 import * as transactions from '../transactions/repository.ts';
@@ -35,6 +36,7 @@ export function renderPayout(row: PayoutRow): EventData<'payout.settled'> {
     periodEnd: row.period_end.toISOString(),
     settledAt: row.settled_at.toISOString(),
     mode: row.mode,
+    ...versionOf(row),
   };
 }
 

@@ -1,3 +1,4 @@
+import { versionOf } from '../object-version.ts';
 import type { SubscriptionRow } from './repository.ts';
 import type { Subscription } from './schemas.ts';
 
@@ -10,5 +11,6 @@ export function renderSubscription(row: SubscriptionRow): Subscription {
     count: row.period_count,
     cancelAtPeriodEnd: row.cancel_at_period_end,
     ...(row.next_billing_at ? { nextBillingAt: row.next_billing_at.toISOString() } : {}),
+    ...versionOf(row),
   };
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/client.ts';
 import type { Mode } from '../auth/principal.ts';
+import { bumpVersionSql } from '../object-version.ts';
 import { notAdvancingSql, rowNowSql } from '../clock/repository.ts';
 import type { Periodic } from './periods.ts';
 
@@ -34,10 +35,12 @@ export interface SubscriptionRow {
   payment_method: string | null;
   ended_at: Date | null;
   created_at: Date;
+  /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
+  version: number;
   updated_at: Date;
 }
 
-export type NewSubscription = Omit<SubscriptionRow, 'created_at' | 'updated_at' | 'ended_at' | 'failed_attempts' | 'pending_transaction_id' | 'cancel_at_period_end'>;
+export type NewSubscription = Omit<SubscriptionRow, 'created_at' | 'updated_at' | 'version' | 'ended_at' | 'failed_attempts' | 'pending_transaction_id' | 'cancel_at_period_end'>;
 
 const columns = ['brand_id', 'id', 'mode', 'membership_id', 'tier_id', 'amount', 'currency', 'periodic', 'period_interval', 'period_count',
   'status', 'started_at', 'current_period_start', 'current_period_end', 'periods_paid', 'next_billing_at', 'due_at', 'customer_name',
@@ -57,7 +60,7 @@ export type SubscriptionPatch = Partial<Pick<SubscriptionRow, 'status' | 'curren
 export async function updateSubscription(db: Queryable, brandId: string, id: string, patch: SubscriptionPatch): Promise<SubscriptionRow> {
   const keys = Object.keys(patch) as (keyof SubscriptionPatch)[];
   const [row] = await db.query<SubscriptionRow>(
-    `UPDATE subscriptions SET ${keys.map((k, i) => `${k} = $${i + 3}`).join(', ')}, updated_at = date_trunc('milliseconds', clock_timestamp())
+    `UPDATE subscriptions SET ${keys.map((k, i) => `${k} = $${i + 3}`).join(', ')}, ${bumpVersionSql}
      WHERE brand_id = $1 AND id = $2 RETURNING *`,
     [brandId, id, ...keys.map((k) => patch[k])],
   );

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { VersionFields } from '../object-version.ts';
 
 /**
  * The recurring side of a membership bought on a recurring tier (docs/subscriptions.md). Our
@@ -14,6 +15,7 @@ export const Subscription = Type.Object({
   count: Type.Integer({ minimum: 0, description: 'Billing periods agreed; 0 renews until cancelled.' }),
   cancelAtPeriodEnd: Type.Boolean(),
   nextBillingAt: Type.Optional(Type.String({ format: 'date-time', description: 'Absent once nothing more will be billed.' })),
+  ...VersionFields,
 }, { $id: 'Subscription' });
 
 export type Subscription = Static<typeof Subscription>;

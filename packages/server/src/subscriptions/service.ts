@@ -152,16 +152,8 @@ export async function beginDueWork(
     await repo.updateSubscription(tx, sub.brand_id, sub.id, { due_at: null });
     return { kind: 'done' };
   }
-  if (sub.cancel_at_period_end) {
-    await endSubscription(tx, sub, now, { status: 'cancelled', memberships: 'expired', announce: true });
-    return { kind: 'done' };
-  }
-  if (billsRenewalsItself(sub.provider)) {
-    // Stripe bills this one and tells us (invoice.paid, invoice.payment_failed,
-    // customer.subscription.deleted; payments/stripe/webhook.ts): never bill it here too.
-    await repo.updateSubscription(tx, sub.brand_id, sub.id, { due_at: null });
-    return { kind: 'done' };
-  }
+  // A charge already under way is finished before anything else, cancel at period end included:
+  // ending the subscription under it would leave a charge that succeeds on an ended subscription.
   const lease = new Date(leaseFrom.getTime() + settings.leaseMs);
   if (sub.pending_transaction_id) {
     const pending = await transactions.findById(tx, sub.brand_id, sub.pending_transaction_id);
@@ -174,6 +166,16 @@ export async function beginDueWork(
       await applyRenewalOutcome(tx, pending, settings, now);
       return { kind: 'done' };
     }
+  }
+  if (sub.cancel_at_period_end) {
+    await endSubscription(tx, sub, now, { status: 'cancelled', memberships: 'expired', announce: true });
+    return { kind: 'done' };
+  }
+  if (billsRenewalsItself(sub.provider)) {
+    // Stripe bills this one and tells us (invoice.paid, invoice.payment_failed,
+    // customer.subscription.deleted; payments/stripe/webhook.ts): never bill it here too.
+    await repo.updateSubscription(tx, sub.brand_id, sub.id, { due_at: null });
+    return { kind: 'done' };
   }
   const provider = sub.amount > 0 && sub.provider ? providers.named(sub.provider) : undefined;
   const txref = `tx_${randomBytes(15).toString('base64url')}`;
@@ -313,6 +315,11 @@ async function applyRenewalOutcome(tx: Queryable, moved: TransactionRow, setting
     return;
   }
   const failures = locked.failed_attempts + 1;
+  if (locked.cancel_at_period_end) {
+    // Cancelled while this charge was under way: its paid period is over and nothing is retried.
+    await endSubscription(tx, { ...locked, failed_attempts: failures }, now, { status: 'cancelled', memberships: 'expired', announce: true, transaction: moved });
+    return;
+  }
   if (billedElsewhere) {
     // Stripe retries on its own schedule (Smart Retries) and ends the subscription itself when
     // they run out (customer.subscription.deleted); meanwhile it is past_due, access kept.
@@ -366,9 +373,14 @@ async function endMembershipNow(tx: Queryable, m: MembershipRow, atPeriodEnd: bo
       throw new AppError('conflict', 'This membership has no subscription that renews, so it has no period end to wait for. '
         + 'Send {"atPeriodEnd": false} to remove the member now.');
     }
-    if (sub.status === 'past_due') await endSubscription(tx, sub, now, { status: 'cancelled', memberships: 'expired', announce: true });
+    if (sub.status === 'past_due' && !sub.pending_transaction_id) await endSubscription(tx, sub, now, { status: 'cancelled', memberships: 'expired', announce: true });
     else if (!sub.cancel_at_period_end) {
-      await repo.updateSubscription(tx, sub.brand_id, sub.id, { cancel_at_period_end: true, next_billing_at: null, due_at: sub.current_period_end });
+      // With a renewal charge under way (the period has just ended), the worker that made it
+      // settles it first: paid, the member keeps the period it paid for and the subscription
+      // ends with it; declined, it ends now (beginDueWork, applyRenewalOutcome).
+      await repo.updateSubscription(tx, sub.brand_id, sub.id, {
+        cancel_at_period_end: true, next_billing_at: null, due_at: sub.pending_transaction_id ? sub.due_at : sub.current_period_end,
+      });
     }
     return rendered(tx, m);
   }

@@ -4,6 +4,8 @@ import { loadCatalog } from '../catalog/load.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createMembership } from '../testing/factories.ts';
+import type { SubscriptionRow } from './repository.ts';
+import { beginDueWork, chargeRenewal, settleRenewal } from './service.ts';
 import { advance, buyPlan, eventTypes, member, recurringBrand, recurringCatalog, sub341 } from './test-support.ts';
 
 let t: TestApp;
@@ -11,8 +13,8 @@ before(async () => { t = await startTestApp(); });
 after(async () => { await t.close(); });
 
 const day = 86_400_000;
-// Events recorded in one transaction share their millisecond, so only their set is checked, not their order.
-const sameSet = (actual: string[], expected: string[]) => assert.deepEqual([...actual].sort(), [...expected].sort());
+// Events in the order they were recorded (events.seq), also within one transaction.
+const sameSet = (actual: string[], expected: string[]) => assert.deepEqual(actual, expected);
 const lifecycle = (type: string) => type.startsWith('subscription.') || type.startsWith('member.') || type.startsWith('transaction.');
 
 describe('subscriptions', () => {
@@ -177,6 +179,59 @@ describe('POST /memberships/{id}/cancel', () => {
     assert.equal((await t.db.query('SELECT 1 FROM transactions WHERE brand_id = $1 AND type = \'renewal\'', [b.brandId])).length, 0);
     const types = (await eventTypes(t, b.brandId, (x) => x.startsWith('subscription.') || x === 'member.removed')).map((e) => e.type);
     sameSet(types, ['subscription.expired', 'member.removed']);
+  });
+
+  it('at period end while a renewal charge is under way: the charge is settled first, and the period it paid for is kept', async () => {
+    const b = await recurringBrand(t);
+    const { membershipId } = await buyPlan(t, b, 'monthly');
+    const [sub] = await t.db.query<SubscriptionRow>('SELECT * FROM subscriptions WHERE brand_id = $1', [b.brandId]);
+    // A worker has recorded the renewal charge and is asking the provider (step 1 committed, step 2 running)...
+    const work = await t.db.transaction((tx) => beginDueWork(tx, t.deps.payments, sub, sub.current_period_end, t.config.renewals));
+    assert.equal(work.kind, 'bill');
+    if (work.kind !== 'bill') return;
+    // ...when the brand cancels at period end, and (another worker) the clock passes the period end.
+    const res = await t.request({ method: 'POST', url: `/api/v1/memberships/${membershipId}/cancel`, key: b.key, payload: { atPeriodEnd: true } });
+    assert.equal(res.statusCode, 200, res.body);
+    await advance(t, b.key, { by: '32d' });
+    // The first worker's charge comes back paid.
+    const state = await chargeRenewal(t.db, t.deps.payments, work.sub, work.payment);
+    await t.db.transaction((tx) => settleRenewal(tx, work.payment, state as never, t.config.renewals, work.at));
+
+    const charges = await t.db.query<{ status: string }>('SELECT status FROM transactions WHERE brand_id = $1 AND type = \'renewal\'', [b.brandId]);
+    assert.deepEqual(charges.map((c) => c.status), ['succeeded'], 'charged once');
+    const m = await member(t, b, membershipId);
+    assert.equal(m.status, 'active', 'the member keeps the period the charge paid for');
+    assert.equal(m.subscription.periodsPaid, 2);
+    assert.equal(m.subscription.cancelAtPeriodEnd, true);
+    assert.equal(m.subscription.nextBillingAt, undefined);
+    await advance(t, b.key, { by: '31d' });
+    const ended = await member(t, b, membershipId);
+    assert.equal(ended.status, 'expired');
+    assert.equal(ended.subscription.status, 'cancelled');
+    const types = (await eventTypes(t, b.brandId, (x) => x.startsWith('subscription.') || x.startsWith('member.'))).map((e) => e.type);
+    assert.deepEqual(types, ['member.joined', 'subscription.renewed', 'subscription.expired', 'member.removed']);
+    assert.equal((await t.db.query('SELECT 1 FROM transactions WHERE brand_id = $1', [b.brandId])).length, 2, 'nothing billed after the cancel');
+  });
+
+  it('at period end while a renewal charge is under way that is declined: the subscription ends at once, nothing retried', async () => {
+    const b = await recurringBrand(t);
+    const { membershipId } = await buyPlan(t, b, 'monthly', sub341);
+    const [sub] = await t.db.query<SubscriptionRow>('SELECT * FROM subscriptions WHERE brand_id = $1', [b.brandId]);
+    const work = await t.db.transaction((tx) => beginDueWork(tx, t.deps.payments, sub, sub.current_period_end, t.config.renewals));
+    assert.equal(work.kind, 'bill');
+    if (work.kind !== 'bill') return;
+    const res = await t.request({ method: 'POST', url: `/api/v1/memberships/${membershipId}/cancel`, key: b.key, payload: { atPeriodEnd: true } });
+    assert.equal(res.statusCode, 200, res.body);
+    const state = await chargeRenewal(t.db, t.deps.payments, work.sub, work.payment);
+    assert.equal(state.status, 'failed');
+    await t.db.transaction((tx) => settleRenewal(tx, work.payment, state as never, t.config.renewals, work.at));
+    const m = await member(t, b, membershipId);
+    assert.equal(m.status, 'expired');
+    assert.equal(m.subscription.status, 'cancelled');
+    await advance(t, b.key, { by: '40d' });
+    assert.equal((await t.db.query('SELECT 1 FROM transactions WHERE brand_id = $1 AND type = \'renewal\'', [b.brandId])).length, 1, 'no retry');
+    const types = (await eventTypes(t, b.brandId, (x) => x !== 'transaction.succeeded' && x !== 'payout.settled')).map((e) => e.type);
+    assert.deepEqual(types, ['member.joined', 'transaction.failed', 'subscription.expired', 'member.removed']);
   });
 
   it('now: removes the member at once, cancels the subscription, and bills nothing more', async () => {

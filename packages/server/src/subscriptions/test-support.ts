@@ -75,6 +75,6 @@ export async function member(t: TestApp, b: { ids: Record<string, string>; key: 
 }
 
 export async function eventTypes(t: TestApp, brandId: string, filter?: (type: string) => boolean) {
-  const rows = await t.db.query<{ type: string; data: any }>('SELECT type, data FROM events WHERE brand_id = $1 ORDER BY created_at, id', [brandId]);
+  const rows = await t.db.query<{ type: string; data: any }>('SELECT type, data FROM events WHERE brand_id = $1 ORDER BY seq', [brandId]);
   return rows.filter((r) => !filter || filter(r.type));
 }

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import { afterCursor, type PageRequest } from '../db/paging.ts';
 import type { Mode } from '../auth/principal.ts';
+import { bumpVersionSql } from '../object-version.ts';
 
 export interface TransactionRow {
   brand_id: string;
@@ -26,10 +27,12 @@ export interface TransactionRow {
   payout_id?: string | null;
   fee?: number | null;
   created_at: Date;
+  /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
+  version: number;
   updated_at: Date;
 }
 
-export type NewTransaction = Omit<TransactionRow, 'created_at' | 'updated_at' | 'failure_code' | 'failure_message'>;
+export type NewTransaction = Omit<TransactionRow, 'created_at' | 'updated_at' | 'version' | 'failure_code' | 'failure_message'>;
 
 export async function insertTransaction(db: Queryable, t: NewTransaction): Promise<TransactionRow> {
   const [row] = await db.query<TransactionRow>(
@@ -95,7 +98,7 @@ export async function finishPending(
   outcome: { status: 'succeeded' } | { status: 'failed'; code: string; message: string },
 ) {
   const [row] = await db.query<TransactionRow>(
-    `UPDATE transactions SET status = $3, failure_code = $4, failure_message = $5, updated_at = date_trunc('milliseconds', clock_timestamp())
+    `UPDATE transactions SET status = $3, failure_code = $4, failure_message = $5, ${bumpVersionSql}
      WHERE brand_id = $1 AND id = $2 AND status = 'pending' RETURNING *`,
     [brandId, id, outcome.status, outcome.status === 'failed' ? outcome.code : null, outcome.status === 'failed' ? outcome.message : null],
   );
@@ -114,7 +117,7 @@ export function unsettled(db: Queryable, brandId: string, mode: Mode) {
 /** Puts transactions into a payout, each with the fee charged on it (minor units). */
 export async function settleInto(db: Queryable, brandId: string, payoutId: string, fees: { id: string; fee: number }[]): Promise<void> {
   await db.query(
-    `UPDATE transactions t SET payout_id = $2, fee = f.fee
+    `UPDATE transactions t SET payout_id = $2, fee = f.fee, ${bumpVersionSql}
      FROM jsonb_to_recordset($3::jsonb) AS f(id text, fee bigint)
      WHERE t.brand_id = $1 AND t.id = f.id AND t.payout_id IS NULL`,
     [brandId, payoutId, JSON.stringify(fees)],

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { VersionFields } from '../object-version.ts';
 
 export const Transaction = Type.Object({
   txref: Type.String({ description: 'The transaction reference; the id in /transactions/{id}.' }),
@@ -10,6 +11,7 @@ export const Transaction = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   resourceID: Type.Optional(Type.String({ description: 'What was bought: a product or hub id.' })),
   metadata: Type.Record(Type.String(), Type.String(), { description: 'The metadata given when the payment link was made.' }),
+  ...VersionFields,
 }, { $id: 'Transaction' });
 
 export type Transaction = Static<typeof Transaction>;

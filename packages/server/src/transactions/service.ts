@@ -3,6 +3,7 @@ import { pageRequest, toPage } from '../db/paging.ts';
 import { notFound } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import { toMajor } from '../money.ts';
+import { versionOf } from '../object-version.ts';
 import * as repo from './repository.ts';
 import type { Transaction } from './schemas.ts';
 
@@ -17,6 +18,7 @@ export function renderTransaction(row: repo.TransactionRow): Transaction {
     createdAt: row.created_at.toISOString(),
     ...(row.resource_id ? { resourceID: row.resource_id } : {}),
     metadata: row.metadata,
+    ...versionOf(row),
   };
 }
 

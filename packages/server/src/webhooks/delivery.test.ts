@@ -202,7 +202,7 @@ describe('delivery pipeline', () => {
     await t.request({ method: 'PATCH', url: `/api/v1/webhooks/${disabled.id}`, key, payload: { status: 'disabled' } });
     const live = await createKey(t.db, brandId, { mode: 'live' });
     await registerEndpoint(t, live.key, 'https://hooks.example.com/x', ['member.joined']).catch(() => undefined);
-    const event = await t.db.transaction((tx) => recordEvent(tx, { brandId, mode: 'test', type: 'member.joined', data: { membershipId: 'mem_x', name: 'A', email: 'a@example.com', status: 'active', joinedAt: new Date().toISOString() } }));
+    const event = await t.db.transaction((tx) => recordEvent(tx, { brandId, mode: 'test', type: 'member.joined', data: { membershipId: 'mem_x', name: 'A', email: 'a@example.com', status: 'active', joinedAt: new Date().toISOString(), version: 1, updatedAt: new Date().toISOString() } }));
     const [queued] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM webhook_deliveries WHERE brand_id = $1 AND event_id = $2', [brandId, event.id]);
     assert.equal(queued.count, 2);
     const [a] = await rx.waitFor(1);

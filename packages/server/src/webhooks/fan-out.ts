@@ -1,9 +1,10 @@
 import type { Queryable } from '../db/client.ts';
-import { resourceOf } from '../events/payloads.ts';
+import { orderKeyOf, resourceOf } from '../events/payloads.ts';
 import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
 import type { Mode } from '../auth/principal.ts';
 import { notifyWorker, workChannel } from '../worker/notify.ts';
+import { undeliveredSql } from './repository.ts';
 
 /**
  * The outbox's other half (DESIGN.md, Events and the worker): in the transaction that records an
@@ -18,6 +19,14 @@ export const webhookFanOut: EventSubscriber = {
   },
 };
 
+/**
+ * Whether a new delivery has an earlier one of its object to its endpoint still undelivered
+ * (docs/webhooks.md, Order and versions): only those are checked again when claimed.
+ */
+const behindEarlier = (endpoint: string, orderKey: string, brand = '$1') =>
+  `(${orderKey}::text IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_deliveries e
+     WHERE e.brand_id = ${brand} AND e.endpoint_id = ${endpoint} AND e.order_key = ${orderKey} AND ${undeliveredSql('e')}))`;
+
 /** Delivery ids generated up front for the common case; an event with more endpoints takes a second statement. */
 const prefetchedIds = 4;
 
@@ -29,6 +38,7 @@ const prefetchedIds = 4;
  */
 export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: string): Promise<number> {
   const resource = resourceOf(e.type, e.data);
+  const orderKey = orderKeyOf(e.type, e.data);
   const ids = Array.from({ length: prefetchedIds }, () => newId('whd'));
   const [row] = await tx.query<{ inserted: number; rest: string[] }>(
     `WITH targets AS (
@@ -36,22 +46,22 @@ export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: st
        WHERE brand_id = $1 AND mode = $3
          AND CASE WHEN $8::text IS NULL THEN status = 'active' AND $4 = ANY (events) ELSE id = $8 END
      ), ins AS (
-       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
-       SELECT $1, ($5::text[])[t.n], $3, t.id, $2, $4, $6, $7 FROM targets t WHERE t.n <= ${prefetchedIds}
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
+       SELECT $1, ($5::text[])[t.n], $3, t.id, $2, $4, $6, $7, $10, $11, ${behindEarlier('t.id', '$10')} FROM targets t WHERE t.n <= ${prefetchedIds}
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM ins)::int AS inserted,
             (SELECT coalesce(array_agg(id ORDER BY n), '{}') FROM targets WHERE n > ${prefetchedIds}) AS rest,
             (SELECT pg_notify($9, 'delivery') WHERE EXISTS (SELECT 1 FROM targets)) AS notified`,
-    [e.brandId, e.id, e.mode, e.type, ids, resource.type, resource.id, endpointId ?? null, workChannel],
+    [e.brandId, e.id, e.mode, e.type, ids, resource.type, resource.id, endpointId ?? null, workChannel, orderKey, e.seq],
     'fan_out_event',
   );
   let deliveries = row.inserted;
   if (row.rest.length) {
     await tx.query(
-      `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
-       SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6 FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)`,
-      [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, row.rest.map(() => newId('whd')), row.rest],
+      `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
+       SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6, $9, $10, ${behindEarlier('d.endpoint_id', '$9')} FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)`,
+      [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, row.rest.map(() => newId('whd')), row.rest, orderKey, e.seq],
     );
     deliveries += row.rest.length;
   }
@@ -73,18 +83,30 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
   );
   if (!endpoints.length) return 0;
   const rows = [];
+  // Two events of one object in one batch: the later one is behind the earlier (the INSERT's
+  // own check does not see rows of the same statement).
+  const seen = new Set<string>();
   for (const e of events) {
     for (const w of endpoints) {
       if (w.brand_id !== e.brandId || w.mode !== e.mode || !w.events.includes(e.type)) continue;
       const resource = resourceOf(e.type, e.data);
-      rows.push({ brand_id: e.brandId, id: newId('whd'), mode: e.mode, endpoint_id: w.id, event_id: e.id, event_type: e.type, resource_type: resource.type, resource_id: resource.id });
+      rows.push({
+        brand_id: e.brandId, id: newId('whd'), mode: e.mode, endpoint_id: w.id, event_id: e.id, event_type: e.type,
+        resource_type: resource.type, resource_id: resource.id, order_key: orderKeyOf(e.type, e.data), order_seq: e.seq, in_batch: false,
+      });
+      const row = rows[rows.length - 1];
+      const key = `${w.id} ${row.order_key}`;
+      if (row.order_key !== null && seen.has(key)) row.in_batch = true;
+      seen.add(key);
     }
   }
   if (!rows.length) return 0;
   await tx.query(
-    `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
-     SELECT brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id
-     FROM jsonb_to_recordset($1::jsonb) AS d (brand_id text, id text, mode text, endpoint_id text, event_id text, event_type text, resource_type text, resource_id text)`,
+    `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
+     SELECT d.brand_id, d.id, d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.order_key, d.order_seq,
+       d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}
+     FROM jsonb_to_recordset($1::jsonb) AS d (brand_id text, id text, mode text, endpoint_id text, event_id text, event_type text,
+       resource_type text, resource_id text, order_key text, order_seq bigint, in_batch boolean)`,
     [JSON.stringify(rows)],
   );
   await notifyWorker(tx, 'delivery');

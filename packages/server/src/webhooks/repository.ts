@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import { afterCursor, type PageRequest } from '../db/paging.ts';
 import type { Mode } from '../auth/principal.ts';
+import { workChannel } from '../worker/notify.ts';
 
 export interface EndpointRow {
   brand_id: string;
@@ -205,27 +206,46 @@ export interface ClaimedDelivery {
   endpoint_status: 'active' | 'disabled' | null;
 }
 
+/**
+ * "Not finished and never delivered": pending, spelled so that only webhook_deliveries_order
+ * matches it (migration 008 says why).
+ */
+export const undeliveredSql = (alias: string) =>
+  `${alias}.status <> 'succeeded' AND ${alias}.status <> 'failed' AND ${alias}.delivered_at IS NULL`;
+
 const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.attempts, c.locked_by AS claim,
   ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at,
   e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.status AS endpoint_status`;
 
 /**
- * Takes up to `limit` due deliveries for `leaseMs`. SKIP LOCKED lets concurrent workers pass each
- * other's rows; the lease (locked_until) is what keeps a delivery from being sent twice at once
- * after this statement commits, and what hands it to another worker if this one dies.
- */
-/**
- * Claims up to `limit` due deliveries, oldest due first, except those of the endpoints and brands
- * the worker is already sending as much as it may to (`busy`: see delivery-source.ts, no noisy
- * neighbours).
+ * Takes up to `limit` due deliveries for `leaseMs`, oldest due first, except those of the
+ * endpoints and brands the worker is already sending as much as it may to (`busy`: see
+ * delivery-source.ts, no noisy neighbours). SKIP LOCKED lets concurrent workers pass each other's
+ * rows; the lease (locked_until) is what keeps a delivery from being sent twice at once after this
+ * statement commits, and what hands it to another worker if this one dies.
+ *
+ * Order (docs/webhooks.md): a delivery waits while an earlier one of the same object to the same
+ * endpoint (same order_key, lower order_seq) is still pending and was never delivered, whether it
+ * is due, retrying later or in flight with another worker. Only deliveries that had such an
+ * earlier one when they were created (behind_earlier, fan-out.ts) are checked: one created with
+ * nothing before it cannot get an earlier sibling later (one object's changes are serialised by
+ * its row lock, and seq is taken in that order). That earlier row stays pending until
+ * its outcome commits, so no worker can see it finished early, whatever it has locked; one
+ * claim never takes two deliveries of one object. A delivery that ends `failed` (retries used up,
+ * endpoint disabled or deleted) stops holding the next one back. Resends (claimOne) skip this.
  */
 export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: string, busy: { endpoints: string[]; brands: string[] }) {
   return db.query<ClaimedDelivery>(
     `WITH due AS (
-       SELECT brand_id, id FROM webhook_deliveries
-       WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until <= now())
-         AND NOT (endpoint_id = ANY ($4::text[])) AND NOT (brand_id = ANY ($5::text[]))
-       ORDER BY next_attempt_at LIMIT $1
+       SELECT w.brand_id, w.id FROM webhook_deliveries w
+       WHERE w.status = 'pending' AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
+         AND NOT (w.endpoint_id = ANY ($4::text[])) AND NOT (w.brand_id = ANY ($5::text[]))
+         AND (NOT w.behind_earlier OR NOT EXISTS (
+           SELECT 1 FROM webhook_deliveries earlier
+           WHERE earlier.brand_id = w.brand_id AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
+             AND earlier.order_seq < w.order_seq AND ${undeliveredSql('earlier')}
+         ))
+       ORDER BY w.next_attempt_at LIMIT $1
        FOR UPDATE SKIP LOCKED
      ), c AS (
        UPDATE webhook_deliveries d SET locked_until = clock_timestamp() + $2 * interval '1 millisecond', locked_by = $3
@@ -320,7 +340,7 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
          locked_until = NULL, locked_by = NULL
        FROM o WHERE w.brand_id = o.brand_id AND w.id = o.id AND w.locked_by = o.claim
        RETURNING w.brand_id, w.id, w.endpoint_id, w.attempts, o.status, o.attempted_at, o.duration_ms, o.response_code,
-         o.error, o.response_body, o.disable_reason, o.failing_cutoff
+         o.error, o.response_body, o.disable_reason, o.failing_cutoff, w.order_key, w.order_seq
      ), a AS (
        INSERT INTO webhook_attempts (brand_id, delivery_id, number, attempted_at, duration_ms, response_code, error, response_body)
        SELECT brand_id, id, attempts, attempted_at, duration_ms, response_code, error, response_body FROM d
@@ -345,9 +365,16 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
            THEN date_trunc('milliseconds', clock_timestamp()) ELSE w.updated_at END
        FROM per_endpoint p WHERE w.brand_id = p.brand_id AND w.id = p.endpoint_id
          AND (NOT p.any_success OR w.failing_since IS NOT NULL)
+     ), released AS (
+       -- A delivery that finished may be what the next one of its object waited for (order):
+       -- wake the workers at commit rather than at their next poll.
+       SELECT pg_notify($2, 'delivery') WHERE EXISTS (
+         SELECT 1 FROM d JOIN webhook_deliveries n
+           ON n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key AND n.order_seq > d.order_seq
+         WHERE d.status <> 'pending' AND n.behind_earlier AND ${undeliveredSql('n')})
      )
-     SELECT id FROM d`,
-    [JSON.stringify(rows)],
+     SELECT id FROM d LEFT JOIN released ON true`,
+    [JSON.stringify(rows), workChannel],
     'webhook_record_attempts',
   );
   return new Set(done.map((r) => r.id));
@@ -355,9 +382,14 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
 
 /** Finishes a claimed delivery without an attempt: its endpoint was disabled or deleted meanwhile. */
 export async function abandonDelivery(db: Queryable, d: ClaimedDelivery, reason: string) {
+  // Failed, it no longer holds back the next delivery of its object (which is abandoned in turn,
+  // for the same reason, unless the endpoint is enabled again first): wake the workers for it.
   await db.query(
-    `UPDATE webhook_deliveries SET status = 'failed', failure_reason = $4, next_attempt_at = NULL, locked_until = NULL, locked_by = NULL
-     WHERE brand_id = $1 AND id = $2 AND locked_by = $3`,
-    [d.brand_id, d.id, d.claim, reason],
+    `WITH f AS (
+       UPDATE webhook_deliveries SET status = 'failed', failure_reason = $4, next_attempt_at = NULL, locked_until = NULL, locked_by = NULL
+       WHERE brand_id = $1 AND id = $2 AND locked_by = $3 RETURNING order_key
+     )
+     SELECT pg_notify($5, 'delivery') FROM f WHERE f.order_key IS NOT NULL`,
+    [d.brand_id, d.id, d.claim, reason, workChannel],
   );
 }

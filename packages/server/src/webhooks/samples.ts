@@ -20,6 +20,8 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date()):
     createdAt: at,
     resourceID: `prod_sample_${tag}`,
     metadata: { sample: 'true' },
+    version: status === 'pending' ? 1 : 2,
+    updatedAt: at,
   });
   const membership = (status: string): EventPayloads['member.joined'] => ({
     membershipId: `mem_sample_${tag}`,
@@ -29,6 +31,8 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date()):
     status,
     plan: `tier_sample_${tag}`,
     joinedAt: at,
+    version: status === 'active' ? 3 : 4,
+    updatedAt: at,
   });
   const month = 30 * 86_400_000;
   const subscription = (status: EventPayloads['subscription.renewed']['subscription']['status'], charged?: string): EventPayloads['subscription.renewed'] => ({
@@ -41,6 +45,8 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date()):
       count: 12,
       cancelAtPeriodEnd: false,
       ...(status === 'active' ? { nextBillingAt: new Date(now.getTime() + month).toISOString() } : {}),
+      version: status === 'active' ? 2 : 3,
+      updatedAt: at,
     },
     ...(charged ? { transaction: transaction(charged, 'renewal') } : {}),
   });
@@ -62,6 +68,8 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date()):
       periodEnd: at,
       settledAt: at,
       mode: 'test',
+      version: 1,
+      updatedAt: at,
     }),
   };
   return samples[type]() as EventData<T>;
