@@ -27,6 +27,13 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
+import { oauthResolver } from './auth/oauth-resolver.ts';
+import { buildProvider } from './oauth/provider.ts';
+import { oauthRoutes } from './oauth/routes.ts';
+import { appsRoutes } from './oauth/apps-routes.ts';
+import { dashboardSessions } from './oauth/dashboard-sessions.ts';
+import { mcpRoutes } from './mcp/routes.ts';
+import { routeCatalog } from './mcp/server.ts';
 
 /** The HTTP app of one process, on the deps its composition root built. */
 export async function buildApp(deps: Deps): Promise<App> {
@@ -60,7 +67,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   installRequestDeadlines(app, deps.config.requestTimeoutMs);
   installErrorHandling(app);
   const onAuthFailure = await installRateLimits(app, { settings: deps.config.rateLimits, redis: deps.redis });
-  installAuth(app, [apiKeyResolver(deps)], { onFailure: onAuthFailure });
+  const bearer = oauthResolver(deps);
+  installAuth(app, [apiKeyResolver(deps), bearer], { onFailure: onAuthFailure });
   installPathIdCheck(app);
   installTextRule(app);
 
@@ -85,6 +93,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
   });
 
+  // MCP tools take their schemas and scopes from the REST routes as those register.
+  const catalog = routeCatalog();
+  app.addHook('onRoute', catalog.onRoute);
   await app.register(async (api) => {
     const v1 = api as unknown as App;
     pingRoute(v1);
@@ -100,6 +111,10 @@ export async function buildApp(deps: Deps): Promise<App> {
     clockRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
+  const sessions = deps.sessions ?? dashboardSessions(deps.db);
+  await oauthRoutes(app, deps, await buildProvider(deps), sessions);
+  appsRoutes(app, { db: deps.db, sessions });
+  mcpRoutes(app, { publicUrl: deps.config.publicUrl, resolver: bearer, tools: catalog.tools });
   docsRoutes(app);
   checkoutPages(app, deps);
   if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken, config: deps.config });

@@ -4,6 +4,8 @@ export const errorStatus = {
   invalid_json: 400,
   authentication_required: 401,
   scope_missing: 403,
+  origin_refused: 403,
+  csrf_failed: 403,
   not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,
