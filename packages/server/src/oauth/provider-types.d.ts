@@ -47,6 +47,7 @@ declare module 'oidc-provider' {
     accountId: string;
     clientId: string;
     addOIDCScope(scope: string): void;
+    rejectOIDCScope(scope: string): void;
     addResourceScope(resource: string, scope: string): void;
     rejectResourceScope(resource: string, scope: string): void;
     getResourceScope(resource: string): string;
