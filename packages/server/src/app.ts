@@ -7,6 +7,9 @@ import { docsRoutes, documentRoute } from './docs/routes.ts';
 import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
+import { installCsrfCheck } from './auth/csrf.ts';
+import { sessionResolver } from './auth/session-resolver.ts';
+import { dashboardAccountRoutes } from './users/routes.ts';
 import { clientErrorHandler, frameworkErrors, installRequestDeadlines, newRequestId } from './http/edges.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installJsonDepthLimit } from './http/json-depth.ts';
@@ -31,7 +34,7 @@ import { oauthResolver } from './auth/oauth-resolver.ts';
 import { buildProvider } from './oauth/provider.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { appsRoutes } from './oauth/apps-routes.ts';
-import { dashboardSessions } from './oauth/dashboard-sessions.ts';
+import { dashboardSessions } from './oauth/session.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { routeCatalog } from './mcp/server.ts';
 
@@ -68,7 +71,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   installErrorHandling(app);
   const onAuthFailure = await installRateLimits(app, { settings: deps.config.rateLimits, redis: deps.redis });
   const bearer = oauthResolver(deps);
-  installAuth(app, [apiKeyResolver(deps), bearer], { onFailure: onAuthFailure });
+  installAuth(app, [apiKeyResolver(deps), sessionResolver(deps), bearer], { onFailure: onAuthFailure });
+  // After auth, so a session principal is known; before any body is read.
+  installCsrfCheck(app, { db: deps.db, publicUrl: deps.config.publicUrl });
   installPathIdCheck(app);
   installTextRule(app);
 
@@ -111,10 +116,14 @@ export async function buildApp(deps: Deps): Promise<App> {
     clockRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
-  const sessions = deps.sessions ?? dashboardSessions(deps.db);
+  await app.register(async (dashboard) => {
+    dashboardAccountRoutes(dashboard as unknown as App, deps);
+  }, { prefix: '/dashboard/api' });
+  const sessions = dashboardSessions(deps.db);
   await oauthRoutes(app, deps, await buildProvider(deps), sessions);
   appsRoutes(app, { db: deps.db, sessions });
   mcpRoutes(app, { publicUrl: deps.config.publicUrl, resolver: bearer, tools: catalog.tools });
+
   docsRoutes(app);
   checkoutPages(app, deps);
   if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken, config: deps.config });

@@ -3,7 +3,6 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { KeyCache } from './keys/cache.ts';
-import type { SessionReader } from './oauth/session.ts';
 import type { Lookup } from './webhooks/url-guard.ts';
 
 /**
@@ -24,8 +23,6 @@ export interface Deps {
   redis?: Redis;
   /** When set, the CLI may run admin commands through this process (embedded mode). */
   adminToken?: string;
-  /** How the consent screen and the apps routes find the dashboard session (tests may swap it). */
-  sessions?: SessionReader;
 }
 
 export interface Secrets {

@@ -7,12 +7,31 @@ const redact = [
   'req.headers.cookie',
   'req.headers["x-admin-token"]',
   'res.headers["set-cookie"]',
+  'req.headers["x-csrf-token"]',
+  // Dashboard secrets (passwords, one-time link tokens), should a body holding one ever be logged.
+  'password', '*.password', 'newPassword', '*.newPassword', 'currentPassword', '*.currentPassword',
+  'token', '*.token', 'csrfToken', '*.csrfToken',
   // Webhook signing secrets, should a body or an object holding one ever be logged.
   'signingSecret', '*.signingSecret', '*.*.signingSecret',
 ];
 
+/**
+ * Fastify's request serializer, with the query's one-time tokens masked: the dashboard's reset and
+ * invite links (`/dashboard/reset-password?token=…`) arrive as page requests, and their URL is logged.
+ */
+function requestForLog(req: { method?: string; url?: string; headers?: Record<string, unknown>; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? req.url.replace(/([?&](?:token|code)=)[^&#]*/gi, '$1[redacted]') : req.url,
+    version: req.headers?.['accept-version'],
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 /** The process's one logger: the HTTP app, the worker and start-up all write through it. */
 export function createLogger(level: string, stream?: NodeJS.WritableStream): Logger {
-  const options = { level, redact: { paths: redact, censor: '[redacted]' } };
+  const options = { level, redact: { paths: redact, censor: '[redacted]' }, serializers: { req: requestForLog } };
   return stream ? pino(options, stream as pino.DestinationStream) : pino(options);
 }

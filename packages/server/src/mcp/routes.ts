@@ -25,7 +25,7 @@ export function mcpRoutes(app: App, options: { publicUrl: string; resolver: Prin
   const authenticate = async (req: FastifyRequest, reply: FastifyReply) => {
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== ourOrigin) {
-      throw new AppError('origin_refused', 'Requests to the MCP endpoint from another website (its Origin header) are refused.');
+      throw new AppError('forbidden', 'Requests to the MCP endpoint from another website (its Origin header) are refused.');
     }
     if (!options.resolver.claims(req)) {
       reply.header('www-authenticate', challenge());

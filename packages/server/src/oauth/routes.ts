@@ -82,6 +82,10 @@ export async function oauthRoutes(app: App, deps: Deps, provider: Provider, sess
         reply.code(303).header('cache-control', 'no-store').redirect(sessions.signInUrl(`${oauthPath}${consentPrefix}${details.uid}`), 303);
         return undefined;
       }
+      if (session.role !== 'owner') {
+        problem(reply, 403, 'Only the brand\'s owners can connect apps. Ask an owner to connect this app.');
+        return undefined;
+      }
       const brand = await findBrand(deps.db, session.brandId);
       const client = await provider.Client.find(details.params.client_id);
       if (!brand || !client) {
@@ -113,7 +117,8 @@ export async function oauthRoutes(app: App, deps: Deps, provider: Provider, sess
     });
 
     pages.post<{ Params: { uid: string }; Body: { csrf?: string; decision?: string; mode?: string; scope?: string[] } }>(
-      `${oauthPath}${consentPrefix}:uid`, { schema: { hide: true } }, async (req, reply) => {
+      // The form carries the CSRF token as a field (app-wide checks want it in a header, which a form cannot send).
+      `${oauthPath}${consentPrefix}:uid`, { schema: { hide: true }, config: { csrf: 'origin' } }, async (req, reply) => {
         const origin = req.headers.origin;
         if (origin !== undefined && origin !== new URL(publicUrl).origin) {
           return problem(reply, 403, 'This consent form was sent from another website, so it was not taken.');

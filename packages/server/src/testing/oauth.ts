@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import { buildApp } from '../app.ts';
 import type { App } from '../http/app-type.ts';
-import type { ConsentSession, SessionReader } from '../oauth/session.ts';
 import type { Lookup } from '../webhooks/url-guard.ts';
 import { openTestDb, type TestDb } from './db.ts';
 import { testDeps } from './app.ts';
@@ -15,34 +13,32 @@ import { freePort } from './processes.ts';
 export interface OAuthTestServer extends TestDb {
   app: App;
   url: string;
-  /** Signs a creator in to a brand; returns the Cookie header value. */
-  signIn(session: { userId: string; brandId: string }): { cookie: string; csrfToken: string };
+  /** Signs a creator up (a new brand, owner), on the plan given; returns the Cookie header value, CSRF token and brand id. */
+  signUp(plan: 'free' | 'plus'): Promise<{ cookie: string; csrfToken: string; brandId: string }>;
 }
 
 export async function startOAuthServer(options: { lookup?: Lookup } = {}): Promise<OAuthTestServer> {
   const testDb = await openTestDb();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const signedIn = new Map<string, ConsentSession>();
-  const sessions: SessionReader = {
-    read: async (req: FastifyRequest) => {
-      const token = /(?:^|; )cc_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
-      return (token && signedIn.get(token)) || null;
-    },
-    signInUrl: (returnTo) => `/dashboard/sign-in?returnTo=${encodeURIComponent(returnTo)}`,
-  };
-  const deps = testDeps(testDb.db, { sessions, ...(options.lookup ? { lookup: options.lookup } : {}), config: { publicUrl: url } });
+  const deps = testDeps(testDb.db, { ...(options.lookup ? { lookup: options.lookup } : {}), config: { publicUrl: url } });
   const app = await buildApp(deps);
   await app.listen({ port, host: '127.0.0.1' });
   return {
     ...testDb,
     app,
     url,
-    signIn(s) {
-      const token = randomBytes(16).toString('base64url');
-      const csrfToken = randomBytes(16).toString('base64url');
-      signedIn.set(token, { ...s, csrfToken });
-      return { cookie: `cc_session=${token}`, csrfToken };
+    async signUp(plan) {
+      const email = `creator-${randomBytes(6).toString('hex')}@example.com`;
+      const res = await fetch(`${url}/dashboard/api/signup`, {
+        method: 'POST', headers: { 'content-type': 'application/json', origin: url },
+        body: JSON.stringify({ name: 'Casey Creator', email, password: 'correct horse battery staple', brandName: 'Casey\'s Studio' }),
+      });
+      if (res.status !== 201) throw new Error(`signup answered ${res.status}: ${await res.text()}`);
+      const cookie = res.headers.getSetCookie().find((c) => c.startsWith('cc_session='))!.split(';')[0];
+      const session = await (await fetch(`${url}/dashboard/api/session`, { headers: { cookie } })).json() as { data: { csrfToken: string; brand: { id: string } } };
+      await testDb.db.query('UPDATE brands SET plan = $2 WHERE id = $1', [session.data.brand.id, plan]);
+      return { cookie, csrfToken: session.data.csrfToken, brandId: session.data.brand.id };
     },
     async close() {
       // Clients' keep-alive connections would hold close() open.
