@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Type, type Static } from 'typebox';
-import { setRateLimits } from '../brands/repository.ts';
+import { setPlan, setRateLimits } from '../brands/repository.ts';
 import { createBrand, requireBrand } from '../brands/service.ts';
 import { AppError } from '../errors.ts';
 import { loadCatalog } from '../catalog/load.ts';
@@ -24,6 +24,7 @@ const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);
 export const Command = Type.Union([
   Type.Object({ command: Type.Literal('migrate') }),
   Type.Object({ command: Type.Literal('brand create'), name: Type.String({ minLength: 1, maxLength: 200 }), plan: Type.Union([Type.Literal('free'), Type.Literal('plus')]) }),
+  Type.Object({ command: Type.Literal('brand plan'), brandId: Type.String(), plan: Type.Union([Type.Literal('free'), Type.Literal('plus')]) }),
   Type.Object({
     command: Type.Literal('brand rate-limit'),
     brandId: Type.String(),
@@ -52,6 +53,12 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
       return { applied: await migrate(db) };
     case 'brand create':
       return createBrand(db, { name: cmd.name, plan: cmd.plan });
+    case 'brand plan': {
+      // Moving to Free cuts every connected app off from its next request (auth/oauth-resolver.ts).
+      const row = await setPlan(db, cmd.brandId, cmd.plan);
+      if (!row) throw new AppError('not_found', `No brand with id ${cmd.brandId} exists.`);
+      return row;
+    }
     case 'brand rate-limit': {
       const row = await setRateLimits(db, cmd.brandId, { live: cmd.live, test: cmd.test });
       if (!row) throw new AppError('not_found', `No brand with id ${cmd.brandId} exists.`);

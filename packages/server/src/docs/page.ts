@@ -68,6 +68,7 @@ export const guides = {
   idempotency: 'Idempotency',
   subscriptions: 'Subscriptions',
   payouts: 'Payouts',
+  'oauth-mcp': 'Apps and MCP',
 } as const;
 
 export type GuideName = keyof typeof guides;

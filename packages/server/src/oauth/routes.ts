@@ -50,7 +50,7 @@ export async function oauthRoutes(app: App, deps: Deps, provider: Provider, sess
       scopes_supported: requestableScopes,
       bearer_methods_supported: ['header'],
       resource_name: 'Creator commerce',
-      resource_documentation: `${publicUrl}/docs/oauth-mcp`,
+      resource_documentation: `${publicUrl}/docs/guides/oauth-mcp`,
     });
   app.get('/.well-known/oauth-protected-resource/api/mcp', { schema: { hide: true } }, resourceMetadata(resources.mcp));
   app.get('/.well-known/oauth-protected-resource/api/v1', { schema: { hide: true } }, resourceMetadata(resources.rest));
