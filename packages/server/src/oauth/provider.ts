@@ -41,7 +41,7 @@ export async function buildProvider(deps: Deps): Promise<Provider> {
 
   const provider = new Provider(issuerOf(publicUrl), {
     adapter: adapterClass(deps.db),
-    jwks: await signingKeys(deps.db, serverKey),
+    jwks: await signingKeys(deps.db, serverKey, deps.log),
     cookies: {
       keys: cookieKeys(serverKey),
       long: { signed: true, httpOnly: true, sameSite: 'lax' },

@@ -149,3 +149,7 @@ export async function keepSetting(db: Queryable, id: string, sealed: string): Pr
   await db.query("INSERT INTO oauth_records (kind, id, payload) VALUES ('ServerSetting', $1, $2) ON CONFLICT DO NOTHING", [id, JSON.stringify({ sealed })]);
   return (await findSetting(db, id))!;
 }
+
+export async function replaceSetting(db: Queryable, id: string, sealed: string): Promise<void> {
+  await db.query("UPDATE oauth_records SET payload = $2 WHERE kind = 'ServerSetting' AND id = $1", [id, JSON.stringify({ sealed })]);
+}
