@@ -66,7 +66,7 @@ function freePlanPage(view: ConsentView): string {
 <p><strong>${esc(view.appName)}</strong> wants to connect to your account.</p>
 ${origin(view)}
 <p>${esc(view.brandName)} is on the Free plan. Apps and AI assistants can act on your store only for brands on Plus.</p>
-<p>To upgrade, ask your account's owner to move the brand to Plus, then connect the app again from the app itself.</p>
+<p>To upgrade, contact us to move ${esc(view.brandName)} to Plus. Then connect the app again from the app itself.</p>
 <form method="post" action="${esc(view.action)}">
 <input type="hidden" name="csrf" value="${esc(view.csrfToken)}">
 <button type="submit" name="decision" value="deny">Back to ${esc(view.appName)}</button>

@@ -279,6 +279,33 @@ describe('authorization requests OAuth 2.1 refuses', () => {
     assert.match(foreign.location, /error=invalid_target/);
   });
 
+  it('offers the read scopes to a client that asks for none', async () => {
+    const clientId = await registered();
+    const { cookie } = await s.signUp('plus');
+    const url = `${s.url}/oauth/auth?${new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: redirectUrl, state: 'x', code_challenge: challenge, code_challenge_method: 'S256' })}`;
+    const { redirect, consentHtml } = await authorizeAsCreator(s, url, cookie, { decision: 'approve' });
+    const offered = [...consentHtml.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(offered, ['products:read', 'customers:read', 'transactions:read']);
+    const code = redirect.searchParams.get('code')!;
+    const token = await (await form('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUrl, client_id: clientId, code_verifier: verifier })).json();
+    assert.equal(token.scope, 'products:read customers:read transactions:read');
+    assert.equal(token.expires_in, 3600);
+    assert.equal((await api('/api/v1/transactions', token.access_token)).status, 200);
+    // A code works once; using it again also revokes what it gave (RFC 6749 §4.1.2).
+    const reused = await form('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUrl, client_id: clientId, code_verifier: verifier });
+    assert.equal((await reused.json()).error, 'invalid_grant');
+    assert.equal((await api('/api/v1/transactions', token.access_token)).status, 401);
+  });
+
+  it('refuses a wrong PKCE verifier', async () => {
+    const clientId = await registered();
+    const { cookie } = await s.signUp('plus');
+    const url = `${s.url}/oauth/auth?${new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: redirectUrl, state: 'x', code_challenge: challenge, code_challenge_method: 'S256' })}`;
+    const { redirect } = await authorizeAsCreator(s, url, cookie, { decision: 'approve' });
+    const res = await form('/oauth/token', { grant_type: 'authorization_code', code: redirect.searchParams.get('code')!, redirect_uri: redirectUrl, client_id: clientId, code_verifier: randomBytes(32).toString('base64url') });
+    assert.equal((await res.json()).error, 'invalid_grant');
+  });
+
   it('refuses to register a plain-http redirect URI that is not loopback', async () => {
     const res = await fetch(`${s.url}/oauth/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['http://app.example.com/cb'] }) });
     assert.equal(res.status, 400);

@@ -127,10 +127,17 @@ export async function buildProvider(deps: Deps): Promise<Provider> {
 
   // A client that asks for no scope gets the read scopes (DESIGN.md: otherwise oidc-provider grants nothing).
   provider.use(async (ctx, next) => {
-    if (ctx.path === '/auth' && ctx.method === 'GET' && !ctx.query.scope && !ctx.query.request_uri) {
+    if (ctx.path === '/auth' && ctx.method === 'GET' && !ctx.query.request_uri) {
       const q = new URLSearchParams(ctx.querystring);
-      q.set('scope', defaultScopes.join(' '));
-      ctx.querystring = q.toString();
+      if (!q.get('scope')) q.set('scope', defaultScopes.join(' '));
+      // OpenID Connect keeps offline_access only with prompt=consent; every authorization here
+      // shows the consent screen anyway, so an OAuth client asking for it gets its refresh token.
+      if (q.get('scope')!.split(' ').includes('offline_access') && !q.get('prompt')) q.set('prompt', 'consent');
+      if (q.toString() !== ctx.querystring) {
+        ctx.querystring = q.toString();
+        // The provider finds its mount path (/oauth) by looking for the request URL inside originalUrl.
+        (ctx as unknown as { req: { originalUrl?: string }; url: string }).req.originalUrl = `${oauthPath}${(ctx as unknown as { url: string }).url}`;
+      }
     }
     await next();
   });

@@ -113,7 +113,9 @@ export async function oauthRoutes(app: App, deps: Deps, provider: Provider, sess
     pages.get<{ Params: { uid: string } }>(`${oauthPath}${consentPrefix}:uid`, { schema: { hide: true } }, async (req, reply) => {
       const loaded = await load(req, reply);
       if (!loaded) return reply;
-      return sendPage(reply, 200, consentPage(loaded.view));
+      // The form posts here, and the answer redirects to the app: CSP form-action covers redirects too.
+      const appOrigin = URL.parse(String(loaded.details.params.redirect_uri ?? ''))?.origin;
+      return sendPage(reply, 200, consentPage(loaded.view), { formAction: appOrigin && appOrigin !== 'null' ? [appOrigin] : [] });
     });
 
     pages.post<{ Params: { uid: string }; Body: { csrf?: string; decision?: string; mode?: string; scope?: string[] } }>(
