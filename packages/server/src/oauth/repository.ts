@@ -153,3 +153,19 @@ export async function keepSetting(db: Queryable, id: string, sealed: string): Pr
 export async function replaceSetting(db: Queryable, id: string, sealed: string): Promise<void> {
   await db.query("UPDATE oauth_records SET payload = $2 WHERE kind = 'ServerSetting' AND id = $1", [id, JSON.stringify({ sealed })]);
 }
+
+/**
+ * Deletes records past their expiry (codes, tokens, sessions, interactions; grants after a year
+ * unused), in batches so one run never holds a long lock. Reads already ignore them.
+ */
+export async function purgeExpiredRecords(db: Queryable, batch = 1000): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM oauth_records WHERE (kind, id) IN (
+         SELECT kind, id FROM oauth_records WHERE expires_at < clock_timestamp() - interval '1 minute' LIMIT $1)
+       RETURNING 1)
+     SELECT count(*)::integer AS n FROM gone`,
+    [batch],
+  );
+  return Number(rows[0]?.n ?? 0);
+}

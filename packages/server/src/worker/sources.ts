@@ -6,6 +6,7 @@ import { deliverySource } from '../webhooks/delivery-source.ts';
 import { retentionSource } from '../events/retention.ts';
 import { wireEventSubscribers } from '../subscribers.ts';
 import { lifecycleSources } from '../subscriptions/source.ts';
+import { oauthPurgeSource } from '../oauth/purge-source.ts';
 
 /** Every kind of queued work this service has; each domain adds its source here. */
 export function workSources(deps: Deps): WorkSource[] {
@@ -16,5 +17,6 @@ export function workSources(deps: Deps): WorkSource[] {
     ...lifecycleSources(deps),
     retentionSource({ db: deps.db, log: deps.log, retentionMs: deps.config.webhooks.eventRetentionMs }),
     idempotencyPurgeSource({ db: deps.db, log: deps.log }),
+    oauthPurgeSource({ db: deps.db, log: deps.log }),
   ];
 }
