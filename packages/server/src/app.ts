@@ -36,6 +36,13 @@ import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
 import { dashboardStatic } from './dashboard/static.ts';
+import { oauthResolver } from './auth/oauth-resolver.ts';
+import { buildProvider } from './oauth/provider.ts';
+import { oauthRoutes } from './oauth/routes.ts';
+import { appsRoutes } from './oauth/apps-routes.ts';
+import { dashboardSessions } from './oauth/session.ts';
+import { mcpRoutes } from './mcp/routes.ts';
+import { routeCatalog } from './mcp/server.ts';
 
 /** The HTTP app of one process, on the deps its composition root built. */
 export async function buildApp(deps: Deps): Promise<App> {
@@ -78,7 +85,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   // The catalog cache hears other processes' catalog writes from the moment this app serves.
   app.addHook('onReady', async () => deps.catalogCache.start());
   app.addHook('onClose', async () => deps.catalogCache.stop());
-  installAuth(app, [apiKeyResolver({ ...deps, keyUses }), sessionResolver(deps)], { onFailure: onAuthFailure });
+  const bearer = oauthResolver(deps);
+  installAuth(app, [apiKeyResolver({ ...deps, keyUses }), sessionResolver(deps), bearer], { onFailure: onAuthFailure });
   // After auth, so a session principal is known; before any body is read.
   installCsrfCheck(app, { db: deps.db, publicUrl: deps.config.publicUrl });
   installPathIdCheck(app);
@@ -105,6 +113,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
   });
 
+  // MCP tools take their schemas and scopes from the REST routes as those register.
+  const catalog = routeCatalog();
+  app.addHook('onRoute', catalog.onRoute);
   await app.register(async (api) => {
     const v1 = api as unknown as App;
     pingRoute(v1);
@@ -126,6 +137,10 @@ export async function buildApp(deps: Deps): Promise<App> {
     dashboardKeyRoutes(dashboard as unknown as App, deps);
     dashboardWebhookRoutes(dashboard as unknown as App, deps);
   }, { prefix: '/dashboard/api' });
+  const sessions = dashboardSessions(deps.db);
+  await oauthRoutes(app, deps, await buildProvider(deps), sessions);
+  appsRoutes(app, { db: deps.db, sessions });
+  mcpRoutes(app, { publicUrl: deps.config.publicUrl, resolver: bearer, tools: catalog.tools });
 
   docsRoutes(app);
   checkoutPages(app, deps);

@@ -29,6 +29,11 @@ export async function findRateLimits(db: Queryable, id: string): Promise<BrandRa
   return row;
 }
 
+export async function setPlan(db: Queryable, id: string, plan: Plan): Promise<BrandRow | undefined> {
+  const [row] = await db.query<BrandRow>('UPDATE brands SET plan = $2 WHERE id = $1 RETURNING id, name, plan', [id, plan]);
+  return row;
+}
+
 /** Sets the brand's budgets; undefined leaves one as it is, null returns it to the server default. */
 export async function setRateLimits(db: Queryable, id: string, limits: { live?: number | null; test?: number | null }): Promise<(BrandRow & BrandRateLimits) | undefined> {
   const [row] = await db.query<BrandRow & BrandRateLimits>(

@@ -57,6 +57,17 @@ describe('the admin CLI', () => {
     assert.notEqual(revoked.json().revokedAt, null);
   });
 
+  it('moves a brand between the Free and Plus plans', async () => {
+    const brandId = (await runCli(['brand', 'create', '--name', 'Planner'], env)).json().id;
+    const plus = await runCli(['brand', 'plan', brandId, '--plan', 'plus'], env);
+    assert.equal(plus.code, 0, plus.stderr);
+    assert.equal(plus.json().plan, 'plus');
+    assert.equal((await runCli(['brand', 'plan', brandId, '--plan', 'free'], env)).json().plan, 'free');
+    const bad = await runCli(['brand', 'plan', brandId, '--plan', 'gold'], env);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /--plan must be free or plus/);
+  });
+
   it('loads the example catalog and prints ids keyed by ref', async () => {
     const brandId = (await runCli(['brand', 'create', '--name', 'Loader'], env)).json().id;
     const res = await runCli(['catalog', 'load', '--brand', brandId, join(import.meta.dirname, '../../../../examples/catalog.json')], env);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Type, type Static } from 'typebox';
-import { setRateLimits } from '../brands/repository.ts';
+import { setPlan, setRateLimits } from '../brands/repository.ts';
 import { createBrand, requireBrand } from '../brands/service.ts';
 import { AppError } from '../errors.ts';
 import { loadCatalog } from '../catalog/load.ts';
@@ -33,6 +33,7 @@ export const Command = Type.Union([
     ownerEmail: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     ownerName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   }),
+  Type.Object({ command: Type.Literal('brand plan'), brandId: Type.String(), plan: Type.Union([Type.Literal('free'), Type.Literal('plus')]) }),
   Type.Object({
     command: Type.Literal('brand rate-limit'),
     brandId: Type.String(),
@@ -79,6 +80,12 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
         const reset = user.password_hash ? undefined : await createPasswordReset(tx, config.publicUrl, user.email);
         return { ...brand, ownerEmail: user.email, ...(reset ? { link: reset.link } : {}) };
       });
+    }
+    case 'brand plan': {
+      // Moving to Free cuts every connected app off from its next request (auth/oauth-resolver.ts).
+      const row = await setPlan(db, cmd.brandId, cmd.plan);
+      if (!row) throw new AppError('not_found', `No brand with id ${cmd.brandId} exists.`);
+      return row;
     }
     case 'brand rate-limit': {
       const row = await setRateLimits(db, cmd.brandId, { live: cmd.live, test: cmd.test });

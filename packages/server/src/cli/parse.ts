@@ -9,6 +9,7 @@ export const usage = `Usage: npm run cli -- <command>
   migrate                                         apply database migrations
   brand create --name NAME [--plan free|plus] [--owner-email E [--owner-name N]]
                                                   create a brand (and make or attach its owner)
+  brand plan BRAND_ID --plan free|plus            move a brand to a plan (Plus lets apps connect over OAuth/MCP)
   brand rate-limit BRAND_ID [--live N|default] [--test N|default]
                                                   set a brand's requests per second per key
   key create --brand ID --mode test|live [--scopes a,b|all] [--name LABEL]
@@ -72,6 +73,11 @@ export async function parseCommand(argv: string[]): Promise<Command> {
       const plan = values.plan ?? 'free';
       if (plan !== 'free' && plan !== 'plus') throw new UsageError('--plan must be free or plus.');
       return { command: 'brand create', name: need(values.name, '--name'), plan, ownerEmail: values['owner-email'] ?? null, ownerName: values['owner-name'] ?? null };
+    }
+    case 'brand plan': {
+      const plan = need(values.plan, '--plan');
+      if (plan !== 'free' && plan !== 'plus') throw new UsageError('--plan must be free or plus.');
+      return { command: 'brand plan', brandId: need(rest[0], 'BRAND_ID'), plan };
     }
     case 'brand rate-limit': {
       const budget = (flag: 'live' | 'test') => {

@@ -70,6 +70,7 @@ export const guides = {
   subscriptions: 'Subscriptions',
   payouts: 'Payouts',
   catalog: 'Catalog',
+  'oauth-mcp': 'Apps and MCP',
 } as const;
 
 export type GuideName = keyof typeof guides;

@@ -58,7 +58,9 @@ export async function installRateLimits(
     keyGenerator: (req) => {
       const p = req.principal;
       // Public routes (checkout pages, docs) have no principal and are let through by allowList.
-      return p ? `${p.via}:${p.keyId ?? p.appId ?? p.userId}:${req.routeOptions.config.budget ?? 'default'}` : `public:${req.ip}`;
+      // An app (one OAuth client, e.g. an assistant every creator uses) has a budget per brand it acts for.
+      const who = p?.via === 'oauth' ? `${p.brandId}/${p.appId}` : p?.keyId ?? p?.appId ?? p?.userId;
+      return p ? `${p.via}:${who}:${req.routeOptions.config.budget ?? 'default'}` : `public:${req.ip}`;
     },
     max: (req) => budgetOf(req, deps.settings),
     errorResponseBuilder: (req, ctx) => new AppError('rate_limited', `Too many requests: this ${req.principal?.via === 'api_key' ? 'key' : 'caller'} may make ${ctx.max} `

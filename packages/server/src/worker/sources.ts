@@ -7,6 +7,7 @@ import { retentionSource } from '../events/retention.ts';
 import { wireEventSubscribers } from '../subscribers.ts';
 import { lifecycleSources } from '../subscriptions/source.ts';
 import { accountsPurgeSource } from '../users/purge-source.ts';
+import { oauthPurgeSource } from '../oauth/purge-source.ts';
 
 /** Every kind of queued work this service has; each domain adds its source here. */
 export function workSources(deps: Deps): WorkSource[] {
@@ -18,5 +19,6 @@ export function workSources(deps: Deps): WorkSource[] {
     retentionSource({ db: deps.db, log: deps.log, retentionMs: deps.config.webhooks.eventRetentionMs }),
     idempotencyPurgeSource({ db: deps.db, log: deps.log }),
     accountsPurgeSource({ db: deps.db, log: deps.log }),
+    oauthPurgeSource({ db: deps.db, log: deps.log }),
   ];
 }

@@ -1,0 +1,47 @@
+/**
+ * The MCP tools: one per operation of the REST API, each named for what it does, with the REST
+ * route it runs. Input and output schemas, the scope and the validation all come from that
+ * route (its TypeBox schemas and `config.auth`), so a tool can never drift from its route.
+ */
+export interface ToolSpec {
+  name: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** The route's path under /api/v1, with Fastify's :params. */
+  path: string;
+  description: string;
+  readOnly?: boolean;
+  destructive?: boolean;
+  idempotent?: boolean;
+}
+
+const read = { readOnly: true, idempotent: true } as const;
+
+export const toolSpecs: ToolSpec[] = [
+  { name: 'list_products', method: 'GET', path: '/products', description: 'List the brand\'s products, newest first (page with cursor).', ...read },
+  { name: 'get_product', method: 'GET', path: '/products/:id', description: 'Get one product with its tiers, items and checkout fields.', ...read },
+  { name: 'list_hub_members', method: 'GET', path: '/hubs/:hubID/members', description: 'List the members of a hub, newest first (page with cursor).', ...read },
+  { name: 'get_hub_member', method: 'GET', path: '/hubs/:hubID/members/:id', description: 'Get one member of a hub by membership id.', ...read },
+  { name: 'list_product_customers', method: 'GET', path: '/products/:id/customers', description: 'List a product\'s customers, newest first (page with cursor).', ...read },
+  { name: 'import_hub_members', method: 'POST', path: '/hubs/:hubID/members/import', description: 'Import members into a hub (queued; returns the import to check with get_import).' },
+  { name: 'import_product_customers', method: 'POST', path: '/products/:id/customers/import', description: 'Import customers of a product (queued; returns the import to check with get_import).' },
+  { name: 'get_import', method: 'GET', path: '/imports/:id', description: 'Get an import\'s progress and the records it refused.', ...read },
+  { name: 'cancel_membership', method: 'POST', path: '/memberships/:id/cancel', description: 'Cancel a membership (at once or at the end of its paid period).', destructive: true, idempotent: true },
+  { name: 'remove_hub_member', method: 'DELETE', path: '/hubs/:hubID/members/:id', description: 'Remove a member from a hub, ending their access now.', destructive: true, idempotent: true },
+  { name: 'create_payment_link', method: 'POST', path: '/payment-links', description: 'Create a payment link for one buyer and one tier; returns the checkout URL to send them.' },
+  { name: 'verify_payment', method: 'POST', path: '/payments/verify', description: 'Ask the payment provider again whether a transaction (txref) was paid, and record the answer.', idempotent: true },
+  { name: 'list_transactions', method: 'GET', path: '/transactions', description: 'List transactions, newest first (page with cursor).', ...read },
+  { name: 'get_transaction', method: 'GET', path: '/transactions/:id', description: 'Get one transaction by its txref.', ...read },
+  { name: 'list_webhooks', method: 'GET', path: '/webhooks', description: 'List the brand\'s webhook endpoints.', ...read },
+  { name: 'get_webhook', method: 'GET', path: '/webhooks/:id', description: 'Get one webhook endpoint.', ...read },
+  { name: 'create_webhook', method: 'POST', path: '/webhooks', description: 'Add a webhook endpoint (an https URL) subscribed to event types; returns its signing secret once.' },
+  { name: 'update_webhook', method: 'PATCH', path: '/webhooks/:id', description: 'Change a webhook endpoint\'s URL, events or status.', idempotent: true },
+  { name: 'delete_webhook', method: 'DELETE', path: '/webhooks/:id', description: 'Delete a webhook endpoint; it receives nothing more.', destructive: true, idempotent: true },
+  { name: 'send_test_event', method: 'POST', path: '/webhooks/test', description: 'Send a sample event of a type to the webhook endpoints subscribed to it.' },
+  { name: 'list_deliveries', method: 'GET', path: '/webhooks/deliveries', description: 'List webhook deliveries, newest first (page with cursor).', ...read },
+  { name: 'get_delivery', method: 'GET', path: '/webhooks/deliveries/:id', description: 'Get one webhook delivery with its attempts.', ...read },
+  { name: 'resend_delivery', method: 'POST', path: '/webhooks/deliveries/:id/resend', description: 'Send a webhook delivery again now.' },
+  { name: 'list_events', method: 'GET', path: '/events', description: 'List events (what happened), newest first (page with cursor).', ...read },
+  { name: 'get_event', method: 'GET', path: '/events/:id', description: 'Get one event.', ...read },
+  { name: 'list_payouts', method: 'GET', path: '/payouts', description: 'List payouts of settled earnings, newest first (page with cursor).', ...read },
+  { name: 'get_payout', method: 'GET', path: '/payouts/:id', description: 'Get one payout.', ...read },
+];
