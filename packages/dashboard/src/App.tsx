@@ -16,6 +16,7 @@ import { Webhooks } from '@/routes/developers/webhooks';
 import { WebhookDetail } from '@/routes/developers/webhook-detail';
 import { Events } from '@/routes/developers/events';
 import { EventDetail } from '@/routes/developers/event-detail';
+import { Apps } from '@/routes/developers/apps';
 
 const owner = (element: React.ReactNode) => <RequireRole roles={['owner']}>{element}</RequireRole>;
 
@@ -48,6 +49,7 @@ export const routes: RouteObject[] = [
       { path: 'developers/webhooks/:id', element: <WebhookDetail /> },
       { path: 'developers/events', element: <Events /> },
       { path: 'developers/events/:id', element: <EventDetail /> },
+      { path: 'developers/apps', element: <Apps /> },
       { path: 'team', element: owner(<Team />) },
       { path: 'account/password', element: <ChangePassword /> },
       { path: '*', element: <NotFound /> },

@@ -133,6 +133,19 @@ export type CreatedApiKey = ApiKey & { key: string };
 
 export interface RolledApiKey { key: CreatedApiKey; previous: ApiKey }
 
+/** An OAuth app connected to the brand (`GET /dashboard/api/apps`, docs/oauth-mcp.md). */
+export interface ConnectedApp {
+  id: string;
+  appId: string;
+  name: string;
+  redirectHost: string | null;
+  scopes: string[];
+  mode: Mode;
+  offline: boolean;
+  connectedAt: string;
+  lastUsedAt: string | null;
+}
+
 /** A message that reads well in a form: the envelope's message, or a generic one. */
 export function errorMessage(err: unknown): string {
   if (err instanceof ApiError) return err.message;

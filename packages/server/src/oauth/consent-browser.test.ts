@@ -3,7 +3,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { browserSkip, launchChromium } from '../testing/browser.ts';
+import { defaultDashboardDir } from '../dashboard/static.ts';
 import { startOAuthServer, type OAuthTestServer } from '../testing/oauth.ts';
 
 /**
@@ -94,4 +97,28 @@ describe('the consent screen in a browser', { skip: browserSkip }, () => {
     assert.match(url.searchParams.get('returnTo') ?? '', /^\/oauth\/consent\//);
     await context.close();
   });
+
+  const noDashboard = !existsSync(join(defaultDashboardDir, 'index.html')) && process.env.CI !== 'true'
+    ? 'build the dashboard: npm run build -w packages/dashboard (npm ci does it)' : false;
+  for (const width of [1366, 390]) {
+    it(`lists the approved app in the dashboard's Apps page, and Disconnect cuts it off (${width} px)`, { skip: noDashboard }, async () => {
+      const { page, context } = await consentIn('plus', width);
+      await page.getByLabel(/Manage webhooks/).uncheck();
+      assert.ok((await clickThrough(page, 'Approve')).searchParams.get('code'));
+
+      await page.goto(`${s.url}/dashboard/developers/apps`);
+      const row = page.getByRole('row', { name: /Claude/ });
+      await row.waitFor();
+      assert.ok(await row.getByText('products:read').isVisible());
+      assert.equal(await row.getByText('webhooks:write').count(), 0, 'the unticked scope was not granted');
+      assert.ok(await row.getByText('Returns to 127.0.0.1:33419').isVisible());
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scrolling');
+      if (shots) await page.screenshot({ path: `${shots}/apps-${width}.png`, fullPage: true });
+
+      await row.getByRole('button', { name: 'Disconnect' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Disconnect' }).click();
+      await page.getByText('No apps connected').waitFor();
+      await context.close();
+    });
+  }
 });
