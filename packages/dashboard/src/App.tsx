@@ -17,6 +17,7 @@ import { WebhookDetail } from '@/routes/developers/webhook-detail';
 import { Events } from '@/routes/developers/events';
 import { EventDetail } from '@/routes/developers/event-detail';
 import { Apps } from '@/routes/developers/apps';
+import { Settings } from '@/routes/settings/settings';
 
 const owner = (element: React.ReactNode) => <RequireRole roles={['owner']}>{element}</RequireRole>;
 
@@ -51,6 +52,7 @@ export const routes: RouteObject[] = [
       { path: 'developers/events/:id', element: <EventDetail /> },
       { path: 'developers/apps', element: <Apps /> },
       { path: 'team', element: owner(<Team />) },
+      { path: 'settings', element: owner(<Settings />) },
       { path: 'account/password', element: <ChangePassword /> },
       { path: '*', element: <NotFound /> },
     ],

@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import { Activity, Banknote, KeyRound, Package, Plug, Users, UsersRound, Webhook } from 'lucide-react';
+import { Activity, Banknote, KeyRound, Package, Plug, Settings, Users, UsersRound, Webhook } from 'lucide-react';
 import type { Role } from '@/api';
 
 /**
@@ -30,7 +30,10 @@ export const navSections: NavSection[] = [
   },
   {
     roles: ['owner'],
-    items: [{ to: '/team', label: 'Team', icon: UsersRound }],
+    items: [
+      { to: '/team', label: 'Team', icon: UsersRound },
+      { to: '/settings', label: 'Settings', icon: Settings },
+    ],
   },
 ];
 
