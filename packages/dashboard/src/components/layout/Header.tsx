@@ -64,7 +64,7 @@ export function Header({ session }: { session: Session }) {
           </div>
           <DropdownMenu>
             <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="sm" aria-label="Account">
+              <Button variant="ghost" size="sm" aria-label={`Account: ${session.user.name}`}>
                 <UserRound aria-hidden />
                 <span className="hidden max-w-40 truncate sm:inline">{session.user.name}</span>
                 <ChevronDown aria-hidden />
