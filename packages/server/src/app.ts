@@ -39,6 +39,7 @@ import { dashboardStatic } from './dashboard/static.ts';
 import { oauthResolver } from './auth/oauth-resolver.ts';
 import { buildProvider } from './oauth/provider.ts';
 import { oauthRoutes } from './oauth/routes.ts';
+import { installAppCallLog } from './oauth/app-calls.ts';
 import { appsRoutes } from './oauth/apps-routes.ts';
 import { dashboardSessions } from './oauth/session.ts';
 import { mcpRoutes } from './mcp/routes.ts';
@@ -87,6 +88,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.addHook('onClose', async () => deps.catalogCache.stop());
   const bearer = oauthResolver(deps);
   installAuth(app, [apiKeyResolver({ ...deps, keyUses }), sessionResolver(deps), bearer], { onFailure: onAuthFailure });
+  // What each OAuth app did lately, for the dashboard's Apps page.
+  installAppCallLog(app, deps.db);
   // After auth, so a session principal is known; before any body is read.
   installCsrfCheck(app, { db: deps.db, publicUrl: deps.config.publicUrl });
   installPathIdCheck(app);

@@ -98,6 +98,7 @@ export async function beginPayment(tx: Queryable, providers: PaymentProviders, b
     payment_link_id: link.id,
     provider: provider?.name ?? null,
     provider_reference: opened?.reference ?? null,
+    app_id: link.app_id ?? null,
   });
   return { link, payment };
 }

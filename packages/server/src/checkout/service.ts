@@ -75,6 +75,8 @@ export async function createPaymentLink(tx: Queryable, principal: Principal, bod
     redirect_url: body.redirectUrl ?? null,
     metadata: body.metadata ?? {},
     extras,
+    via: principal.via,
+    app_id: principal.via === 'oauth' ? principal.appId ?? null : null,
   });
   return {
     link: checkoutUrl(publicUrl, link.brand_id, link.id),
@@ -132,7 +134,8 @@ export type FinalState = { status: 'succeeded' } | { status: 'failed'; code: str
 export async function settlePayment(tx: Queryable, providers: PaymentProviders, payment: TransactionRow, state: FinalState): Promise<TransactionRow> {
   const moved = await transactions.finishPending(tx, payment.brand_id, payment.id, state);
   if (!moved) return (await transactions.findById(tx, payment.brand_id, payment.id))!;
-  const scope = { brandId: moved.brand_id, mode: moved.mode };
+  // A link an OAuth app created: its payment's events name the app too.
+  const scope = { brandId: moved.brand_id, mode: moved.mode, appId: moved.app_id ?? null };
   if (moved.status === 'failed') {
     await recordEvent(tx, { ...scope, type: 'transaction.failed', data: renderTransaction(moved) });
     return moved;

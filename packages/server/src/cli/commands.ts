@@ -13,6 +13,7 @@ import type { Config } from '../config.ts';
 import { paymentsFromConfig } from '../payments/stripe/client.ts';
 import { endMembershipWithProvider } from '../subscriptions/flows.ts';
 import { createKey, listKeys, revokeKey, rollKey } from '../keys/service.ts';
+import { createConfidentialClient } from '../oauth/clients.ts';
 import { addUserToBrand, createPasswordReset } from '../users/service.ts';
 import { seedDemoActivity } from './demo.ts';
 
@@ -57,6 +58,12 @@ export const Command = Type.Union([
     password: Type.Union([Type.String(), Type.Null()]),
   }),
   Type.Object({ command: Type.Literal('user reset-password'), email: Type.String() }),
+  Type.Object({
+    command: Type.Literal('oauth client create'),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    redirectUris: Type.Array(Type.String({ maxLength: 2000 }), { minItems: 1, maxItems: 20 }),
+    authMethod: Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post')]),
+  }),
   Type.Object({ command: Type.Literal('clock advance'), brandId: Type.String(), by: Type.Union([Type.String(), Type.Null()]), to: Type.Union([Type.String(), Type.Null()]) }),
 ]);
 export type Command = Static<typeof Command>;
@@ -134,6 +141,8 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
       const reset = await db.transaction((tx) => createPasswordReset(tx, config.publicUrl, cmd.email));
       return { link: reset.link, expiresAt: reset.expiresAt };
     }
+    case 'oauth client create':
+      return createConfidentialClient(db, config.publicUrl, { name: cmd.name, redirectUris: cmd.redirectUris, authMethod: cmd.authMethod });
     case 'clock advance':
       await requireBrand(db, cmd.brandId);
       return advanceClock(db, config, ownerOf(cmd.brandId, 'test'), { ...(cmd.by !== null ? { by: cmd.by } : {}), ...(cmd.to !== null ? { to: cmd.to } : {}) });

@@ -26,6 +26,8 @@ export const usage = `Usage: npm run cli -- <command>
   user create --brand ID --email E [--password-stdin] [--name N] [--role owner|developer]
                                                   add a dashboard user to a brand (password read from stdin)
   user reset-password --email E                   print a one-time link to set a new password
+  oauth client create --name N --redirect-uri U [--redirect-uri U2 …] [--auth-method client_secret_basic|client_secret_post]
+                                                  register a confidential OAuth client (secret shown once)
 
 Every command prints one JSON object on stdout. Settings come from the same environment
 as the server: DATABASE_URL, or DATA_DIR (default ./.data) for the embedded database.`;
@@ -61,6 +63,8 @@ export async function parseCommand(argv: string[]): Promise<Command> {
       'password-stdin': { type: 'boolean' },
       'owner-email': { type: 'string' },
       'owner-name': { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+      'auth-method': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -145,6 +149,14 @@ export async function parseCommand(argv: string[]): Promise<Command> {
     }
     case 'user reset-password':
       return { command: 'user reset-password', email: need(values.email, '--email') };
+    case 'oauth client': {
+      if (rest[0] !== 'create') throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);
+      const authMethod = values['auth-method'] ?? 'client_secret_basic';
+      if (authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post') throw new UsageError('--auth-method must be client_secret_basic or client_secret_post.');
+      const redirectUris = values['redirect-uri'] ?? [];
+      if (!redirectUris.length) throw new UsageError('Missing --redirect-uri (repeat it for each redirect URI the client uses).');
+      return { command: 'oauth client create', name: need(values.name, '--name'), redirectUris, authMethod };
+    }
     default:
       throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);
   }

@@ -10,6 +10,8 @@ export interface EventRow {
   data: Record<string, unknown>;
   /** What the event is about (payloads.ts resourceOf): a txref, membership id or payout id. */
   resource_id: string | null;
+  /** The OAuth app it came about through (migration 015), or null. */
+  app_id?: string | null;
   created_at: Date;
   /** The order it was recorded in (migration 008): events of one transaction share created_at's millisecond. */
   seq: number;
@@ -17,12 +19,12 @@ export interface EventRow {
 
 export type NewEventRow = Omit<EventRow, 'created_at' | 'seq'>;
 
-const columns = 'brand_id, id, mode, type, data, resource_id, created_at, seq';
+const columns = 'brand_id, id, mode, type, data, resource_id, app_id, created_at, seq';
 
 export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<{ created_at: Date; seq: number }> {
   const [row] = await tx.query<{ created_at: Date; seq: number }>(
-    'INSERT INTO events (brand_id, id, mode, type, data, resource_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at, seq',
-    [e.brand_id, e.id, e.mode, e.type, e.data, e.resource_id],
+    'INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at, seq',
+    [e.brand_id, e.id, e.mode, e.type, e.data, e.resource_id, e.app_id ?? null],
     'insert_event',
   );
   return row;

@@ -20,9 +20,10 @@ export const Event = Type.Object({
   type: Type.String(),
   created: Type.String({ format: 'date-time' }),
   data: Type.Record(Type.String(), Type.Unknown(), { description: 'What the event is about: a Transaction, a Membership record or a payout.' }),
+  appId: Type.Optional(Type.String({ description: 'Our addition: the OAuth app (its client id) the event came about through, e.g. the payment of a link the app created. Absent otherwise, so such an event is exactly its delivery body; deliveries never carry it.' })),
 }, { $id: 'Event' });
 
-const render = (r: EventRow) => ({ id: r.id, type: r.type, created: r.created_at.toISOString(), data: r.data });
+const render = (r: EventRow) => ({ id: r.id, type: r.type, created: r.created_at.toISOString(), data: r.data, ...(r.app_id ? { appId: r.app_id } : {}) });
 
 export function eventRoutes(app: App, { db }: { db: Db }) {
   app.get('/events', {

@@ -11,6 +11,8 @@ export interface NewEvent<T extends EventType = EventType> {
   type: T;
   /** What the event is about, rendered exactly as the API renders it (events/payloads.ts). */
   data: EventData<T>;
+  /** The OAuth app the event came about through (its client id), when one did. */
+  appId?: string | null;
 }
 
 export interface RecordedEvent {
@@ -53,7 +55,7 @@ export async function recordEvent<T extends EventType>(
   options: { announce?: boolean } = {},
 ): Promise<RecordedEvent> {
   const data = event.data as Record<string, unknown>;
-  const row = { brand_id: event.brandId, id: newId('evt'), mode: event.mode, type: event.type, data, resource_id: resourceOf(event.type, data).id };
+  const row = { brand_id: event.brandId, id: newId('evt'), mode: event.mode, type: event.type, data, resource_id: resourceOf(event.type, data).id, app_id: event.appId ?? null };
   const inserted = await repo.insertEvent(tx, row);
   const recorded: RecordedEvent = { brandId: row.brand_id, id: row.id, mode: row.mode, type: event.type, data: row.data, createdAt: inserted.created_at, seq: inserted.seq };
   if (options.announce !== false) await announce(tx, [recorded]);

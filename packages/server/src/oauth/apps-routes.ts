@@ -4,6 +4,7 @@ import { AppError } from '../errors.ts';
 import type { App } from '../http/app-type.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import { parseAccountId } from './account.ts';
+import { recentCalls } from './app-calls.ts';
 import { findGrantOfBrand, listGrants, revokeGrant } from './repository.ts';
 import type { SessionReader } from './session.ts';
 
@@ -17,6 +18,12 @@ const ConnectedApp = Type.Object({
   offline: Type.Boolean({ description: 'Whether the app holds a refresh token (stays connected past an hour).' }),
   connectedAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  recentCalls: Type.Array(Type.Object({
+    method: Type.String(),
+    path: Type.String({ description: 'Without the query string.' }),
+    status: Type.Integer(),
+    at: Type.String({ format: 'date-time' }),
+  }), { description: 'The last requests made with the app\'s tokens, newest first (oauth/app-calls.ts: at most 20, sampled at 3 a second).' }),
 }, { $id: 'ConnectedApp' });
 
 /**
@@ -36,6 +43,7 @@ export function appsRoutes(app: App, { db, sessions }: { db: Db; sessions: Sessi
   }, async (req) => {
     const s = await session(req);
     const rows = await listGrants(db, s.brandId);
+    const calls = await recentCalls(db, s.brandId);
     const items = rows.map((row) => {
       const client = row.client ?? {};
       const redirect = URL.parse(String((client.redirect_uris as string[] | undefined)?.[0] ?? ''));
@@ -52,6 +60,7 @@ export function appsRoutes(app: App, { db, sessions }: { db: Db; sessions: Sessi
         offline: String(row.payload.openid ? (row.payload.openid as { scope?: string }).scope ?? '' : '').split(' ').includes('offline_access'),
         connectedAt: new Date(row.created_at).toISOString(),
         lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
+        recentCalls: (calls.get(clientId) ?? []).map((c) => ({ method: c.method, path: c.path, status: Number(c.status), at: new Date(c.at).toISOString() })),
       };
     });
     return ok('Connected apps retrieved', { items });

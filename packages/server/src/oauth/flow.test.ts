@@ -5,6 +5,10 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError as UnauthorizedV1, type OAuthClientProvider as ProviderV1 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedV2, type OAuthClientProvider as ProviderV2 } from '@modelcontextprotocol/client';
+import { readFileSync } from 'node:fs';
+import { loadCatalog } from '../catalog/load.ts';
+import { exampleCatalogPath } from '../cli/commands.ts';
+import { cards, courseBody } from '../checkout/test-fixtures.ts';
 import { authorizeAsCreator, startOAuthServer, type ConsentChoice, type OAuthTestServer } from '../testing/oauth.ts';
 
 let s: OAuthTestServer;
@@ -187,6 +191,13 @@ describe('MCP over OAuth with the 1.x SDK client', () => {
     assert.equal(app.mode, 'live');
     assert.equal(app.offline, true);
     assert.ok(app.lastUsedAt);
+    // Its recent calls: written after each response, so looked for until they appear.
+    let calls: { method: string; path: string; status: number; at: string }[] = [];
+    for (let i = 0; i < 100 && !calls.some((c) => c.path === '/api/mcp' && c.status === 200); i++) {
+      calls = (await (await fetch(`${s.url}/dashboard/api/apps`, { headers: { cookie } })).json()).data.items[0].recentCalls;
+      if (!calls.length) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(calls.some((c) => c.method === 'POST' && c.path === '/api/mcp' && c.status === 200 && !Number.isNaN(Date.parse(c.at))), JSON.stringify(calls));
     const noCsrf = await fetch(`${s.url}/dashboard/api/apps/${app.id}`, { method: 'DELETE', headers: { cookie } });
     assert.equal(noCsrf.status, 403);
     const gone = await fetch(`${s.url}/dashboard/api/apps/${app.id}`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrfToken } });
@@ -316,5 +327,29 @@ describe('authorization requests OAuth 2.1 refuses', () => {
     const res = await authorize({ client_id: 'https://private.example.com/client.json', code_challenge: challenge, code_challenge_method: 'S256' });
     assert.equal(res.status, 400);
     assert.match(res.body, /client/i);
+  });
+});
+
+describe('attribution to the app', () => {
+  it('records the app on the payment links it creates, their payments and the events they raise', async () => {
+    const { cookie, brandId } = await s.signUp('plus');
+    const ids = await s.db.transaction((tx) => loadCatalog(tx, brandId, JSON.parse(readFileSync(exampleCatalogPath, 'utf8'))));
+    const { state } = await connectV1(cookie, { decision: 'approve', mode: 'test', scopes: ['checkout:write', 'webhooks:write'] });
+    const token = state.tokens!.access_token;
+    const appId = state.client!.client_id;
+    const created = await api('/api/v1/payment-links', token, { method: 'POST', body: JSON.stringify(courseBody(ids)) });
+    assert.equal(created.status, 200, await created.clone().text());
+    const link = (await created.json()).data as { id: string; link: string };
+    const [row] = await s.db.query<{ via: string; app_id: string }>('SELECT via, app_id FROM payment_links WHERE id = $1', [link.id]);
+    assert.deepEqual({ ...row }, { via: 'oauth', app_id: appId });
+
+    // The buyer pays on the hosted page: the transaction and its event carry the app on.
+    const paid = await s.app.inject({ method: 'POST', url: `${new URL(link.link).pathname}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ card: cards.ok }).toString() });
+    assert.ok(paid.statusCode < 400, paid.body);
+    const [txn] = await s.db.query<{ app_id: string }>('SELECT app_id FROM transactions WHERE payment_link_id = $1', [link.id]);
+    assert.equal(txn.app_id, appId);
+    const events = (await (await api('/api/v1/events?type=transaction.succeeded', token)).json()).data.items as { appId?: string }[];
+    assert.equal(events.length, 1);
+    assert.equal(events[0].appId, appId);
   });
 });

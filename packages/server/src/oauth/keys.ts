@@ -27,7 +27,7 @@ export async function signingKeys(db: Queryable, serverKey: Buffer, log?: { warn
   }
 }
 
-function newJwks() {
+export function newJwks() {
   const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
   return { keys: [{ ...jwk, kid: `k${Date.now().toString(36)}`, alg: 'ES256', use: 'sig' }] as Record<string, unknown>[] };
 }

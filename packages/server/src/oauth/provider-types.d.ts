@@ -65,7 +65,11 @@ declare module 'oidc-provider' {
     issuer: string;
     proxy: boolean;
     Grant: GrantConstructor;
-    Client: { find(id: string): Promise<ProviderClient | undefined> };
+    Client: {
+      new (metadata: Record<string, unknown>): ProviderClient;
+      find(id: string): Promise<ProviderClient | undefined>;
+      adapter: { upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> };
+    };
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): void;
     on(event: string, listener: (...args: unknown[]) => void): void;
@@ -76,7 +80,8 @@ declare module 'oidc-provider' {
 
   export const errors: Record<string, new (description?: string, detail?: string) => Error> & {
     InvalidTarget: new (description?: string) => Error;
-    InvalidClientMetadata: new (description?: string) => Error;
+    InvalidClientMetadata: new (description?: string) => Error & { error_description?: string };
+    InvalidRedirectUri: new (description?: string) => Error & { error_description?: string };
     AccessDenied: new (description?: string) => Error;
   };
 }

@@ -2,7 +2,8 @@
 import Provider, { errors, type KoaContextWithOIDC, type ProviderClient } from 'oidc-provider';
 import type { Deps } from '../deps.ts';
 import { esc, layout } from '../pages/html.ts';
-import { checkEndpointUrl } from '../webhooks/url-guard.ts';
+import type { Queryable } from '../db/client.ts';
+import { checkEndpointUrl, type Lookup } from '../webhooks/url-guard.ts';
 import { cookieKeys, signingKeys } from './keys.ts';
 import { adapterClass } from './repository.ts';
 import { defaultScopes, grantableScopes, requestableScopes } from './scopes.ts';
@@ -36,15 +37,28 @@ const day = 24 * hour;
  * every request in any process.
  */
 export async function buildProvider(deps: Deps): Promise<Provider> {
-  const { publicUrl } = deps.config;
-  const resources = ourResources(publicUrl);
   const serverKey = deps.secrets.webhookKey;
+  return configuredProvider({
+    db: deps.db, publicUrl: deps.config.publicUrl, lookup: deps.lookup,
+    jwks: await signingKeys(deps.db, serverKey, deps.log), cookieKeys: cookieKeys(serverKey),
+  });
+}
+
+/**
+ * The provider with every setting we promise; the server builds it with its kept keys, and the
+ * CLI's `oauth client create` with throwaway ones, only to validate and store a client exactly as
+ * dynamic registration does (oauth/clients.ts).
+ */
+export function configuredProvider(options: { db: Queryable; publicUrl: string; lookup: Lookup; jwks: { keys: Record<string, unknown>[] }; cookieKeys: string[] }): Provider {
+  const { publicUrl } = options;
+  const resources = ourResources(publicUrl);
+  const deps = { lookup: options.lookup };
 
   const provider = new Provider(issuerOf(publicUrl), {
-    adapter: adapterClass(deps.db),
-    jwks: await signingKeys(deps.db, serverKey, deps.log),
+    adapter: adapterClass(options.db),
+    jwks: options.jwks,
     cookies: {
-      keys: cookieKeys(serverKey),
+      keys: options.cookieKeys,
       long: { signed: true, httpOnly: true, sameSite: 'lax' },
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },

@@ -26,6 +26,8 @@ export interface TransactionRow {
   /** The payout it was settled into, and the platform fee charged on it (minor units). */
   payout_id?: string | null;
   fee?: number | null;
+  /** The OAuth app whose payment link this pays (migration 015), or null. */
+  app_id?: string | null;
   created_at: Date;
   /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
   version: number;
@@ -37,10 +39,10 @@ export type NewTransaction = Omit<TransactionRow, 'created_at' | 'updated_at' | 
 export async function insertTransaction(db: Queryable, t: NewTransaction): Promise<TransactionRow> {
   const [row] = await db.query<TransactionRow>(
     `INSERT INTO transactions (brand_id, id, txref, mode, type, status, amount, currency, customer_name, customer_email,
-       resource_id, metadata, payment_link_id, provider, provider_reference)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+       resource_id, metadata, payment_link_id, provider, provider_reference, app_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
     [t.brand_id, t.id, t.txref, t.mode, t.type, t.status, t.amount, t.currency, t.customer_name, t.customer_email,
-      t.resource_id, t.metadata, t.payment_link_id, t.provider, t.provider_reference],
+      t.resource_id, t.metadata, t.payment_link_id, t.provider, t.provider_reference, t.app_id ?? null],
   );
   return row;
 }

@@ -172,7 +172,7 @@ export async function sendTestEvent(tx: Queryable, principal: Principal, body: {
     }
   }
   // Recorded without announcing it, so the fan-out can aim it at the one endpoint named.
-  const event = await recordEvent(tx, { brandId: principal.brandId, mode: principal.mode, type, data: sampleEventData(type) }, { announce: false });
+  const event = await recordEvent(tx, { brandId: principal.brandId, mode: principal.mode, type, data: sampleEventData(type), appId: principal.via === 'oauth' ? principal.appId ?? null : null }, { announce: false });
   return { created: await fanOutOne(tx, event, body.endpointID) };
 }
 
