@@ -55,7 +55,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
   let output = '';
   child.stdout!.on('data', (c: Buffer) => { output += c; });
   child.stderr!.on('data', (c: Buffer) => { output += c; });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   let port = 0;
   while (!port) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
@@ -96,7 +96,7 @@ export async function startWorkerProcess(env: Record<string, string | undefined>
   let output = '';
   child.stdout!.on('data', (c: Buffer) => { output += c; });
   child.stderr!.on('data', (c: Buffer) => { output += c; });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (!output.includes('service started')) {
     if (child.exitCode !== null || Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`worker did not start: ${output}`); }
     await new Promise((r) => setTimeout(r, 25));
