@@ -30,15 +30,24 @@ export function routeCatalog() {
         const response = (schema.response ?? {}) as Record<string, JsonSchema>;
         const ok = response[200] ?? response[201] ?? response[202];
         const data = (ok?.properties as Record<string, JsonSchema> | undefined)?.data;
-        return [{ spec, scopes: [scope].flat(), input: inputSchema(schema), ...(data?.type === 'object' ? { output: clean(data) } : {}) }];
+        return [{ spec, scopes: [scope].flat(), input: inputSchema(schema, spec.method !== 'GET'), ...(data?.type === 'object' ? { output: clean(data) } : {}) }];
       });
     },
   };
 }
 
+/**
+ * A write tool's extra argument, sent as the route's Idempotency-Key header (docs/idempotency.md):
+ * an assistant that retries a call it is unsure about, with the same key, changes nothing twice.
+ */
+const idempotencyKeyArg = {
+  type: 'string', minLength: 1, maxLength: 255,
+  description: 'Optional. Any unique string; repeating the call with the same key within 24 hours returns the first answer instead of doing it again.',
+};
+
 /** One flat object of the route's path params, query and body fields: what an assistant fills in. */
-function inputSchema(schema: Record<string, JsonSchema | undefined>): JsonSchema {
-  const properties: Record<string, unknown> = {};
+function inputSchema(schema: Record<string, JsonSchema | undefined>, write: boolean): JsonSchema {
+  const properties: Record<string, unknown> = write ? { idempotencyKey: idempotencyKeyArg } : {};
   const required: string[] = [];
   for (const part of [schema.params, schema.querystring, schema.body]) {
     if (!part || part.type !== 'object') continue;
@@ -85,7 +94,7 @@ export function mcpHandler(app: App, tools: () => ToolRoute[]) {
 
 async function runTool(app: App, tool: ToolRoute, args: Record<string, unknown>, authInfo: AuthInfo) {
   const { spec } = tool;
-  const rest = { ...args };
+  const { idempotencyKey, ...rest } = args;
   const path = spec.path.replace(/:(\w+)/g, (_, name: string) => {
     const value = rest[name];
     delete rest[name];
@@ -96,7 +105,11 @@ async function runTool(app: App, tool: ToolRoute, args: Record<string, unknown>,
   const res = await app.inject({
     method: spec.method,
     url: `/api/v1${path}${query ? `?${query}` : ''}`,
-    headers: { authorization: `Bearer ${authInfo.token}`, ...(isRead || spec.method === 'DELETE' ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${authInfo.token}`,
+      ...(isRead || spec.method === 'DELETE' ? {} : { 'content-type': 'application/json' }),
+      ...(!isRead && typeof idempotencyKey === 'string' ? { 'idempotency-key': idempotencyKey } : {}),
+    },
     ...(isRead || spec.method === 'DELETE' ? {} : { payload: JSON.stringify(rest) }),
   });
   const envelope = JSON.parse(res.body) as { status: string; message: string; data: unknown };

@@ -121,6 +121,13 @@ describe('MCP over OAuth with the 1.x SDK client', () => {
     const created = await client.callTool({ name: 'create_webhook', arguments: { url: 'http://127.0.0.1:9/hook', events: ['member.joined'] } });
     assert.ok(!created.isError, JSON.stringify(created.content));
     const id = (created.structuredContent as { id: string }).id;
+    // A write tool passes an idempotency key through: the same key twice makes one endpoint.
+    const once = { url: 'http://127.0.0.1:9/once', events: ['member.joined'], idempotencyKey: 'mcp-once-1' };
+    const first = await client.callTool({ name: 'create_webhook', arguments: once });
+    const again = await client.callTool({ name: 'create_webhook', arguments: once });
+    assert.equal((again.structuredContent as { id: string }).id, (first.structuredContent as { id: string }).id);
+    const onceUrls = ((await (await api('/api/v1/webhooks', token)).json()).data.items as { url: string }[]).filter((w) => w.url.endsWith('/once'));
+    assert.equal(onceUrls.length, 1);
     const fetched = await client.callTool({ name: 'get_webhook', arguments: { id } });
     assert.deepEqual(fetched.structuredContent, (await (await api(`/api/v1/webhooks/${id}`, token)).json()).data);
 
