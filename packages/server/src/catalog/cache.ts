@@ -18,13 +18,20 @@ interface BrandEntries {
   version?: number;
   checkedAt: number;
   checking?: Promise<void>;
-  answers: Map<string, string>;
+  answers: Map<string, Answer>;
   bytes: number;
 }
 
+/**
+ * A cached answer: the response's bytes (what the API caches, so a hit is written to the socket
+ * without encoding it again) or a string.
+ */
+export type Answer = string | Buffer;
+
 // A JavaScript string takes two bytes a character; the key and the map's own overhead are
 // counted roughly too, so the bound holds for many small answers as well as for a few large ones.
-const sizeOf = (key: string, value: string) => 2 * (key.length + value.length) + 64;
+const sizeOf = (key: string, value: Answer) =>
+  2 * key.length + (typeof value === 'string' ? 2 * value.length : value.byteLength) + 64;
 /** What a brand's entry takes with no answers, so that many brands read once stay bounded too. */
 const brandOverhead = 256;
 
@@ -49,7 +56,7 @@ const brandOverhead = 256;
  */
 export class CatalogCache {
   private readonly brands = new Map<string, BrandEntries>();
-  private readonly inFlight = new Map<string, Promise<string>>();
+  private readonly inFlight = new Map<string, Promise<Answer>>();
   private bytes = 0;
   private stopListening?: () => Promise<void>;
   private stopCommits?: () => void;
@@ -111,19 +118,20 @@ export class CatalogCache {
    * catalog did not change while it ran. Errors are not cached. Identical concurrent misses share
    * one load.
    */
-  async read(brandId: string, key: string, load: () => Promise<string>): Promise<string> {
+  async read<A extends Answer>(brandId: string, key: string, load: () => Promise<A>): Promise<A> {
     if (!this.enabled) return load();
     let brand = this.touch(brandId);
     if (this.now() - brand.checkedAt >= this.settings.checkMs) {
       await this.check(brandId, brand);
       brand = this.touch(brandId);
     }
-    const hit = brand.answers.get(key);
+    // One key is only ever loaded by one route, so what it holds is what that route's load() gives.
+    const hit = brand.answers.get(key) as A | undefined;
     if (hit !== undefined) return hit;
 
     const generation = brand.generation;
     const flightKey = `${brandId}\u0000${generation}\u0000${key}`;
-    const pending = this.inFlight.get(flightKey);
+    const pending = this.inFlight.get(flightKey) as Promise<A> | undefined;
     if (pending) return pending;
     const loading = load();
     this.inFlight.set(flightKey, loading);
@@ -190,7 +198,7 @@ export class CatalogCache {
     return brand.checking;
   }
 
-  private store(brandId: string, brand: BrandEntries, generation: number, key: string, answer: string): void {
+  private store(brandId: string, brand: BrandEntries, generation: number, key: string, answer: Answer): void {
     // The brand changed (or was evicted) while this was read: the answer may be older than the change.
     // Nor is anything stored that no version check vouches for (an entry evicted and made again mid-read).
     if (brand.generation !== generation || this.brands.get(brandId) !== brand || brand.version === undefined) return;

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
+import { randomToken } from '../ids.ts';
 import { errorEnvelope } from './error-handler.ts';
 
 /**
@@ -11,7 +11,7 @@ import { errorEnvelope } from './error-handler.ts';
  * the envelope with x-request-id (README, API conventions).
  */
 
-export const newRequestId = () => `req_${randomBytes(12).toString('base64url')}`;
+export const newRequestId = () => `req_${randomToken(12)}`;
 
 /** For Fastify's frameworkErrors: a URL that is not valid (bad percent-encoding), in the envelope. */
 export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
