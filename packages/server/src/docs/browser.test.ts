@@ -71,6 +71,12 @@ describe('the reference page in a browser', { skip }, () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `no sideways scrolling (${overflow}px too wide)`);
     await shot(page, 'docs-phone');
+    // The guide with the widest tables and code fits too.
+    await page.goto(`${base}/docs/guides/webhooks`);
+    await page.getByText('← API reference').first().waitFor();
+    await page.getByText('Retries').first().waitFor();
+    const guideOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(guideOverflow <= 1, `the webhooks guide does not scroll sideways (${guideOverflow}px too wide)`);
     assert.deepEqual(problems, []);
     await page.close();
   });
