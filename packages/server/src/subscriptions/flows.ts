@@ -5,7 +5,8 @@ import { modeNow } from '../clock/repository.ts';
 import * as memberships from '../memberships/repository.ts';
 import type { Membership } from '../memberships/schemas.ts';
 import * as repo from './repository.ts';
-import { beginDueWork, cancelMembership, chargeRenewal, removeHubMember, settleRenewal, type RenewalSettings } from './service.ts';
+import { beginDueWork, chargeRenewal, settleRenewal, type RenewalSettings } from './renewals.ts';
+import { cancelMembership, removeHubMember } from './service.ts';
 
 /**
  * The renewal flow (DESIGN.md, Who commits): the only code in this domain that commits more than

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createMembership } from '../testing/factories.ts';
 import type { SubscriptionRow } from './repository.ts';
-import { beginDueWork, chargeRenewal, settleRenewal } from './service.ts';
+import { beginDueWork, chargeRenewal, settleRenewal } from './renewals.ts';
 import { advance, buyPlan, eventTypes, member, recurringBrand, recurringCatalog, sub341 } from './test-support.ts';
 
 let t: TestApp;

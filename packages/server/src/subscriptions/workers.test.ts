@@ -52,7 +52,7 @@ describe('renewals by the background worker', () => {
     const { membershipId } = await buyPlan(t, b, 'monthly');
     const [sub] = await t.db.query<{ id: string; current_period_end: Date }>('SELECT id, current_period_end FROM subscriptions WHERE brand_id = $1', [b.brandId]);
     // Step 1 committed, then the worker died: a pending renewal on a leased subscription.
-    const { beginDueWork } = await import('./service.ts');
+    const { beginDueWork } = await import('./renewals.ts');
     const { findSubscription } = await import('./repository.ts');
     await t.db.query('INSERT INTO test_clocks (brand_id, offset_ms, busy_until) VALUES ($1, 0, now() + interval \'1 hour\')', [b.brandId]);
     const work = await t.db.transaction(async (tx) => beginDueWork(tx, t.deps.payments, (await findSubscription(tx, b.brandId, sub.id, { forUpdate: true }))!,
@@ -69,7 +69,7 @@ describe('renewals by the background worker', () => {
     const b = await recurringBrand(t);
     const { membershipId } = await buyPlan(t, b, 'monthly');
     const [sub] = await t.db.query<{ id: string; current_period_end: Date }>('SELECT id, current_period_end FROM subscriptions WHERE brand_id = $1', [b.brandId]);
-    const { beginDueWork, chargeRenewal } = await import('./service.ts');
+    const { beginDueWork, chargeRenewal } = await import('./renewals.ts');
     const { findSubscription } = await import('./repository.ts');
     await t.db.query('INSERT INTO test_clocks (brand_id, offset_ms, busy_until) VALUES ($1, 0, now() + interval \'1 hour\')', [b.brandId]);
     const work = await t.db.transaction(async (tx) => beginDueWork(tx, t.deps.payments, (await findSubscription(tx, b.brandId, sub.id, { forUpdate: true }))!,

@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { modeNow } from '../../clock/repository.ts';
 import { settlePayment, type FinalState } from '../../checkout/service.ts';
 import * as subscriptions from '../../subscriptions/repository.ts';
-import { endProviderSubscription, recordProviderRenewal, type RenewalSettings } from '../../subscriptions/service.ts';
+import { endProviderSubscription, recordProviderRenewal, type RenewalSettings } from '../../subscriptions/renewals.ts';
 import * as transactions from '../../transactions/repository.ts';
 import type { PaymentProviders } from '../providers.ts';
 import { callStripe } from './calls.ts';
