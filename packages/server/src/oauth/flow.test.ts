@@ -181,6 +181,11 @@ describe('MCP over OAuth with the 1.x SDK client', () => {
     const { state } = await connectV1(cookie, { decision: 'approve', scopes: ['products:read'] });
     const token = state.tokens!.access_token;
     assert.equal((await api('/api/v1/products', token)).status, 200);
+    // Another client cannot revoke it: the answer is still 200 (RFC 7009) and the token still works.
+    const other = await (await fetch(`${s.url}/oauth/reg`, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Other', redirect_uris: [redirectUrl], token_endpoint_auth_method: 'none' }) })).json();
+    assert.equal((await form('/oauth/token/revocation', { token, client_id: other.client_id })).status, 200);
+    assert.equal((await api('/api/v1/products', token)).status, 200);
     assert.equal((await form('/oauth/token/revocation', { token, client_id: state.client!.client_id })).status, 200);
     assert.equal((await api('/api/v1/products', token)).status, 401);
   });

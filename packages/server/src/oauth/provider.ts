@@ -94,7 +94,9 @@ export function configuredProvider(options: { db: Queryable; publicUrl: string; 
       rpInitiatedLogout: { enabled: false },
       // RFC 7591: open, any client may register itself (MCP clients do).
       registration: { enabled: true, initialAccessToken: false },
-      revocation: { enabled: true },
+      // A client revokes its own tokens only; another client's token is left alone and the answer
+      // is still 200, as RFC 7009 has it, so a client learns nothing about tokens it does not hold.
+      revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId?: string }) => token.clientId === client.clientId },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resources.mcp,
