@@ -8,7 +8,7 @@ import type { Principal } from '../auth/principal.ts';
 import { toMajor } from '../money.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
-import { grantMembership } from '../memberships/service.ts';
+import { activateGrant, announceJoined, type Granted } from '../memberships/service.ts';
 import { modeNow } from '../clock/repository.ts';
 import { notePayable } from '../payouts/repository.ts';
 import { startSubscription } from '../subscriptions/service.ts';
@@ -149,9 +149,9 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
       ...(purchase.productId ? [{ productId: purchase.productId, hubId: null }] : []),
       ...(purchase.hubId ? [{ productId: null, hubId: purchase.hubId }] : []),
     ];
-    const granted = [];
+    const granted: Granted[] = [];
     for (const target of targets) {
-      granted.push(await grantMembership(tx, {
+      granted.push(await activateGrant(tx, {
         brandId: link.brand_id,
         mode: link.mode,
         ...target,
@@ -163,7 +163,9 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
       }));
     }
     const { recurrence } = purchase;
+    // A recurring tier's member.joined carries the subscription, so it is announced once that is attached.
     if (recurrence && granted.length) await startSubscription(tx, providers, moved, { ...purchase, recurrence }, granted);
+    else await announceJoined(tx, granted);
   }
   return moved;
 }

@@ -59,12 +59,33 @@ export interface MembershipGrant {
  * records member.joined when they were not an active member before, in the caller's transaction.
  */
 export async function grantMembership(tx: Queryable, grant: MembershipGrant): Promise<repo.MembershipRow> {
-  const { row, joined } = await repo.activateMembership(tx, {
+  const granted = await activateGrant(tx, grant);
+  await announceJoined(tx, [granted]);
+  return granted.row;
+}
+
+/** A membership granted, and whether that made the person a member (not already an active one). */
+export interface Granted {
+  row: repo.MembershipRow;
+  joined: boolean;
+}
+
+/**
+ * grantMembership without its event, for a purchase that first attaches a subscription to what it
+ * granted (subscriptions/service.ts), so that member.joined carries the subscription.
+ */
+export async function activateGrant(tx: Queryable, grant: MembershipGrant): Promise<Granted> {
+  return repo.activateMembership(tx, {
     brand_id: grant.brandId, id: newId('mem'), mode: grant.mode, hub_id: grant.hubId, product_id: grant.productId,
     name: grant.name, email: grant.email, phone: grant.phone ?? null, fields: grant.fields ?? {}, plan: grant.plan,
   });
-  if (joined) await recordEvent(tx, { brandId: grant.brandId, mode: grant.mode, type: 'member.joined', data: memberEventData(row) });
-  return row;
+}
+
+/** member.joined for each grant that made someone a member, in order. */
+export async function announceJoined(tx: Queryable, grants: Granted[], sub?: SubscriptionRow): Promise<void> {
+  for (const { row, joined } of grants) {
+    if (joined) await recordEvent(tx, { brandId: row.brand_id, mode: row.mode, type: 'member.joined', data: memberEventData(row, sub) });
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import { modeNow } from '../clock/repository.ts';
 import type { Purchase, Recurrence } from '../checkout/pricing.ts';
 import * as memberships from '../memberships/repository.ts';
 import type { MembershipRow } from '../memberships/repository.ts';
-import { memberEventData, renderMembership } from '../memberships/service.ts';
+import { announceJoined, memberEventData, renderMembership, type Granted } from '../memberships/service.ts';
 import type { Membership } from '../memberships/schemas.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
@@ -49,12 +49,14 @@ export async function recordSubscriptionEvent(
 
 /**
  * settlePayment's part: a paid purchase of a recurring tier starts a subscription paying for the
- * memberships it granted (the first is the one its events are about). Its first period starts
+ * memberships it granted (the first is the one its events are about), and announces those that
+ * made someone a member (member.joined, with the subscription). Its first period starts
  * now, in the mode's time (a test clock moves it), and is paid by this payment. A membership that
  * already had a subscription that still renews is moved to the new one; the old one ends as
  * `cancelled` without events (the person bought again).
  */
-export async function startSubscription(tx: Queryable, providers: PaymentProviders, payment: TransactionRow, purchase: Purchase & { recurrence: Recurrence }, granted: MembershipRow[]) {
+export async function startSubscription(tx: Queryable, providers: PaymentProviders, payment: TransactionRow, purchase: Purchase & { recurrence: Recurrence }, grants: Granted[]) {
+  const granted = grants.map((g) => g.row);
   const r = purchase.recurrence;
   const now = await modeNow(tx, payment.brand_id, payment.mode);
   for (const oldId of new Set(granted.flatMap((m) => (m.subscription_id ? [m.subscription_id] : [])))) {
@@ -91,8 +93,10 @@ export async function startSubscription(tx: Queryable, providers: PaymentProvide
     provider: provider?.name ?? null,
     payment_method: method,
   });
-  const [primary] = await memberships.attachSubscription(tx, sub.brand_id, granted.map((m) => m.id), sub.id)
-    .then((rows) => rows.sort((a, b) => (a.id === sub.membership_id ? -1 : b.id === sub.membership_id ? 1 : 0)));
+  const attached = await memberships.attachSubscription(tx, sub.brand_id, granted.map((m) => m.id), sub.id);
+  const byId = new Map(attached.map((m) => [m.id, m]));
+  await announceJoined(tx, grants.map((g) => ({ row: byId.get(g.row.id) ?? g.row, joined: g.joined })), sub);
+  const primary = byId.get(sub.membership_id)!;
   if (completed) await recordSubscriptionEvent(tx, 'subscription.completed', sub, primary, payment);
 }
 

@@ -34,6 +34,12 @@ describe('subscriptions', () => {
     const end = new Date(m.subscription.currentPeriodEnd);
     assert.equal(end.getUTCMonth(), (start.getUTCMonth() + 1) % 12);
 
+    // The member.joined of a recurring purchase carries the subscription it started.
+    const [joined] = (await eventTypes(t, b.brandId, (x) => x === 'member.joined')).map((e) => e.data);
+    assert.equal(joined.membershipId, membershipId);
+    assert.equal(joined.subscription?.status, 'active');
+    assert.equal(joined.subscription?.count, 12);
+
     const open = await buyPlan(t, b, 'monthly');
     const openPage = await t.app.inject({ method: 'GET', url: open.link.path });
     assert.match(openPage.body, /then renews until cancelled/);
