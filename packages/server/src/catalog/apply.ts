@@ -57,6 +57,9 @@ export async function writeTiers(
   }
   const kept = new Set(rows.map((r) => r.id));
   const left = existing.filter((t) => !kept.has(t.id));
+  // A payment link being made for one of these holds it FOR SHARE (checkout/service.ts): wait for
+  // it, so the check below sees the link and archives the tier instead of deleting it.
+  await products.lockTiers(tx, brandId, left.map((t) => t.id));
   const sold = await soldTiers(tx, brandId, left.map((t) => t.id));
   for (const t of left.filter((x) => sold.has(x.id))) {
     const archived = { ...t, archived: true, is_default: false, position: rows.length };

@@ -111,7 +111,8 @@ async function resolveItems(db: Queryable, brandId: string, items: PaymentLinkBo
       problems.push({ field: `items[${i}].id`, index: i, message: `no product with id "${input.id}" exists` });
       continue;
     }
-    const tier = await findTier(db, brandId, input.plan);
+    // Held until the link is committed, so a catalog write cannot delete the tier it names (catalog/apply.ts).
+    const tier = await findTier(db, brandId, input.plan, { forShare: true });
     const owns = tier && (product ? tier.product_id === product.id : tier.hub_id === hub!.id);
     if (!tier || !owns) {
       problems.push({ field: `items[${i}].plan`, index: i, message: `"${input.plan}" is not a tier of ${product ? `product "${product.title}"` : `hub "${hub!.name}"`}` });

@@ -111,9 +111,18 @@ export function productCheckoutFields(db: Queryable, brandId: string, productId:
   );
 }
 
-export async function findTier(db: Queryable, brandId: string, id: string): Promise<TierRow | undefined> {
-  const [row] = await db.query<TierRow>('SELECT * FROM tiers WHERE brand_id = $1 AND id = $2', [brandId, id]);
+/**
+ * One tier. `forShare` holds it until the caller's transaction ends, so a catalog write that
+ * removes it (lockTiers) waits and then sees what the caller made of it (a payment link naming it).
+ */
+export async function findTier(db: Queryable, brandId: string, id: string, opts: { forShare?: boolean } = {}): Promise<TierRow | undefined> {
+  const [row] = await db.query<TierRow>(`SELECT * FROM tiers WHERE brand_id = $1 AND id = $2${opts.forShare ? ' FOR SHARE' : ''}`, [brandId, id]);
   return row;
+}
+
+/** Locks tiers about to be removed, so nothing can start naming them while it is decided whether they were sold. */
+export async function lockTiers(db: Queryable, brandId: string, ids: string[]): Promise<void> {
+  if (ids.length) await db.query('SELECT id FROM tiers WHERE brand_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE', [brandId, ids]);
 }
 
 /** A hub's membership tiers (its plans), in catalog order. */

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Principal } from '../auth/principal.ts';
 import { loadCatalog } from '../catalog/load.ts';
+import { createPaymentLink } from '../checkout/service.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
+import { testDbKind } from '../testing/db.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrand, createBrandWithCatalog, createKey, createMembership } from '../testing/factories.ts';
 
@@ -186,6 +189,39 @@ describe('PATCH /products/{id}', () => {
     assert.equal(updated.isFree, false);
     assert.ok(updated.updatedAt >= created.updatedAt);
     assert.equal(updated.createdAt, created.createdAt);
+  });
+
+  it('archives, not deletes, a tier that a payment link being made at that moment names', {
+    skip: testDbKind === 'pglite' ? 'needs PostgreSQL: the embedded database runs one transaction at a time' : false,
+  }, async () => {
+    const { brandId, key } = await owner();
+    const created = (await t.request({ method: 'POST', url: '/api/v1/products', key, payload: { ...course(), status: 'published' } })).json().data;
+    const [standard, monthly] = created.tiers;
+    let commitLink = () => {};
+    let linkMade = () => {};
+    const made = new Promise<void>((resolve) => { linkMade = resolve; });
+    // The link's transaction stays open (its tier held) while the PATCH removing the tier comes in.
+    const linking = t.db.transaction(async (tx) => {
+      const principal: Principal = { brandId, mode: 'test', scopes: ['checkout:write'], via: 'api_key' };
+      await createPaymentLink(tx, principal, {
+        items: [{ id: created.id, plan: standard.id, type: 'course' }],
+        form: { formData: { fullName: 'Ada Lovelace', email: 'ada@example.com', penSize: 'Fine' } },
+      } as never, t.deps.config.publicUrl, t.deps.payments);
+      linkMade();
+      await new Promise<void>((resolve) => { commitLink = resolve; });
+    });
+    await made;
+    const patch = t.request({ method: 'PATCH', url: `/api/v1/products/${created.id}`, key, payload: {
+      tiers: [{ id: monthly.id, name: monthly.name, price: monthly.price, recurrence: monthly.recurrence }],
+    } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commitLink();
+    await linking;
+    const res = await patch;
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json().data.tiers.map((x: any) => [x.id, x.archived]), [[monthly.id, false], [standard.id, true]]);
+    const [tier] = await t.db.query('SELECT id FROM tiers WHERE brand_id = $1 AND id = $2', [brandId, standard.id]);
+    assert.ok(tier, 'the tier the link names is still there');
   });
 
   it('archives a tier a payment link sells, and an item an archived tier includes; deletes the rest', async () => {
