@@ -37,13 +37,26 @@ export function explaining(db: Db, seen: ExplainedStatement[]): Db {
     }
     await tx.query('ROLLBACK TO SAVEPOINT bench_explain');
   };
-  const wrap = (tx: Queryable): Queryable => ({
-    async query<R>(sql: string, params: unknown[] = [], name?: string) {
-      await explainIn(tx, sql, params);
-      return tx.query<R>(sql, params, name);
-    },
-    exec: (sql) => tx.exec(sql),
-  });
+  // One statement (its EXPLAIN and its real run) at a time per transaction: code that runs reads in
+  // parallel on one transaction (Promise.all) must not have a later rollback to the savepoint undo
+  // another statement's real run.
+  const wrap = (tx: Queryable): Queryable => {
+    let turn: Promise<unknown> = Promise.resolve();
+    const inTurn = <T>(fn: () => Promise<T>): Promise<T> => {
+      const run = turn.then(fn, fn);
+      turn = run.catch(() => {});
+      return run;
+    };
+    return {
+      query<R>(sql: string, params: unknown[] = [], name?: string) {
+        return inTurn(async () => {
+          await explainIn(tx, sql, params);
+          return tx.query<R>(sql, params, name);
+        });
+      },
+      exec: (sql) => inTurn(() => tx.exec(sql)),
+    };
+  };
   return {
     kind: db.kind,
     async query<R>(sql: string, params: unknown[] = [], name?: string) {

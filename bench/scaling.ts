@@ -35,6 +35,7 @@ import { migrate } from '../packages/server/src/db/migrate.ts';
 import { recordEvent } from '../packages/server/src/events/service.ts';
 import { newId } from '../packages/server/src/ids.ts';
 import { createKey } from '../packages/server/src/keys/service.ts';
+import { wireEventSubscribers } from '../packages/server/src/subscribers.ts';
 import { testDeps, testWebhookSettings } from '../packages/server/src/testing/app.ts';
 import { freePort, serverRoot, startWorkerProcess } from '../packages/server/src/testing/processes.ts';
 import { createEndpoint } from '../packages/server/src/webhooks/service.ts';
@@ -363,6 +364,8 @@ async function explainHotPaths(db: Db, s: { brandId: string; key: string; filler
   return out;
 }
 
+const setting = async (db: Db, name: string) => (await db.query<{ v: string }>('SELECT current_setting($1) AS v', [name]))[0].v;
+
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 function sizesTable(sizes: RelationSize[]): string[] {
@@ -398,6 +401,7 @@ export async function benchScaling(databaseUrl: string): Promise<string> {
   const db = openPostgres(url);
   const started = now();
   const loadBefore = loadavg();
+  wireEventSubscribers();
   try {
     await migrate(db);
     const cached = await startApi(url);
@@ -433,7 +437,7 @@ export async function benchScaling(databaseUrl: string): Promise<string> {
       '# How cost grows (scaling benchmark)',
       '',
       `${new Date().toISOString()} on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, `
-        + `${(await db.query<{ v: string }>('SHOW server_version'))[0].v} (shared_buffers ${(await db.query<{ v: string }>('SHOW shared_buffers'))[0].v}). `
+        + `PostgreSQL ${await setting(db, 'server_version')} (shared_buffers ${await setting(db, 'shared_buffers')}, work_mem ${await setting(db, 'work_mem')}). `
         + `Load average ${loadBefore.map((x) => x.toFixed(1)).join(' / ')} at the start and ${loadMeasured.map((x) => x.toFixed(1)).join(' / ')} after the measurements (1 / 5 / 15 min); ${minutes} min in all. `
         + 'Produced by `npm run bench -- --scaling` (bench/scaling.ts); sizes from BENCH_SCALING_* (see the file).',
       '',
