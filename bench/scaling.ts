@@ -129,7 +129,7 @@ async function measureProducts(db: Db, cached: string, uncached: string): Promis
     const list = await listNameOf(`${cached}/products?limit=20`, key);
     const deep = await cursorAt(db, list, 'SELECT created_at, id FROM products WHERE brand_id = $1', [brand.id], size - 30);
     for (const [cache, base] of [['on', cached], ['off', uncached]] as const) {
-      await load('warm-up', `${base}/products?limit=20`, headers, 1);
+      await load('warm-up', `${base}/products?limit=20`, headers, 2);
       rows.push({ what: 'products, first page', size: n(size), cache, result: await load('first', `${base}/products?limit=20`, headers, seconds) });
       rows.push({ what: 'products, deep page', size: n(size), cache, result: await load('deep', `${base}/products?limit=20&cursor=${deep}`, headers, seconds) });
     }
