@@ -74,7 +74,7 @@ async function startApi(url: string, extra: Record<string, string> = {}): Promis
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}/api/v1`;
-  for (const deadline = Date.now() + 60_000; ;) {
+  for (const deadline = Date.now() + 180_000; ;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     if (await fetch(`${base}/products`).then(() => true, () => false)) break;
     if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error('server did not start'); }
