@@ -405,7 +405,7 @@ export async function benchScaling(databaseUrl: string): Promise<string> {
   try {
     await migrate(db);
     const cached = await startApi(url);
-    const uncached = await startApi(url, { CATALOG_CACHE_MB: '0' });
+    const uncached = await startApi(url, { CATALOG_CACHE_MB: '0' }).catch(async (err: unknown) => { await cached.stop(); throw err; });
     let products; let members;
     try {
       products = await measureProducts(db, cached.base, uncached.base);
