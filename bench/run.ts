@@ -2,14 +2,27 @@
  * `npm run bench`: every benchmark, on PGlite and, when DATABASE_URL is set, on PostgreSQL.
  * `npm run bench -- products webhooks imports` picks some of them.
  * Prints the tables and writes them to bench/results/latest.md.
+ * `npm run bench -- --scaling` runs only the scaling benchmark (bench/scaling.ts, PostgreSQL,
+ * long; not part of CI) and writes bench/results/scaling.md instead.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { benchImports } from './imports.ts';
 import { benchProducts } from './products.ts';
+import { benchScaling } from './scaling.ts';
 import { benchWebhooks } from './webhooks.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
+
+if (process.argv.includes('--scaling')) {
+  if (!databaseUrl) throw new Error('The scaling benchmark runs on PostgreSQL: set DATABASE_URL.');
+  const report = await benchScaling(databaseUrl);
+  console.log(report);
+  await writeFile(new URL('./results/scaling.md', import.meta.url), `${report}\n`);
+  console.log('Written to bench/results/scaling.md');
+  process.exit(0);
+}
+
 const only = process.argv.slice(2);
 const wanted = (name: string) => !only.length || only.includes(name);
 const sections: string[] = [

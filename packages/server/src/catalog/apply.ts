@@ -29,13 +29,21 @@ export function checkListIds(entries: { id?: string }[], existing: Set<string>, 
   });
 }
 
-/** The tiers among these that were ever sold, joined on or imported onto: archived, never deleted. */
+/**
+ * The tiers among these that were ever sold, joined on or imported onto: archived, never deleted.
+ * Asked one source at a time, cheapest first, each only about the tiers still not found: a sold
+ * tier nearly always has a membership (one index probe), so the payment-link check, which costs
+ * in proportion to the links that sell a tier, is left with the tiers nobody holds, which it
+ * answers at once (docs/performance.md).
+ */
 async function soldTiers(tx: Queryable, brandId: string, ids: string[]): Promise<Set<string>> {
-  if (!ids.length) return new Set();
-  const found = await Promise.all([
-    membershipPlans(tx, brandId, ids), subscriptionTiers(tx, brandId, ids), importPlans(tx, brandId, ids), tiersInLinks(tx, brandId, ids),
-  ]);
-  return new Set(found.flat());
+  const sold = new Set<string>();
+  for (const source of [membershipPlans, subscriptionTiers, importPlans, tiersInLinks]) {
+    const left = ids.filter((id) => !sold.has(id));
+    if (!left.length) break;
+    for (const id of await source(tx, brandId, left)) sold.add(id);
+  }
+  return sold;
 }
 
 type Owner = { productId: string; hubId: null } | { productId: null; hubId: string };

@@ -179,6 +179,11 @@ export async function endMembership(db: Queryable, brandId: string, id: string, 
 
 /** Which of these tiers some membership (any mode, any status) was granted on: they were sold, so they are archived, never deleted. */
 export async function plansInUse(db: Queryable, brandId: string, tierIds: string[]): Promise<string[]> {
-  const rows = await db.query<{ plan: string }>('SELECT DISTINCT plan FROM memberships WHERE brand_id = $1 AND plan = ANY($2)', [brandId, tierIds]);
+  // One probe of memberships_plan per tier, stopping at the first row: not every membership of a big hub.
+  const rows = await db.query<{ plan: string }>(
+    `SELECT t AS plan FROM unnest($2::text[]) AS t
+     WHERE EXISTS (SELECT 1 FROM memberships WHERE brand_id = $1 AND plan = t)`,
+    [brandId, tierIds],
+  );
   return rows.map((r) => r.plan);
 }

@@ -256,6 +256,34 @@ describe('PATCH /products/{id}', () => {
     assert.deepEqual(again.json().data.items.map((x: any) => x.id).sort(), [l1.id, l2.id].sort(), 'the kit is deleted, the lessons stay archived');
   });
 
+  it('archives tiers sold in different ways in one write (a membership, a payment link) and deletes the unsold one', async () => {
+    const { brandId, key } = await owner();
+    const created = (await t.request({ method: 'POST', url: '/api/v1/products', key, payload: {
+      ...course(),
+      status: 'published',
+      tiers: [
+        { name: 'Joined', price: { amount: 10, currency: 'USD' } },
+        { name: 'Linked', price: { amount: 20, currency: 'USD' } },
+        { name: 'Unsold', price: { amount: 30, currency: 'USD' } },
+        { name: 'Kept', price: { amount: 40, currency: 'USD' } },
+      ],
+    } })).json().data;
+    const [joined, linked, unsold, kept] = created.tiers;
+    await createMembership(t.db, { brandId, productId: created.id, plan: joined.id, mode: 'test' });
+    const link = await t.request({ method: 'POST', url: '/api/v1/payment-links', key, payload: {
+      items: [{ id: created.id, plan: linked.id, type: 'course' }],
+      form: { formData: { fullName: 'Ada Lovelace', email: 'ada@example.com', penSize: 'Fine' } },
+    } });
+    assert.equal(link.statusCode, 200, link.body);
+
+    const res = await t.request({ method: 'PATCH', url: `/api/v1/products/${created.id}`, key, payload: {
+      tiers: [{ id: kept.id, name: kept.name, price: kept.price }],
+    } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json().data.tiers.map((x: any) => [x.id, x.archived]), [[kept.id, false], [joined.id, true], [linked.id, true]]);
+    assert.ok(!res.json().data.tiers.some((x: any) => x.id === unsold.id), 'the unsold tier is gone');
+  });
+
   it('takes an archived add-on off sale', async () => {
     const { key } = await owner();
     const created = (await t.request({ method: 'POST', url: '/api/v1/products', key, payload: { ...course(), status: 'published' } })).json().data;

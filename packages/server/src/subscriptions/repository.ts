@@ -124,6 +124,11 @@ export async function nextDueAt(db: Queryable, brandId: string): Promise<Date | 
 
 /** Which of these tiers some subscription (any mode, any status) bills: they were sold. */
 export async function tiersInUse(db: Queryable, brandId: string, tierIds: string[]): Promise<string[]> {
-  const rows = await db.query<{ tier_id: string }>('SELECT DISTINCT tier_id FROM subscriptions WHERE brand_id = $1 AND tier_id = ANY($2)', [brandId, tierIds]);
+  // One probe of subscriptions_tier per tier, stopping at the first row.
+  const rows = await db.query<{ tier_id: string }>(
+    `SELECT t AS tier_id FROM unnest($2::text[]) AS t
+     WHERE EXISTS (SELECT 1 FROM subscriptions WHERE brand_id = $1 AND tier_id = t)`,
+    [brandId, tierIds],
+  );
   return rows.map((r) => r.tier_id);
 }
