@@ -30,14 +30,18 @@ export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<{ crea
   return row;
 }
 
-/** Many events in one statement (bulk imports), numbered in the given order; returns each one's created_at and seq by id. */
+/**
+ * Many events in one statement (bulk imports), numbered in the given order; returns each one's
+ * created_at and seq by id. One JSON parameter carries them all, whatever their number.
+ */
 export async function insertEvents(tx: Queryable, events: NewEventRow[]): Promise<Map<string, { created_at: Date; seq: number }>> {
   if (!events.length) return new Map();
   const rows = await tx.query<{ id: string; created_at: Date; seq: number }>(
-    `INSERT INTO events (brand_id, id, mode, type, data, resource_id)
-     SELECT brand_id, id, mode, type, data, resource_id
-     FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (brand_id text, id text, mode text, type text, data jsonb, resource_id text)) WITH ORDINALITY AS e(brand_id, id, mode, type, data, resource_id, n)
-     ORDER BY n
+    `INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id)
+     SELECT e.brand_id, e.id, e.mode, e.type, e.data, e.resource_id, e.app_id
+     FROM ROWS FROM (json_to_recordset($1::json) AS (brand_id text, id text, mode text, type text, data jsonb, resource_id text, app_id text))
+       WITH ORDINALITY AS e (brand_id, id, mode, type, data, resource_id, app_id, n)
+     ORDER BY e.n
      RETURNING id, created_at, seq`,
     [JSON.stringify(events)],
     'insert_events',

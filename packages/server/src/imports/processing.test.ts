@@ -168,7 +168,7 @@ describe('processing an import', () => {
     assert.equal((await joinedEvents(brandId)).length, 4);
     const midway = await getImport(testKey, importID);
     assert.deepEqual([midway.created, midway.pending], [4, 6]);
-    assert.equal(await count('SELECT count(*)::int AS n FROM import_records WHERE brand_id = $1', [brandId]), 6, 'its records are still queued');
+    assert.equal(await count('SELECT coalesce(sum(size), 0)::int AS n FROM import_chunks WHERE brand_id = $1', [brandId]), 6, 'its records are still queued');
 
     await drainImports(t.db, { batchSize: 4 });
     assert.equal(await membershipCount(brandId), 10);

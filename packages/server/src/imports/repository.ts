@@ -46,7 +46,17 @@ export interface NewImport {
   duplicate_count: number;
 }
 
-/** Stores the import and all its records in one statement each; the caller's transaction makes them appear together. */
+/**
+ * Records per stored chunk (migration 017). A batch takes whole chunks, and splits the last one
+ * when IMPORT_BATCH_SIZE is not a multiple of this, so the batch size keeps its meaning exactly.
+ */
+export const chunkSize = 500;
+
+/**
+ * Stores the import and all its records, in chunks, one statement each; the caller's transaction
+ * makes them appear together. One parameter carries every chunk: no per-row round trips and no
+ * parameter-count limit.
+ */
 export async function insertImport(tx: Queryable, imp: NewImport, records: ImportRecord[]): Promise<ImportRow> {
   const [row] = await tx.query<ImportRow>(
     `INSERT INTO imports (brand_id, id, mode, hub_id, product_id, plan, record_count, duplicate_count, pending_count)
@@ -54,13 +64,22 @@ export async function insertImport(tx: Queryable, imp: NewImport, records: Impor
      RETURNING *`,
     [imp.brand_id, imp.id, imp.mode, imp.hub_id, imp.product_id, imp.plan, records.length, imp.duplicate_count],
   );
-  // One parameter carrying every record: no per-row round trips and no parameter-count limit.
-  await tx.query(
-    `INSERT INTO import_records (brand_id, import_id, position, record)
-     SELECT $1, $2, (r ->> 'index')::integer, r FROM jsonb_array_elements($3::jsonb) AS r`,
-    [imp.brand_id, imp.id, JSON.stringify(records)],
-  );
+  const chunks = [];
+  for (let i = 0; i < records.length; i += chunkSize) {
+    const part = records.slice(i, i + chunkSize);
+    chunks.push({ position: part[0].index, size: part.length, records: part });
+  }
+  await insertChunks(tx, imp.brand_id, imp.id, chunks);
   return row;
+}
+
+async function insertChunks(tx: Queryable, brandId: string, importId: string, chunks: { position: number; size: number; records: ImportRecord[] }[]) {
+  await tx.query(
+    `INSERT INTO import_chunks (brand_id, import_id, position, size, records)
+     SELECT $1, $2, c.position, c.size, c.records FROM json_to_recordset($3::json) AS c (position integer, size integer, records json)`,
+    [brandId, importId, JSON.stringify(chunks)],
+    'insert_import_chunks',
+  );
 }
 
 export async function findImport(db: Queryable, brandId: string, mode: Mode, id: string): Promise<ImportRow | undefined> {
@@ -87,21 +106,26 @@ export async function claimImport(tx: Queryable): Promise<ImportRow | undefined>
 }
 
 /**
- * Takes (deletes) the next `limit` records of the import, in request order. Written as a range
- * up to a bound, not `position IN (subquery)`: on a freshly filled, not yet analysed table the
- * IN form was planned as a nested loop over every record (seconds per batch instead of ms).
+ * Takes (deletes) the next `limit` records of the import, in request order: the chunks up to the
+ * one that reaches `limit`, whose records past it are stored again as a chunk of their own.
  */
 export async function takeRecords(tx: Queryable, imp: ImportRow, limit: number): Promise<ImportRecord[]> {
-  const rows = await tx.query<{ record: ImportRecord }>(
-    `DELETE FROM import_records
+  const chunks = await tx.query<{ position: number; records: ImportRecord[] }>(
+    `DELETE FROM import_chunks
      WHERE brand_id = $1 AND import_id = $2 AND position <= (
        SELECT max(position) FROM (
-         SELECT position FROM import_records WHERE brand_id = $1 AND import_id = $2 ORDER BY position LIMIT $3) AS batch)
-     RETURNING record`,
+         SELECT position, sum(size) OVER (ORDER BY position) - size AS before
+         FROM import_chunks WHERE brand_id = $1 AND import_id = $2 ORDER BY position LIMIT $3) AS taken
+       WHERE before < $3)
+     RETURNING position, records`,
     [imp.brand_id, imp.id, limit],
-    'take_import_records',
+    'take_import_chunks',
   );
-  return rows.map((r) => r.record).sort((a, b) => a.index - b.index);
+  const records = chunks.sort((a, b) => a.position - b.position).flatMap((c) => c.records);
+  if (records.length <= limit) return records;
+  const rest = records.slice(limit);
+  await insertChunks(tx, imp.brand_id, imp.id, [{ position: rest[0].index, size: rest.length, records: rest }]);
+  return records.slice(0, limit);
 }
 
 /**
@@ -146,7 +170,7 @@ export async function recordFailedAttempt(db: Queryable, imp: ImportRow, error: 
 
 /** Gives up on an import: whatever is still pending counts as failed and its records are dropped. */
 export async function failImport(tx: Queryable, imp: ImportRow, error: string): Promise<void> {
-  await tx.query('DELETE FROM import_records WHERE brand_id = $1 AND import_id = $2', [imp.brand_id, imp.id]);
+  await tx.query('DELETE FROM import_chunks WHERE brand_id = $1 AND import_id = $2', [imp.brand_id, imp.id]);
   await tx.query(
     `UPDATE imports SET
        status = 'failed',
