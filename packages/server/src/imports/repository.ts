@@ -88,17 +88,23 @@ export async function findImport(db: Queryable, brandId: string, mode: Mode, id:
 }
 
 /**
- * Locks the unfinished import whose turn it is, or returns undefined. SKIP LOCKED lets any
- * number of workers run: each takes a different import. The least recently advanced import goes
- * first, so a large import does not hold up a small one behind it.
+ * The unfinished import whose turn it is and that has records no other batch holds, with its
+ * first free chunk locked; undefined when there is none. Batches lock the chunks they take
+ * (SKIP LOCKED), not the import, so any number of batches, in one worker or several, run at once,
+ * on different imports or on one. The least recently advanced import goes first, so a large
+ * import does not hold up a small one behind it.
  */
 export async function claimImport(tx: Queryable): Promise<ImportRow | undefined> {
   const [row] = await tx.query<ImportRow>(
-    `SELECT * FROM imports
-     WHERE status IN ('queued', 'processing') AND next_attempt_at <= clock_timestamp()
-     ORDER BY next_attempt_at, created_at
-     LIMIT 1
-     FOR UPDATE SKIP LOCKED`,
+    `WITH next AS (
+       SELECT c.brand_id, c.import_id FROM import_chunks c
+       JOIN imports i ON i.brand_id = c.brand_id AND i.id = c.import_id
+       WHERE i.status IN ('queued', 'processing') AND i.next_attempt_at <= clock_timestamp()
+       ORDER BY i.next_attempt_at, i.created_at, c.position
+       LIMIT 1
+       FOR UPDATE OF c SKIP LOCKED
+     )
+     SELECT i.* FROM imports i JOIN next ON i.brand_id = next.brand_id AND i.id = next.import_id`,
     [],
     'claim_import',
   );
@@ -106,22 +112,49 @@ export async function claimImport(tx: Queryable): Promise<ImportRow | undefined>
 }
 
 /**
- * Takes (deletes) the next `limit` records of the import, in request order: the chunks up to the
- * one that reaches `limit`, whose records past it are stored again as a chunk of their own.
+ * An unfinished import that says records are pending but has none stored, locked: never expected,
+ * and claimImport would never take it, so the worker fails it rather than leave it processing.
+ */
+export async function lockStrandedImport(tx: Queryable): Promise<ImportRow | undefined> {
+  const [row] = await tx.query<ImportRow>(
+    `SELECT * FROM imports i
+     WHERE status IN ('queued', 'processing') AND next_attempt_at <= clock_timestamp()
+       AND NOT EXISTS (SELECT 1 FROM import_chunks c WHERE c.brand_id = i.brand_id AND c.import_id = i.id)
+     LIMIT 1
+     FOR UPDATE SKIP LOCKED`,
+    [],
+    'lock_stranded_import',
+  );
+  return row;
+}
+
+/**
+ * Takes (deletes) `limit` records of the import that no other batch holds, or all there are when
+ * fewer, in request order: free chunks from the first one, enough to reach `limit` (full chunks
+ * need one round; chunks left short by a split may need another), the last one split when it
+ * goes past, its records past `limit` stored again as a chunk of their own.
  */
 export async function takeRecords(tx: Queryable, imp: ImportRow, limit: number): Promise<ImportRecord[]> {
-  const chunks = await tx.query<{ position: number; records: ImportRecord[] }>(
-    `DELETE FROM import_chunks
-     WHERE brand_id = $1 AND import_id = $2 AND position <= (
-       SELECT max(position) FROM (
-         SELECT position, sum(size) OVER (ORDER BY position) - size AS before
-         FROM import_chunks WHERE brand_id = $1 AND import_id = $2 ORDER BY position LIMIT $3) AS taken
-       WHERE before < $3)
-     RETURNING position, records`,
-    [imp.brand_id, imp.id, limit],
-    'take_import_chunks',
-  );
-  const records = chunks.sort((a, b) => a.position - b.position).flatMap((c) => c.records);
+  const records: ImportRecord[] = [];
+  while (records.length < limit) {
+    const chunks = await tx.query<{ records: ImportRecord[] }>(
+      // A CTE, not `position IN (subquery)`: planned as a semi-join, the subquery was scanned
+      // again per row, and each scan skipped the rows the DELETE had just removed and locked the
+      // next ones, so the statement took every chunk of the import.
+      `WITH taken AS MATERIALIZED (
+         SELECT position FROM import_chunks WHERE brand_id = $1 AND import_id = $2
+         ORDER BY position LIMIT $3
+         FOR UPDATE SKIP LOCKED)
+       DELETE FROM import_chunks c USING taken
+       WHERE c.brand_id = $1 AND c.import_id = $2 AND c.position = taken.position
+       RETURNING c.records`,
+      [imp.brand_id, imp.id, Math.ceil((limit - records.length) / chunkSize)],
+      'take_import_chunks',
+    );
+    if (!chunks.length) break;
+    for (const c of chunks) records.push(...c.records);
+  }
+  records.sort((a, b) => a.index - b.index);
   if (records.length <= limit) return records;
   const rest = records.slice(limit);
   await insertChunks(tx, imp.brand_id, imp.id, [{ position: rest[0].index, size: rest.length, records: rest }]);
@@ -129,8 +162,8 @@ export async function takeRecords(tx: Queryable, imp: ImportRow, limit: number):
 }
 
 /**
- * Counts a committed batch. `pending_count - taken` reaching zero completes the import; the row
- * lock taken by claimImport means no other batch of this import runs meanwhile.
+ * Counts a batch, at its end. `pending_count - taken` reaching zero completes the import. Batches
+ * of one import running at once take turns on this row: each adds to what the last one committed.
  */
 export async function recordBatch(tx: Queryable, imp: ImportRow, counts: { taken: number; created: number; existing: number }): Promise<ImportRow> {
   const [row] = await tx.query<ImportRow>(
