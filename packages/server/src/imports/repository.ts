@@ -47,17 +47,18 @@ export interface NewImport {
 }
 
 /**
- * Records per stored chunk (migration 017). A batch takes whole chunks, and splits the last one
- * when IMPORT_BATCH_SIZE is not a multiple of this, so the batch size keeps its meaning exactly.
+ * Most records per stored chunk (migration 017). The API stores chunks of IMPORT_BATCH_SIZE when
+ * that is smaller, so a batch takes whole chunks; a batch that reaches past a chunk's end (the
+ * worker's batch size differs) splits it, so the batch size keeps its meaning exactly.
  */
-export const chunkSize = 500;
+export const maxChunkSize = 500;
 
 /**
- * Stores the import and all its records, in chunks, one statement each; the caller's transaction
- * makes them appear together. One parameter carries every chunk: no per-row round trips and no
- * parameter-count limit.
+ * Stores the import and all its records, in chunks of `chunkSize`, one statement each; the
+ * caller's transaction makes them appear together. One parameter carries every chunk: no per-row
+ * round trips and no parameter-count limit.
  */
-export async function insertImport(tx: Queryable, imp: NewImport, records: ImportRecord[]): Promise<ImportRow> {
+export async function insertImport(tx: Queryable, imp: NewImport, records: ImportRecord[], chunkSize: number): Promise<ImportRow> {
   const [row] = await tx.query<ImportRow>(
     `INSERT INTO imports (brand_id, id, mode, hub_id, product_id, plan, record_count, duplicate_count, pending_count)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7)
@@ -130,12 +131,15 @@ export async function lockStrandedImport(tx: Queryable): Promise<ImportRow | und
 
 /**
  * Takes (deletes) `limit` records of the import that no other batch holds, or all there are when
- * fewer, in request order: free chunks from the first one, enough to reach `limit` (full chunks
- * need one round; chunks left short by a split may need another), the last one split when it
- * goes past, its records past `limit` stored again as a chunk of their own.
+ * fewer, in request order: free chunks from the first one, as many as should reach `limit` (one
+ * round when chunks have the batch size or maxChunkSize; chunks of another size are counted by
+ * the first round and the rest taken in a second), the last one split when it goes past, its
+ * records past `limit` stored again as a chunk of their own. Only the chunks taken are locked, so
+ * other batches take the next ones meanwhile.
  */
 export async function takeRecords(tx: Queryable, imp: ImportRow, limit: number): Promise<ImportRecord[]> {
   const records: ImportRecord[] = [];
+  let perChunk = Math.min(limit, maxChunkSize);
   while (records.length < limit) {
     const chunks = await tx.query<{ records: ImportRecord[] }>(
       // A CTE, not `position IN (subquery)`: planned as a semi-join, the subquery was scanned
@@ -148,11 +152,16 @@ export async function takeRecords(tx: Queryable, imp: ImportRow, limit: number):
        DELETE FROM import_chunks c USING taken
        WHERE c.brand_id = $1 AND c.import_id = $2 AND c.position = taken.position
        RETURNING c.records`,
-      [imp.brand_id, imp.id, Math.ceil((limit - records.length) / chunkSize)],
+      [imp.brand_id, imp.id, Math.ceil((limit - records.length) / perChunk)],
       'take_import_chunks',
     );
     if (!chunks.length) break;
-    for (const c of chunks) records.push(...c.records);
+    let got = 0;
+    for (const c of chunks) {
+      records.push(...c.records);
+      got += c.records.length;
+    }
+    perChunk = Math.max(1, Math.floor(got / chunks.length));
   }
   records.sort((a, b) => a.index - b.index);
   if (records.length <= limit) return records;
