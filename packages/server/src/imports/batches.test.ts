@@ -45,7 +45,7 @@ describe('import batches', () => {
   it('takes exactly IMPORT_BATCH_SIZE records per batch, whatever size the API stored them in', async () => {
     const { brandId, hubId } = await setup();
     await queue(brandId, hubId, people(1234, 'a'), 1000);
-    assert.deepEqual(await batchSizes(300), [300, 300, 300, 300, 34], 'chunks of 500 split to batches of 300');
+    assert.deepEqual(await batchSizes(250), [250, 250, 250, 250, 234], 'chunks of 100 split to batches of 250');
     await queue(brandId, hubId, people(1234, 'b'), 25);
     assert.deepEqual(await batchSizes(1000), [1000, 234], 'chunks of 25 gathered into batches of 1,000');
     await queue(brandId, hubId, people(7, 'c'), 3);

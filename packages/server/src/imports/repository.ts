@@ -51,7 +51,7 @@ export interface NewImport {
  * that is smaller, so a batch takes whole chunks; a batch that reaches past a chunk's end (the
  * worker's batch size differs) splits it, so the batch size keeps its meaning exactly.
  */
-export const maxChunkSize = 500;
+export const maxChunkSize = 100;
 
 /**
  * Stores the import and all its records, in chunks of `chunkSize`, one statement each; the

@@ -1,6 +1,6 @@
 -- The records still to process, in chunks of consecutive records (issue 14: imports at 50,000
 -- records/s). One row per person cost an index entry, a foreign-key check and a WAL record each,
--- which made queuing 10,000 records slower than importing them. A chunk holds up to a few hundred
+-- which made queuing 10,000 records slower than importing them. A chunk holds up to a hundred
 -- records, already validated and normalised: [{"index", "name", "email", "phone"?, "fields"}, …]
 -- in request order. `position` is the index of its first record, `size` how many it holds.
 --
