@@ -26,6 +26,17 @@ export function newId(prefix: IdPrefix): string {
 }
 
 /**
+ * `n` ids as newId makes them, from one call for random bytes: bulk writes (imports) make
+ * thousands at once, and a call per id cost them more than their SQL did.
+ */
+export function newIds(prefix: IdPrefix, n: number): string[] {
+  const bytes = randomBytes(15 * n);
+  const ids = new Array<string>(n);
+  for (let i = 0; i < n; i++) ids[i] = `${prefix}_${bytes.toString('base64url', 15 * i, 15 * i + 15)}`;
+  return ids;
+}
+
+/**
  * What a filter by id (`?endpointID=`, `?resourceID=`, …) accepts: visible ASCII without spaces,
  * up to 200 characters. Ours and txrefs all fit; anything else can match nothing and is a mistake
  * worth a 400 that names it.

@@ -30,19 +30,26 @@ export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<{ crea
   return row;
 }
 
-/** Many events in one statement (bulk imports), numbered in the given order; returns each one's created_at and seq by id. */
+/**
+ * Many events in one statement (bulk imports), numbered in the given order and sharing one
+ * created_at; returns each one's created_at and seq by id. One JSON parameter carries them all,
+ * whatever their number. created_at comes back as epoch milliseconds: a timestamp string per
+ * event cost more to parse than the event took to insert.
+ */
 export async function insertEvents(tx: Queryable, events: NewEventRow[]): Promise<Map<string, { created_at: Date; seq: number }>> {
   if (!events.length) return new Map();
-  const rows = await tx.query<{ id: string; created_at: Date; seq: number }>(
-    `INSERT INTO events (brand_id, id, mode, type, data, resource_id)
-     SELECT brand_id, id, mode, type, data, resource_id
-     FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (brand_id text, id text, mode text, type text, data jsonb, resource_id text)) WITH ORDINALITY AS e(brand_id, id, mode, type, data, resource_id, n)
-     ORDER BY n
-     RETURNING id, created_at, seq`,
+  const rows = await tx.query<{ id: string; created_ms: number; seq: number }>(
+    `WITH now AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS at)
+     INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id, created_at)
+     SELECT e.brand_id, e.id, e.mode, e.type, e.data, e.resource_id, e.app_id, now.at
+     FROM now, ROWS FROM (json_to_recordset($1::json) AS (brand_id text, id text, mode text, type text, data jsonb, resource_id text, app_id text))
+       WITH ORDINALITY AS e (brand_id, id, mode, type, data, resource_id, app_id, n)
+     ORDER BY e.n
+     RETURNING id, (extract(epoch FROM created_at) * 1000)::float8 AS created_ms, seq`,
     [JSON.stringify(events)],
     'insert_events',
   );
-  return new Map(rows.map((r) => [r.id, { created_at: r.created_at, seq: r.seq }]));
+  return new Map(rows.map((r) => [r.id, { created_at: new Date(r.created_ms), seq: r.seq }]));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import { newId } from '../ids.ts';
+import { newId, newIds } from '../ids.ts';
 import type { Mode } from '../auth/principal.ts';
 import { resourceOf, type EventData } from './payloads.ts';
 import * as repo from './repository.ts';
@@ -62,15 +62,23 @@ export async function recordEvent<T extends EventType>(
   return recorded;
 }
 
-/** recordEvent for many events at once (bulk imports): one INSERT for all of them, in the caller's transaction. */
+/**
+ * recordEvent for many events at once (an import batch): one INSERT for all of them, numbered
+ * (`seq`) in the order given, then one call per subscriber with all of them, in the caller's
+ * transaction.
+ */
 export async function recordEvents<T extends EventType>(tx: Queryable, events: NewEvent<T>[]): Promise<RecordedEvent[]> {
   if (!events.length) return [];
-  const rows = events.map((e) => {
+  const ids = newIds('evt', events.length);
+  const rows = events.map((e, i) => {
     const data = e.data as Record<string, unknown>;
-    return { brand_id: e.brandId, id: newId('evt'), mode: e.mode, type: e.type, data, resource_id: resourceOf(e.type, data).id };
+    return { brand_id: e.brandId, id: ids[i], mode: e.mode, type: e.type, data, resource_id: resourceOf(e.type, data).id, app_id: e.appId ?? null };
   });
   const inserted = await repo.insertEvents(tx, rows);
-  const recorded = rows.map((r, i) => ({ brandId: r.brand_id, id: r.id, mode: r.mode, type: events[i].type, data: r.data, createdAt: inserted.get(r.id)!.created_at, seq: inserted.get(r.id)!.seq }));
+  const recorded = rows.map((r): RecordedEvent => {
+    const { created_at: createdAt, seq } = inserted.get(r.id)!;
+    return { brandId: r.brand_id, id: r.id, mode: r.mode, type: r.type, data: r.data, createdAt, seq };
+  });
   await announce(tx, recorded);
   return recorded;
 }

@@ -46,21 +46,41 @@ export interface NewImport {
   duplicate_count: number;
 }
 
-/** Stores the import and all its records in one statement each; the caller's transaction makes them appear together. */
-export async function insertImport(tx: Queryable, imp: NewImport, records: ImportRecord[]): Promise<ImportRow> {
+/**
+ * Most records per stored chunk (migration 017). The API stores chunks of IMPORT_BATCH_SIZE when
+ * that is smaller, so a batch takes whole chunks; a batch that reaches past a chunk's end (the
+ * worker's batch size differs) splits it, so the batch size keeps its meaning exactly.
+ */
+export const maxChunkSize = 100;
+
+/**
+ * Stores the import and all its records, in chunks of `chunkSize`, one statement each; the
+ * caller's transaction makes them appear together. One parameter carries every chunk: no per-row
+ * round trips and no parameter-count limit.
+ */
+export async function insertImport(tx: Queryable, imp: NewImport, records: ImportRecord[], chunkSize: number): Promise<ImportRow> {
   const [row] = await tx.query<ImportRow>(
     `INSERT INTO imports (brand_id, id, mode, hub_id, product_id, plan, record_count, duplicate_count, pending_count)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7)
      RETURNING *`,
     [imp.brand_id, imp.id, imp.mode, imp.hub_id, imp.product_id, imp.plan, records.length, imp.duplicate_count],
   );
-  // One parameter carrying every record: no per-row round trips and no parameter-count limit.
-  await tx.query(
-    `INSERT INTO import_records (brand_id, import_id, position, record)
-     SELECT $1, $2, (r ->> 'index')::integer, r FROM jsonb_array_elements($3::jsonb) AS r`,
-    [imp.brand_id, imp.id, JSON.stringify(records)],
-  );
+  const chunks = [];
+  for (let i = 0; i < records.length; i += chunkSize) {
+    const part = records.slice(i, i + chunkSize);
+    chunks.push({ position: part[0].index, size: part.length, records: part });
+  }
+  await insertChunks(tx, imp.brand_id, imp.id, chunks);
   return row;
+}
+
+async function insertChunks(tx: Queryable, brandId: string, importId: string, chunks: { position: number; size: number; records: ImportRecord[] }[]) {
+  await tx.query(
+    `INSERT INTO import_chunks (brand_id, import_id, position, size, records)
+     SELECT $1, $2, c.position, c.size, c.records FROM json_to_recordset($3::json) AS c (position integer, size integer, records json)`,
+    [brandId, importId, JSON.stringify(chunks)],
+    'insert_import_chunks',
+  );
 }
 
 export async function findImport(db: Queryable, brandId: string, mode: Mode, id: string): Promise<ImportRow | undefined> {
@@ -69,17 +89,23 @@ export async function findImport(db: Queryable, brandId: string, mode: Mode, id:
 }
 
 /**
- * Locks the unfinished import whose turn it is, or returns undefined. SKIP LOCKED lets any
- * number of workers run: each takes a different import. The least recently advanced import goes
- * first, so a large import does not hold up a small one behind it.
+ * The unfinished import whose turn it is and that has records no other batch holds, with its
+ * first free chunk locked; undefined when there is none. Batches lock the chunks they take
+ * (SKIP LOCKED), not the import, so any number of batches, in one worker or several, run at once,
+ * on different imports or on one. The least recently advanced import goes first, so a large
+ * import does not hold up a small one behind it.
  */
 export async function claimImport(tx: Queryable): Promise<ImportRow | undefined> {
   const [row] = await tx.query<ImportRow>(
-    `SELECT * FROM imports
-     WHERE status IN ('queued', 'processing') AND next_attempt_at <= clock_timestamp()
-     ORDER BY next_attempt_at, created_at
-     LIMIT 1
-     FOR UPDATE SKIP LOCKED`,
+    `WITH next AS (
+       SELECT c.brand_id, c.import_id FROM import_chunks c
+       JOIN imports i ON i.brand_id = c.brand_id AND i.id = c.import_id
+       WHERE i.status IN ('queued', 'processing') AND i.next_attempt_at <= clock_timestamp()
+       ORDER BY i.next_attempt_at, i.created_at, c.position
+       LIMIT 1
+       FOR UPDATE OF c SKIP LOCKED
+     )
+     SELECT i.* FROM imports i JOIN next ON i.brand_id = next.brand_id AND i.id = next.import_id`,
     [],
     'claim_import',
   );
@@ -87,26 +113,66 @@ export async function claimImport(tx: Queryable): Promise<ImportRow | undefined>
 }
 
 /**
- * Takes (deletes) the next `limit` records of the import, in request order. Written as a range
- * up to a bound, not `position IN (subquery)`: on a freshly filled, not yet analysed table the
- * IN form was planned as a nested loop over every record (seconds per batch instead of ms).
+ * An unfinished import that says records are pending but has none stored, locked: never expected,
+ * and claimImport would never take it, so the worker fails it rather than leave it processing.
  */
-export async function takeRecords(tx: Queryable, imp: ImportRow, limit: number): Promise<ImportRecord[]> {
-  const rows = await tx.query<{ record: ImportRecord }>(
-    `DELETE FROM import_records
-     WHERE brand_id = $1 AND import_id = $2 AND position <= (
-       SELECT max(position) FROM (
-         SELECT position FROM import_records WHERE brand_id = $1 AND import_id = $2 ORDER BY position LIMIT $3) AS batch)
-     RETURNING record`,
-    [imp.brand_id, imp.id, limit],
-    'take_import_records',
+export async function lockStrandedImport(tx: Queryable): Promise<ImportRow | undefined> {
+  const [row] = await tx.query<ImportRow>(
+    `SELECT * FROM imports i
+     WHERE status IN ('queued', 'processing') AND next_attempt_at <= clock_timestamp()
+       AND NOT EXISTS (SELECT 1 FROM import_chunks c WHERE c.brand_id = i.brand_id AND c.import_id = i.id)
+     LIMIT 1
+     FOR UPDATE SKIP LOCKED`,
+    [],
+    'lock_stranded_import',
   );
-  return rows.map((r) => r.record).sort((a, b) => a.index - b.index);
+  return row;
 }
 
 /**
- * Counts a committed batch. `pending_count - taken` reaching zero completes the import; the row
- * lock taken by claimImport means no other batch of this import runs meanwhile.
+ * Takes (deletes) `limit` records of the import that no other batch holds, or all there are when
+ * fewer, in request order: free chunks from the first one, as many as should reach `limit` (one
+ * round when chunks have the batch size or maxChunkSize; chunks of another size are counted by
+ * the first round and the rest taken in a second), the last one split when it goes past, its
+ * records past `limit` stored again as a chunk of their own. Only the chunks taken are locked, so
+ * other batches take the next ones meanwhile.
+ */
+export async function takeRecords(tx: Queryable, imp: ImportRow, limit: number): Promise<ImportRecord[]> {
+  const records: ImportRecord[] = [];
+  let perChunk = Math.min(limit, maxChunkSize);
+  while (records.length < limit) {
+    const chunks = await tx.query<{ records: ImportRecord[] }>(
+      // A CTE, not `position IN (subquery)`: planned as a semi-join, the subquery was scanned
+      // again per row, and each scan skipped the rows the DELETE had just removed and locked the
+      // next ones, so the statement took every chunk of the import.
+      `WITH taken AS MATERIALIZED (
+         SELECT position FROM import_chunks WHERE brand_id = $1 AND import_id = $2
+         ORDER BY position LIMIT $3
+         FOR UPDATE SKIP LOCKED)
+       DELETE FROM import_chunks c USING taken
+       WHERE c.brand_id = $1 AND c.import_id = $2 AND c.position = taken.position
+       RETURNING c.records`,
+      [imp.brand_id, imp.id, Math.ceil((limit - records.length) / perChunk)],
+      'take_import_chunks',
+    );
+    if (!chunks.length) break;
+    let got = 0;
+    for (const c of chunks) {
+      records.push(...c.records);
+      got += c.records.length;
+    }
+    perChunk = Math.max(1, Math.floor(got / chunks.length));
+  }
+  records.sort((a, b) => a.index - b.index);
+  if (records.length <= limit) return records;
+  const rest = records.slice(limit);
+  await insertChunks(tx, imp.brand_id, imp.id, [{ position: rest[0].index, size: rest.length, records: rest }]);
+  return records.slice(0, limit);
+}
+
+/**
+ * Counts a batch, at its end. `pending_count - taken` reaching zero completes the import. Batches
+ * of one import running at once take turns on this row: each adds to what the last one committed.
  */
 export async function recordBatch(tx: Queryable, imp: ImportRow, counts: { taken: number; created: number; existing: number }): Promise<ImportRow> {
   const [row] = await tx.query<ImportRow>(
@@ -146,7 +212,7 @@ export async function recordFailedAttempt(db: Queryable, imp: ImportRow, error: 
 
 /** Gives up on an import: whatever is still pending counts as failed and its records are dropped. */
 export async function failImport(tx: Queryable, imp: ImportRow, error: string): Promise<void> {
-  await tx.query('DELETE FROM import_records WHERE brand_id = $1 AND import_id = $2', [imp.brand_id, imp.id]);
+  await tx.query('DELETE FROM import_chunks WHERE brand_id = $1 AND import_id = $2', [imp.brand_id, imp.id]);
   await tx.query(
     `UPDATE imports SET
        status = 'failed',

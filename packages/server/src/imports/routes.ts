@@ -13,7 +13,7 @@ const rules = `Every record is checked before anything is queued: if any record 
   + `people who already have a membership here in the key's mode are left as they are. Each new person becomes an active membership `
   + `and emits one \`member.joined\` event. Answers 202 at once with \`importID\`; follow progress with GET /imports/{id}.`;
 
-export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyLimitBytes: number } }) {
+export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyLimitBytes: number; importBatchSize: number } }) {
   const bodyLimit = Math.max(config.bodyLimitBytes, importBodyLimitBytes);
 
   app.post('/hubs/:hubID/members/import', {
@@ -27,7 +27,7 @@ export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyL
       response: { 202: Envelope(ImportQueued) },
     },
     config: { auth: { scope: 'customers:write' }, budget: 'imports' },
-  }, async (req, reply) => write(db, req, reply, (tx) => service.queueHubImport(tx, principalOf(req), req.params.hubID, req.body), 'Import queued', 202));
+  }, async (req, reply) => write(db, req, reply, (tx) => service.queueHubImport(tx, principalOf(req), req.params.hubID, req.body, config.importBatchSize), 'Import queued', 202));
 
   app.post('/products/:id/customers/import', {
     bodyLimit,
@@ -41,7 +41,7 @@ export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyL
       response: { 202: Envelope(ImportQueued) },
     },
     config: { auth: { scope: 'customers:write' }, budget: 'imports' },
-  }, async (req, reply) => write(db, req, reply, (tx) => service.queueProductImport(tx, principalOf(req), req.params.id, req.body), 'Import queued', 202));
+  }, async (req, reply) => write(db, req, reply, (tx) => service.queueProductImport(tx, principalOf(req), req.params.id, req.body, config.importBatchSize), 'Import queued', 202));
 
   app.get('/imports/:id', {
     schema: {

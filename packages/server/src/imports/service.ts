@@ -49,6 +49,7 @@ async function queue(
   tiers: TierRow[],
   rules: RecordRules,
   body: ImportBody,
+  batchSize: number,
 ) {
   const chosen = choosePlan(tiers, body.plan, target.hub_id ? 'hub' : 'product');
   const checked = checkRecords(body.records, rules);
@@ -57,7 +58,7 @@ async function queue(
   const id = newId('imp');
   await repo.insertImport(tx, {
     brand_id: principal.brandId, id, mode: principal.mode, ...target, plan: chosen.plan!, duplicate_count: duplicates,
-  }, people);
+  }, people, Math.min(batchSize, repo.maxChunkSize));
   await notifyWorker(tx, 'import');
   return { queued: true, count: people.length, importID: id, duplicates };
 }
@@ -70,23 +71,26 @@ function requireIdShape(id: string, what: string) {
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw notFound(what);
 }
 
-/** Endpoint 4: validates every record up front, then queues the import for the worker. */
-export async function queueHubImport(tx: Queryable, principal: Principal, hubId: string, body: ImportBody) {
+/**
+ * Endpoint 4: validates every record up front, then queues the import for the worker.
+ * `batchSize` (IMPORT_BATCH_SIZE) sizes the stored chunks so the worker's batches take whole ones.
+ */
+export async function queueHubImport(tx: Queryable, principal: Principal, hubId: string, body: ImportBody, batchSize: number) {
   requireIdShape(hubId, 'hub');
   await requireHub(tx, principal.brandId, hubId);
   const tiers = await hubTiers(tx, principal.brandId, hubId);
-  return queue(tx, principal, { hub_id: hubId, product_id: null }, tiers, { kind: 'hub' }, body);
+  return queue(tx, principal, { hub_id: hubId, product_id: null }, tiers, { kind: 'hub' }, body, batchSize);
 }
 
 /** Endpoint 10: as endpoint 4, with the product's checkout fields allowed in records. */
-export async function queueProductImport(tx: Queryable, principal: Principal, productId: string, body: ImportBody) {
+export async function queueProductImport(tx: Queryable, principal: Principal, productId: string, body: ImportBody, batchSize: number) {
   requireIdShape(productId, 'product');
   await requireProduct(tx, principal, productId);
   const [tiers, fields] = await Promise.all([
     productTiers(tx, principal.brandId, productId),
     productCheckoutFields(tx, principal.brandId, productId),
   ]);
-  return queue(tx, principal, { hub_id: null, product_id: productId }, tiers, { kind: 'product', fields }, body);
+  return queue(tx, principal, { hub_id: null, product_id: productId }, tiers, { kind: 'product', fields }, body, batchSize);
 }
 
 export function renderImport(row: repo.ImportRow): Import {

@@ -46,7 +46,7 @@ export const people = (n: number, prefix = 'person', from = 0) =>
 
 /** Queues a hub import straight through the service (for setups that need an import to exist). */
 export function queueForTest(db: Db, brandId: string, mode: Mode, hubId: string, records = people(2)) {
-  return db.transaction((tx) => queueHubImport(tx, principal(brandId, mode), hubId, { records }));
+  return db.transaction((tx) => queueHubImport(tx, principal(brandId, mode), hubId, { records }, 1000));
 }
 
 /** Runs batches until no import has work left; returns how many batches ran. */

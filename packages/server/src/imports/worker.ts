@@ -11,6 +11,12 @@ export interface ImportWorkOptions {
   maxAttempts?: number;
   /** Back-off after the first failed attempt, doubled after each further one (capped at a minute). */
   retryBaseMs?: number;
+  /**
+   * Batches run at once by one runOnce, each in its own transaction (default: 2 on PostgreSQL,
+   * where the database works on one batch while this process prepares the other; 1 on PGlite,
+   * whose single connection runs one transaction at a time anyway).
+   */
+  lanes?: number;
   /** Tests only: runs inside the batch transaction after the memberships are written, before the commit. */
   beforeCommit?: (batch: { importId: string; created: number }) => Promise<void> | void;
 }
@@ -24,32 +30,33 @@ export interface BatchResult {
 
 /**
  * Processes the next batch of the import whose turn it is, in one transaction: takes up to
- * batchSize records, inserts the memberships that do not exist yet, records one member.joined
- * per membership actually inserted, and moves the counters. A crash anywhere before the commit
- * rolls all of it back, records included, so the next attempt redoes exactly this batch; the
- * membership unique index (ON CONFLICT DO NOTHING) means even a replayed person is not created,
- * or announced, twice.
+ * batchSize records no other batch holds, inserts the memberships that do not exist yet, records
+ * one member.joined per membership actually inserted (and its webhook deliveries), and moves the
+ * counters. A crash anywhere before the commit rolls all of it back, records included, so the
+ * next attempt redoes exactly this batch; the membership unique index (ON CONFLICT DO NOTHING)
+ * means even a replayed person is not created, or announced, twice.
  *
  * `onClaim` hears which import was taken, so a failure can be charged to it.
  */
 export async function processNextBatch(db: Db, options: ImportWorkOptions, onClaim?: (imp: repo.ImportRow) => void): Promise<BatchResult | undefined> {
   return db.transaction(async (tx) => {
     const imp = await repo.claimImport(tx);
-    if (!imp) return undefined;
+    if (!imp) {
+      // Counters say records are pending but none are stored: never expected; do not leave it processing.
+      const stranded = await repo.lockStrandedImport(tx);
+      if (!stranded) return undefined;
+      onClaim?.(stranded);
+      await repo.failImport(tx, stranded, 'pending records are missing');
+      return { importId: stranded.id, taken: 0, created: 0, status: 'failed' };
+    }
     onClaim?.(imp);
     const records = await repo.takeRecords(tx, imp, options.batchSize);
-    if (!records.length) {
-      // Counters say records are pending but none are stored: never expected; do not spin on it.
-      await repo.failImport(tx, imp, 'pending records are missing');
-      return { importId: imp.id, taken: 0, created: 0, status: 'failed' };
-    }
-    // In email order, so two workers inserting overlapping people (two imports to one hub) wait
+    // In email order, so two batches inserting overlapping people (two imports to one hub) wait
     // on each other in the same order instead of deadlocking.
-    const byEmail = [...records].sort((a, b) => (a.email.toLowerCase() < b.email.toLowerCase() ? -1 : 1));
-    const inserted = await importMembers(tx, byEmail.map((r) => ({
-      brandId: imp.brand_id, mode: imp.mode, hubId: imp.hub_id, productId: imp.product_id,
-      name: r.name, email: r.email, phone: r.phone ?? null, fields: r.fields, plan: imp.plan,
-    })));
+    const byEmail = records.map((r) => ({ key: r.email.toLowerCase(), r }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map(({ r }) => ({ name: r.name, email: r.email, phone: r.phone ?? null, fields: r.fields }));
+    const inserted = await importMembers(tx, { brandId: imp.brand_id, mode: imp.mode, hubId: imp.hub_id, productId: imp.product_id, plan: imp.plan }, byEmail);
     await options.beforeCommit?.({ importId: imp.id, created: inserted.length });
     const updated = await repo.recordBatch(tx, imp, { taken: records.length, created: inserted.length, existing: records.length - inserted.length });
     return { importId: imp.id, taken: records.length, created: inserted.length, status: updated.status };
@@ -70,29 +77,37 @@ async function chargeFailure(db: Db, imp: repo.ImportRow, err: unknown, options:
   });
 }
 
-/** The worker's import source: one batch per runOnce; returns how many records it took. */
+/** The worker's import source: `lanes` batches per runOnce; returns how many records they took. */
 export function importWorkSource(db: Db, log: FastifyBaseLogger, options: ImportWorkOptions): WorkSource {
   const retry = { maxAttempts: options.maxAttempts ?? 5, retryBaseMs: options.retryBaseMs ?? 1000 };
+  const lanes = options.lanes ?? (db.kind === 'postgres' ? 2 : 1);
+  const lane = async () => {
+    let claimed: repo.ImportRow | undefined;
+    try {
+      const result = await processNextBatch(db, options, (imp) => { claimed = imp; });
+      if (result?.status === 'completed') log.info({ importId: result.importId }, 'import completed');
+      return result ? Math.max(result.taken, 1) : 0;
+    } catch (err) {
+      // A lost database is not the import's fault: the batch rolled back; the loop retries later.
+      if (!claimed || isConnectionError(err)) throw err;
+      log.error({ err, importId: claimed.id }, 'import batch failed');
+      await chargeFailure(db, claimed, err, retry);
+      // Other imports may be waiting; this one is skipped until its back-off ends.
+      return 1;
+    }
+  };
   return {
     name: 'imports',
     async runOnce() {
       // PGlite runs queries on this thread and its promises settle without a trip through the
       // event loop, so batch after batch would starve HTTP traffic in embedded mode (a 202 sat
-      // unsent until a 10,000-record import had finished). Yield once per batch.
+      // unsent until a 10,000-record import had finished). Yield once per round.
       await new Promise((resolve) => setImmediate(resolve));
-      let claimed: repo.ImportRow | undefined;
-      try {
-        const result = await processNextBatch(db, options, (imp) => { claimed = imp; });
-        if (result?.status === 'completed') log.info({ importId: result.importId }, 'import completed');
-        return result ? Math.max(result.taken, 1) : 0;
-      } catch (err) {
-        // A lost database is not the import's fault: the batch rolled back; the loop retries later.
-        if (!claimed || isConnectionError(err)) throw err;
-        log.error({ err, importId: claimed.id }, 'import batch failed');
-        await chargeFailure(db, claimed, err, retry);
-        // Other imports may be waiting; this one is skipped until its back-off ends.
-        return 1;
-      }
+      // Settled, not all: a lane that fails must not leave the other running past this round.
+      const results = await Promise.allSettled(Array.from({ length: lanes }, lane));
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return results.reduce((sum, r) => sum + (r.status === 'fulfilled' ? r.value : 0), 0);
     },
   };
 }

@@ -6,7 +6,7 @@ import { requireHub } from '../hubs/repository.ts';
 import type { Mode, Principal } from '../auth/principal.ts';
 import type { EventData } from '../events/payloads.ts';
 import { recordEvent, recordEvents } from '../events/service.ts';
-import { newId } from '../ids.ts';
+import { newId, newIds } from '../ids.ts';
 import { versionOf } from '../object-version.ts';
 import { requireProduct } from '../products/service.ts';
 import { findSubscriptions, type SubscriptionRow } from '../subscriptions/repository.ts';
@@ -88,16 +88,35 @@ export async function announceJoined(tx: Queryable, grants: Granted[], sub?: Sub
   }
 }
 
+/** What every person of an import batch joins: one hub or product, in one mode, on one plan. */
+export interface ImportTarget {
+  brandId: string;
+  mode: Mode;
+  hubId: string | null;
+  productId: string | null;
+  plan: string;
+}
+
+export interface ImportedPerson {
+  name: string;
+  email: string;
+  phone?: string | null;
+  fields?: Record<string, unknown>;
+}
+
 /**
  * An import batch: inserts the people who are not members yet (one statement) and records one
- * member.joined per membership actually created (one more), in the caller's transaction.
- * People who already hold a membership are left as they are. Returns the created rows.
+ * member.joined per membership actually created (one more, and the webhook fan-out one more), in
+ * the caller's transaction, in the order given. People who already hold a membership are left as
+ * they are. Returns the created rows.
  */
-export async function importMembers(tx: Queryable, grants: MembershipGrant[]): Promise<repo.MembershipRow[]> {
-  const inserted = await repo.insertMemberships(tx, grants.map((g) => ({
-    brand_id: g.brandId, id: newId('mem'), mode: g.mode, hub_id: g.hubId, product_id: g.productId,
-    name: g.name, email: g.email, phone: g.phone ?? null, fields: g.fields ?? {}, status: 'active' as const, plan: g.plan,
-  })));
+export async function importMembers(tx: Queryable, target: ImportTarget, people: ImportedPerson[]): Promise<repo.MembershipRow[]> {
+  const ids = newIds('mem', people.length);
+  const inserted = await repo.insertMemberships(
+    tx,
+    { brand_id: target.brandId, mode: target.mode, hub_id: target.hubId, product_id: target.productId, status: 'active', plan: target.plan },
+    people.map((p, i) => ({ id: ids[i], name: p.name, email: p.email, phone: p.phone ?? null, fields: p.fields ?? {} })),
+  );
   await recordEvents(tx, inserted.map((row) => ({ brandId: row.brand_id, mode: row.mode, type: 'member.joined' as const, data: memberEventData(row) })));
   return inserted;
 }

@@ -1,8 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import { orderKeyOf, resourceOf } from '../events/payloads.ts';
 import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
-import { newId } from '../ids.ts';
-import type { Mode } from '../auth/principal.ts';
+import { newId, newIds } from '../ids.ts';
 import { notifyWorker, workChannel } from '../worker/notify.ts';
 import { undeliveredSql } from './repository.ts';
 
@@ -69,46 +68,53 @@ export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: st
 }
 
 /**
- * Fan-out for events recorded in bulk (imports): one SELECT of the endpoints that could want any
- * of them, and one INSERT of the deliveries when there are some.
+ * Fan-out for events recorded in bulk (imports), set-based: one SELECT of the endpoints that want
+ * any of them (their number sizes the delivery ids made up front), and one INSERT … SELECT joining
+ * the events to those endpoints, whatever the number of events. Deliveries carry what fanOutOne
+ * gives them. Of two events of one object in the call, the later one's delivery to an endpoint is
+ * behind the earlier one's (the INSERT's own check does not see rows of the same statement).
  */
 async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<number> {
   if (!events.length) return 0;
   const pairs = [...new Set(events.map((e) => `${e.brandId} ${e.mode}`))].map((p) => p.split(' '));
-  const endpoints = await tx.query<{ brand_id: string; mode: Mode; id: string; events: string[] }>(
-    `SELECT w.brand_id, w.mode, w.id, w.events FROM webhook_endpoints w
+  const endpoints = await tx.query<{ id: string }>(
+    `SELECT w.id FROM webhook_endpoints w
      JOIN unnest($1::text[], $2::text[]) AS p (brand_id, mode) ON w.brand_id = p.brand_id AND w.mode = p.mode
-     WHERE w.status = 'active'`,
-    [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+     WHERE w.status = 'active' AND w.events && $3::text[]`,
+    [pairs.map((p) => p[0]), pairs.map((p) => p[1]), [...new Set(events.map((e) => e.type))]],
+    'fan_out_endpoints',
   );
   if (!endpoints.length) return 0;
-  const rows = [];
-  // Two events of one object in one batch: the later one is behind the earlier (the INSERT's
-  // own check does not see rows of the same statement).
-  const seen = new Set<string>();
-  for (const e of events) {
-    for (const w of endpoints) {
-      if (w.brand_id !== e.brandId || w.mode !== e.mode || !w.events.includes(e.type)) continue;
-      const resource = resourceOf(e.type, e.data);
-      rows.push({
-        brand_id: e.brandId, id: newId('whd'), mode: e.mode, endpoint_id: w.id, event_id: e.id, event_type: e.type,
-        resource_type: resource.type, resource_id: resource.id, order_key: orderKeyOf(e.type, e.data), order_seq: e.seq, in_batch: false,
-      });
-      const row = rows[rows.length - 1];
-      const key = `${w.id} ${row.order_key}`;
-      if (row.order_key !== null && seen.has(key)) row.in_batch = true;
-      seen.add(key);
-    }
-  }
-  if (!rows.length) return 0;
-  await tx.query(
-    `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
-     SELECT d.brand_id, d.id, d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.order_key, d.order_seq,
-       d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}
-     FROM jsonb_to_recordset($1::jsonb) AS d (brand_id text, id text, mode text, endpoint_id text, event_id text, event_type text,
-       resource_type text, resource_id text, order_key text, order_seq bigint, in_batch boolean)`,
-    [JSON.stringify(rows)],
+  const rows = events.map((e) => {
+    const resource = resourceOf(e.type, e.data);
+    return {
+      brand_id: e.brandId, mode: e.mode, event_id: e.id, event_type: e.type, resource_type: resource.type, resource_id: resource.id,
+      order_key: orderKeyOf(e.type, e.data), order_seq: e.seq,
+    };
+  });
+  const [{ inserted }] = await tx.query<{ inserted: number }>(
+    `WITH e AS (
+       SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (brand_id text, mode text, event_id text, event_type text,
+         resource_type text, resource_id text, order_key text, order_seq bigint)) WITH ORDINALITY AS e (brand_id, mode, event_id, event_type,
+         resource_type, resource_id, order_key, order_seq, n)
+     ), d AS (
+       SELECT e.*, w.id AS endpoint_id,
+         row_number() OVER (ORDER BY e.n, w.id) AS k,
+         e.order_key IS NOT NULL AND row_number() OVER (PARTITION BY w.id, e.order_key ORDER BY e.n) > 1 AS in_batch
+       FROM e JOIN webhook_endpoints w ON w.brand_id = e.brand_id AND w.mode = e.mode AND w.id = ANY ($2::text[])
+         AND w.status = 'active' AND e.event_type = ANY (w.events)
+     ), ins AS (
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
+       SELECT d.brand_id, ($3::text[])[d.k], d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.order_key, d.order_seq,
+         d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}
+       FROM d
+       RETURNING 1
+     )
+     SELECT count(*)::int AS inserted FROM ins`,
+    // Enough ids for every endpoint to want every event; the join uses as many as it needs.
+    [JSON.stringify(rows), endpoints.map((w) => w.id), newIds('whd', events.length * endpoints.length)],
+    'fan_out_events',
   );
-  await notifyWorker(tx, 'delivery');
-  return rows.length;
+  if (inserted) await notifyWorker(tx, 'delivery');
+  return inserted;
 }
