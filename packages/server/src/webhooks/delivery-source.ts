@@ -5,34 +5,45 @@ import * as claims from './claim.ts';
 import { createDeliverer } from './delivery.ts';
 
 /**
- * The worker's webhook source. Keeps up to `concurrency` deliveries being sent: each runOnce
- * waits for free slots, claims as many due deliveries as there are free slots in one statement
- * and starts them without waiting for them, so a slow receiver never holds up the others. A
- * delivery's slot is free again as soon as its receiver has answered; its attempt is recorded
- * with others in one statement while the slot is already sending the next one (the claim keeps
- * it from being sent again meanwhile). At most `unrecordedLimit` answered attempts wait for the
- * database, so a slow database slows claiming instead of piling up answers. stop() stops
- * claiming and waits for the in-flight ones (each bounded by the timeout) to be recorded, so
- * nothing stays claimed.
+ * The worker's webhook source. Keeps up to `concurrency` deliveries being sent, and about as many
+ * more claimed and ready, so a slot that frees starts the next delivery at once instead of
+ * waiting for a claim statement: each runOnce tops the claimed work up in one statement once the
+ * ready ones run low, and starts deliveries without waiting for them, so a slow receiver never
+ * holds up the others. A slot is free again as soon as its receiver has answered; the attempt is
+ * recorded with others in one statement while the slot sends the next one (the claim keeps it
+ * from being sent again meanwhile). At most `unrecordedLimit` answered attempts wait for the
+ * database, so a slow database slows claiming instead of piling up answers. A ready delivery
+ * that waited so long that its lease could run out before its timeout is given back unsent.
+ * stop() stops claiming, gives back what is not sent yet and waits for the in-flight ones (each
+ * bounded by the timeout) to be recorded, so nothing stays claimed.
  *
  * No noisy neighbours: at most `maxInFlightPerEndpoint` deliveries to one endpoint and
- * `maxInFlightPerBrand` for one brand are being sent by this worker. Busy endpoints and brands are
- * left out of the next claim, and what one claim takes beyond a cap is given back at once, so a
- * receiver that hangs holds only its own slots. (Counted per worker: a claim that counted every
- * worker's deliveries halved the delivery rate.)
+ * `maxInFlightPerBrand` for one brand are claimed by this worker (being sent or ready). Busy
+ * endpoints and brands are left out of the next claim, and what one claim takes beyond a cap is
+ * given back at once, so a receiver that hangs holds only its own slots. (Counted per worker: a
+ * claim that counted every worker's deliveries halved the delivery rate.)
  */
 export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'lookup' | 'secrets'>): WorkSource {
   const settings = deps.config.webhooks;
   const deliverer = createDeliverer({ db: deps.db, settings, key: deps.secrets.webhookKey, log: deps.log, lookup: deps.lookup });
   const sending = new Set<Promise<void>>();
   const recording = new Set<Promise<void>>();
+  const ready: { d: claims.ClaimedDelivery; claimedAt: number }[] = [];
+  let giveBack: claims.ClaimedDelivery[] = [];
   const unrecordedLimit = settings.concurrency * 4;
+  // Sent later than this after its claim, a delivery could outlive its lease while the receiver
+  // still has time to answer (and another worker could send it too).
+  const startBy = Math.max(0, settings.claimLeaseMs - settings.timeoutMs - 1000);
   const perEndpoint = new Map<string, number>();
   const perBrand = new Map<string, number>();
   const bump = (map: Map<string, number>, key: string, by: number) => {
     const n = (map.get(key) ?? 0) + by;
     if (n > 0) map.set(key, n);
     else map.delete(key);
+  };
+  const hold = (d: claims.ClaimedDelivery, by: 1 | -1) => {
+    bump(perEndpoint, d.endpoint_id, by);
+    bump(perBrand, d.brand_id, by);
   };
   const busy = () => ({
     endpoints: [...perEndpoint].filter(([, n]) => n >= settings.maxInFlightPerEndpoint).map(([id]) => id),
@@ -45,9 +56,7 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
     ? deps.log.warn({ delivery: d.id, reason: (err as Error).message }, 'webhook delivery not recorded: the database is unreachable')
     : deps.log.error({ err, delivery: d.id }, 'webhook delivery failed to record'));
 
-  const track = (d: claims.ClaimedDelivery) => {
-    bump(perEndpoint, d.endpoint_id, 1);
-    bump(perBrand, d.brand_id, 1);
+  const start = (d: claims.ClaimedDelivery) => {
     const sent = deliverer.send(d)
       .then(({ recorded }) => {
         const r = recorded.catch(failedToRecord(d)).finally(() => recording.delete(r));
@@ -55,37 +64,58 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       }, failedToRecord(d))
       .finally(() => {
         sending.delete(sent);
-        bump(perEndpoint, d.endpoint_id, -1);
-        bump(perBrand, d.brand_id, -1);
+        hold(d, -1);
+        pump();
       });
     sending.add(sent);
+  };
+  /** Fills free slots from the ready deliveries. */
+  const pump = () => {
+    while (sending.size < settings.concurrency && ready.length) {
+      const { d, claimedAt } = ready.shift()!;
+      if (stopping || Date.now() - claimedAt > startBy) {
+        hold(d, -1);
+        giveBack.push(d);
+      } else start(d);
+    }
+  };
+  const release = async () => {
+    const back = giveBack;
+    giveBack = [];
+    await claims.releaseClaims(deps.db, back);
   };
 
   return {
     name: 'webhook-deliveries',
     async runOnce() {
-      // Claim in batches: once the slots are full, wait until half are free again, so each
+      // Claim in batches: wait until the ready deliveries are down to half a round, so each
       // claim statement takes many deliveries instead of one per finished delivery.
-      if (sending.size >= settings.concurrency) {
-        while (!stopping && sending.size > settings.concurrency / 2) await Promise.race(sending);
-      }
+      while (!stopping && sending.size && ready.length >= settings.concurrency / 2) await Promise.race(sending);
       while (!stopping && recording.size >= unrecordedLimit) await Promise.race(recording);
+      if (giveBack.length) await release();
       if (stopping) return 0;
-      const free = settings.concurrency - sending.size;
-      const claimed = await claims.claimDue(deps.db, Math.min(free, 100), settings.claimLeaseMs, deliverer.claimToken(), busy());
-      const giveBack: claims.ClaimedDelivery[] = [];
+      const room = 2 * settings.concurrency - sending.size - ready.length;
+      const claimedAt = Date.now();
+      const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), busy());
       for (const d of claimed) {
         const full = (perEndpoint.get(d.endpoint_id) ?? 0) >= settings.maxInFlightPerEndpoint
           || (perBrand.get(d.brand_id) ?? 0) >= settings.maxInFlightPerBrand;
         if (stopping || full) giveBack.push(d);
-        else track(d);
+        else {
+          hold(d, 1);
+          ready.push({ d, claimedAt });
+        }
       }
-      await claims.releaseClaims(deps.db, giveBack);
+      pump();
+      await release();
       return claimed.length;
     },
     async stop() {
       stopping = true;
+      pump();
       await Promise.allSettled([...sending]);
+      for (const { d } of ready.splice(0)) giveBack.push(d);
+      await release().catch((err) => deps.log.warn({ err }, 'webhook claims not given back; they expire with their lease'));
       await Promise.allSettled([...recording]);
       deliverer.close();
     },
