@@ -2,7 +2,8 @@
  * The webhook bench's receivers, run as a child process (bench/webhooks.ts forks it) so that
  * answering deliveries does not compete with the bench's producer for one event loop: `count`
  * HTTP servers on 127.0.0.1 answering 200 to every POST. Each body's event id and the time it
- * arrived are sent to the parent in batches; a repeated id is counted as a duplicate here.
+ * arrived are sent to the parent in batches; a repeated id is counted as a duplicate here, and
+ * so is every connection opened.
  *
  * Messages from the parent: { reset: true } forgets what was received (between phases).
  */
@@ -15,11 +16,13 @@ const send = (message: unknown) => process.send!(message);
 
 let seen = new Set<string>();
 let duplicates = 0;
+// Connections opened since the last reset: a sender that reuses connections opens few.
+let connections = 0;
 let pending: [string, number][] = [];
 let flushing: NodeJS.Timeout | undefined;
 const flush = () => {
   flushing = undefined;
-  send({ received: pending, duplicates });
+  send({ received: pending, duplicates, connections });
   pending = [];
 };
 
@@ -43,6 +46,7 @@ for (let i = 0; i < count; i++) {
     });
   });
   server.keepAliveTimeout = 60_000;
+  server.on('connection', () => { connections++; });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
 }
@@ -51,6 +55,7 @@ process.on('message', (message: { reset?: boolean }) => {
   if (message.reset) {
     seen = new Set();
     duplicates = 0;
+    connections = 0;
     pending = [];
     send({ resetDone: true });
   }

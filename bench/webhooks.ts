@@ -58,6 +58,8 @@ interface Receivers {
   /** Receipt time per event id (first receipt), this phase. */
   receivedAt: Map<string, number>;
   duplicates: number;
+  /** Connections the senders opened to the receivers, this phase. */
+  connections: number;
   /** Forgets this phase's receipts (in the child too). */
   reset(): Promise<void>;
   waitFor(n: number, limitMs: number): Promise<boolean>;
@@ -68,16 +70,18 @@ async function startReceivers(): Promise<Receivers> {
   const child = fork(here('./webhook-receivers.ts'), [String(brands)]);
   const receivedAt = new Map<string, number>();
   let duplicates = 0;
+  let connections = 0;
   let wake = () => {};
   let resetDone = () => {};
   const urls = await new Promise<string[]>((resolve, reject) => {
     child.once('error', reject);
-    child.on('message', (m: { urls?: string[]; received?: [string, number][]; duplicates?: number; resetDone?: boolean }) => {
+    child.on('message', (m: { urls?: string[]; received?: [string, number][]; duplicates?: number; connections?: number; resetDone?: boolean }) => {
       if (m.urls) resolve(m.urls);
       if (m.resetDone) resetDone();
       if (m.received) {
         for (const [id, at] of m.received) receivedAt.set(id, at);
         duplicates = m.duplicates ?? duplicates;
+        connections = m.connections ?? connections;
         wake();
       }
     });
@@ -86,12 +90,14 @@ async function startReceivers(): Promise<Receivers> {
     urls,
     receivedAt,
     get duplicates() { return duplicates; },
+    get connections() { return connections; },
     async reset() {
       const done = new Promise<void>((resolve) => { resetDone = resolve; });
       child.send({ reset: true });
       await done;
       receivedAt.clear();
       duplicates = 0;
+      connections = 0;
     },
     waitFor(n, limitMs) {
       return new Promise((resolve) => {
@@ -139,6 +145,7 @@ interface PhaseResult {
   p50: number;
   p99: number;
   duplicates: number;
+  connections: number;
 }
 
 /** Deliveries/s from the first receipt to the last; latency from each event's commit. */
@@ -159,6 +166,7 @@ function summarise(rx: Receivers, committedAt: Map<string, number>): PhaseResult
     p50: percentile(latencies, 50) ?? NaN,
     p99: percentile(latencies, 99) ?? NaN,
     duplicates: rx.duplicates,
+    connections: rx.connections,
   };
 }
 
@@ -287,7 +295,7 @@ function row(name: string, r: CaseResult) {
   const missing = (p: PhaseResult) => (p.delivered < events ? ` (only ${p.delivered} in ${phaseLimitMs / 1000} s)` : '');
   return `| ${name} | ${r.rate} | ${fmt(r.paced.perSecond)}${missing(r.paced)} | ${fmt(r.paced.p50)} | ${fmt(r.paced.p99)} `
     + `| ${fmt(r.burst.perSecond)}${missing(r.burst)} | ${fmt(r.burst.p50)} | ${fmt(r.burst.p99)} `
-    + `| ${fmt(r.ceiling)} | ${(r.burst.perSecond / r.ceiling).toFixed(2)} | ${r.paced.duplicates + r.burst.duplicates} |`;
+    + `| ${fmt(r.ceiling)} | ${(r.burst.perSecond / r.ceiling).toFixed(2)} | ${r.burst.connections} | ${r.paced.duplicates + r.burst.duplicates} |`;
 }
 
 export async function benchWebhooks(): Promise<string> {
@@ -311,11 +319,11 @@ export async function benchWebhooks(): Promise<string> {
       + 'latency is from the event\'s commit to its receipt. Burst: all events committed first, then the workers start '
       + '(deliveries/s is the drain rate from the first receipt to the last; latency there is mostly queueing). '
       + 'Ceiling: a bare loop per worker process POSTing the same bodies to the same receivers at the same concurrency with no database; '
-      + 'burst / ceiling is the share of it the workers reach. '
+      + 'burst / ceiling is the share of it the workers reach; burst connections: how many the workers opened to the receivers (kept alive and reused). '
       + 'Target on PostgreSQL: burst ≥ 10,000 deliveries/s per worker process or ≥ 0.6 of the ceiling, paced p50 < 10 ms at 2,000/s, no duplicates.',
     '',
-    '| case | offered events/s | paced deliveries/s | paced p50 ms | paced p99 ms | burst deliveries/s | burst p50 ms | burst p99 ms | ceiling deliveries/s | burst / ceiling | duplicate sends |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| case | offered events/s | paced deliveries/s | paced p50 ms | paced p99 ms | burst deliveries/s | burst p50 ms | burst p99 ms | ceiling deliveries/s | burst / ceiling | burst connections | duplicate sends |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     ...(databaseUrl ? [] : ['', '_PostgreSQL not measured: set DATABASE_URL to include it (1 and 2 worker processes)._']),
     '',

@@ -34,7 +34,8 @@ const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.a
   e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.status AS endpoint_status`;
 
 /**
- * Takes up to `limit` due deliveries for `leaseMs`, oldest due first, except those of the
+ * Takes up to `limit` due deliveries for `leaseMs`, oldest due first (walking
+ * webhook_deliveries_queue, migration 018, so a claim costs the rows it takes, not the backlog), except those of the
  * endpoints and brands the worker is already sending as much as it may to (`busy`: see
  * delivery-source.ts, no noisy neighbours). SKIP LOCKED lets concurrent workers pass each other's
  * rows; the lease (locked_until) is what keeps a delivery from being sent twice at once after this

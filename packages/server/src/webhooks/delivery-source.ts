@@ -31,9 +31,11 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
   const ready: { d: claims.ClaimedDelivery; claimedAt: number }[] = [];
   let giveBack: claims.ClaimedDelivery[] = [];
   const unrecordedLimit = settings.concurrency * 4;
-  // Sent later than this after its claim, a delivery could outlive its lease while the receiver
-  // still has time to answer (and another worker could send it too).
-  const startBy = Math.max(0, settings.claimLeaseMs - settings.timeoutMs - 1000);
+  // Started later than this after its claim, a delivery could outlive its lease while the
+  // receiver still has time to answer (and another worker could send it too). Those a claim
+  // starts at once always go, as before there was a ready queue.
+  const spare = settings.claimLeaseMs - settings.timeoutMs;
+  const startBy = Math.max(spare - 1000, spare / 2);
   const perEndpoint = new Map<string, number>();
   const perBrand = new Map<string, number>();
   const bump = (map: Map<string, number>, key: string, by: number) => {
@@ -95,8 +97,8 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       if (giveBack.length) await release();
       if (stopping) return 0;
       const room = 2 * settings.concurrency - sending.size - ready.length;
-      const claimedAt = Date.now();
       const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), busy());
+      const claimedAt = Date.now();
       for (const d of claimed) {
         const full = (perEndpoint.get(d.endpoint_id) ?? 0) >= settings.maxInFlightPerEndpoint
           || (perBrand.get(d.brand_id) ?? 0) >= settings.maxInFlightPerBrand;
