@@ -71,11 +71,11 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       });
     sending.add(sent);
   };
-  /** Fills free slots from the ready deliveries. */
-  const pump = () => {
+  /** Fills free slots from the ready deliveries; those claimed at `fresh` go whatever the clock says. */
+  const pump = (fresh?: number) => {
     while (sending.size < settings.concurrency && ready.length) {
       const { d, claimedAt } = ready.shift()!;
-      if (stopping || Date.now() - claimedAt > startBy) {
+      if (stopping || (claimedAt !== fresh && Date.now() - claimedAt > startBy)) {
         hold(d, -1);
         giveBack.push(d);
       } else start(d);
@@ -108,7 +108,7 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
           ready.push({ d, claimedAt });
         }
       }
-      pump();
+      pump(claimedAt);
       await release();
       return claimed.length;
     },
