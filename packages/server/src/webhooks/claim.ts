@@ -35,9 +35,9 @@ const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.a
 
 /**
  * Takes up to `limit` due deliveries for `leaseMs`, oldest due first (walking
- * webhook_deliveries_queue, migration 018, so a claim costs the rows it takes, not the backlog), except those of the
- * endpoints and brands the worker is already sending as much as it may to (`busy`: see
- * delivery-source.ts, no noisy neighbours). SKIP LOCKED lets concurrent workers pass each other's
+ * webhook_deliveries_queue, migration 018, so a claim costs the rows it takes, not the backlog),
+ * except those of the endpoints and brands the worker is already sending as much as it may to
+ * (`busy`: see delivery-source.ts, no noisy neighbours). SKIP LOCKED lets concurrent workers pass each other's
  * rows; the lease (locked_until) is what keeps a delivery from being sent twice at once after this
  * statement commits, and what hands it to another worker if this one dies.
  *
