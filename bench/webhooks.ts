@@ -1,84 +1,104 @@
 /**
- * Webhook delivery benchmark: 10,000 events for 10 brands, each with one endpoint on its own
- * local receiver (10 real HTTP servers answering 200), through the real outbox (recordEvent) and
- * the real worker. Reports deliveries/s and p50/p99 from the event's commit to its receipt.
+ * Webhook delivery benchmark: events for 10 brands, each with one endpoint on its own local
+ * receiver (10 real HTTP servers answering 200, in a child process: bench/webhook-receivers.ts),
+ * through the real outbox (recordEvent) and the real worker. Reports deliveries/s and p50/p99
+ * from the event's commit to its receipt.
  *
  * Two phases per case:
- * - paced: events committed in small transactions at BENCH_WEBHOOK_RATE events/s (default 1,000),
- *   the way traffic arrives; latency is measured here.
- * - burst: 10,000 events committed first, then the workers start; deliveries/s is how fast they
- *   drain the backlog (the ceiling).
+ * - paced: events committed in small transactions at the offered rate, the way traffic arrives;
+ *   latency is measured here. PostgreSQL: BENCH_WEBHOOK_RATE events/s (default 2,000); PGlite:
+ *   BENCH_WEBHOOK_RATE_PGLITE (default 250), since embedded mode runs the producer, the database
+ *   and the worker on one thread.
+ * - burst: all events committed first, then the workers start; deliveries/s is how fast they
+ *   drain the backlog, from the first receipt to the last (a worker process takes a while to start).
+ *
+ * The delivery ceiling: a bare loop in its own process (bench/webhook-ceiling.ts) POSTs the same
+ * bodies to the same receivers at a worker's concurrency with no database; burst / ceiling is how
+ * much of what the machine can deliver the workers achieve (one loop process per worker process).
  *
  * Cases: PGlite with the in-process worker (embedded mode is one process), and, when DATABASE_URL
  * is set, PostgreSQL with 1 and 2 worker processes (`main.ts` with ROLES=worker, real child
- * processes) in a throwaway schema. Each phase gives up after 90 s.
+ * processes) in a throwaway schema. Each phase gives up after 60 s.
  *
  *   node bench/webhooks.ts            # standalone; `npm run bench` calls benchWebhooks()
+ *   BENCH_WEBHOOK_CASES=pg1,pg2       # only some cases (pglite, pg1, pg2)
+ *   BENCH_WEBHOOK_EVENTS=20000        # events per phase (default 10,000)
+ *   BENCH_WEBHOOK_CPU_PROF=/tmp/prof  # worker processes write V8 CPU profiles there
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createBrand } from '../packages/server/src/brands/service.ts';
 import { loadConfig, type Config } from '../packages/server/src/config.ts';
 import { openPglite, openPostgres, type Db } from '../packages/server/src/db/client.ts';
 import { migrate } from '../packages/server/src/db/migrate.ts';
 import { recordEvent } from '../packages/server/src/events/service.ts';
-import { newId } from '../packages/server/src/ids.ts';
 import { createEndpoint } from '../packages/server/src/webhooks/service.ts';
 import { startWorker, type Worker } from '../packages/server/src/worker/loop.ts';
 import { workSources } from '../packages/server/src/worker/sources.ts';
 import { testDeps } from '../packages/server/src/testing/app.ts';
 import { startWorkerProcess } from '../packages/server/src/testing/processes.ts';
+import { wireEventSubscribers } from '../packages/server/src/subscribers.ts';
+import { benchEventData } from './webhook-event.ts';
 
-const events = 10_000;
+const events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const brands = 10;
-// Offered load of the paced phase. Embedded mode runs the producer, the database and the worker on
-// one thread, so it is paced at what that thread can commit, not at the PostgreSQL target.
-const rate = Number(process.env.BENCH_WEBHOOK_RATE ?? 1000);
+const rate = Number(process.env.BENCH_WEBHOOK_RATE ?? 2000);
 const pgliteRate = Number(process.env.BENCH_WEBHOOK_RATE_PGLITE ?? 250);
-const phaseLimitMs = 90_000;
+const cases = new Set((process.env.BENCH_WEBHOOK_CASES ?? 'pglite,pg1,pg2').split(',').map((c) => c.trim()));
+const cpuProfDir = process.env.BENCH_WEBHOOK_CPU_PROF;
+const phaseLimitMs = 60_000;
 const now = () => performance.timeOrigin + performance.now();
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 interface Receivers {
   urls: string[];
-  /** Receipt time per event id (first receipt). */
+  /** Receipt time per event id (first receipt), this phase. */
   receivedAt: Map<string, number>;
   duplicates: number;
+  /** Connections the senders opened to the receivers, this phase. */
+  connections: number;
+  /** Forgets this phase's receipts (in the child too). */
+  reset(): Promise<void>;
   waitFor(n: number, limitMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
 async function startReceivers(): Promise<Receivers> {
+  const child = fork(here('./webhook-receivers.ts'), [String(brands)]);
   const receivedAt = new Map<string, number>();
   let duplicates = 0;
+  let connections = 0;
   let wake = () => {};
-  const servers: Server[] = [];
-  const urls: string[] = [];
-  for (let i = 0; i < brands; i++) {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const at = now();
-        const id = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string }).id;
-        if (receivedAt.has(id)) duplicates++;
-        else receivedAt.set(id, at);
-        res.writeHead(200).end();
+  let resetDone = () => {};
+  const urls = await new Promise<string[]>((resolve, reject) => {
+    child.once('error', reject);
+    child.on('message', (m: { urls?: string[]; received?: [string, number][]; duplicates?: number; connections?: number; resetDone?: boolean }) => {
+      if (m.urls) resolve(m.urls);
+      if (m.resetDone) resetDone();
+      if (m.received) {
+        for (const [id, at] of m.received) receivedAt.set(id, at);
+        duplicates = m.duplicates ?? duplicates;
+        connections = m.connections ?? connections;
         wake();
-      });
+      }
     });
-    server.keepAliveTimeout = 60_000;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    servers.push(server);
-    urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
-  }
+  });
   return {
     urls,
     receivedAt,
     get duplicates() { return duplicates; },
+    get connections() { return connections; },
+    async reset() {
+      const done = new Promise<void>((resolve) => { resetDone = resolve; });
+      child.send({ reset: true });
+      await done;
+      receivedAt.clear();
+      duplicates = 0;
+      connections = 0;
+    },
     waitFor(n, limitMs) {
       return new Promise((resolve) => {
         const timer = setTimeout(() => resolve(false), limitMs);
@@ -87,8 +107,8 @@ async function startReceivers(): Promise<Receivers> {
       });
     },
     async close() {
-      for (const s of servers) s.closeAllConnections();
-      await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+      child.disconnect();
+      if (child.exitCode === null) await once(child, 'exit');
     },
   };
 }
@@ -102,7 +122,7 @@ async function produce(db: Db, brandIds: string[], count: number, perCommit: num
       const out: string[] = [];
       for (let i = 0; i < n; i++) {
         const brandId = brandIds[(sent + i) % brandIds.length];
-        const e = await recordEvent(tx, { brandId, mode: 'test', type: 'member.joined', data: { membershipId: newId('mem'), name: 'Bench', email: 'bench@example.com', status: 'active', joinedAt: new Date().toISOString(), version: 1, updatedAt: new Date().toISOString() } });
+        const e = await recordEvent(tx, { brandId, mode: 'test', type: 'member.joined', data: benchEventData() });
         out.push(e.id);
       }
       return out;
@@ -125,24 +145,44 @@ interface PhaseResult {
   p50: number;
   p99: number;
   duplicates: number;
+  connections: number;
 }
 
-function summarise(rx: Receivers, committedAt: Map<string, number>, startedAt: number): PhaseResult {
+/** Deliveries/s from the first receipt to the last; latency from each event's commit. */
+function summarise(rx: Receivers, committedAt: Map<string, number>): PhaseResult {
   const latencies: number[] = [];
-  let last = startedAt;
+  let first = Infinity;
+  let last = -Infinity;
   for (const [id, at] of rx.receivedAt) {
     const c = committedAt.get(id);
     if (c !== undefined) latencies.push(at - c);
-    if (at > last) last = at;
+    first = Math.min(first, at);
+    last = Math.max(last, at);
   }
   latencies.sort((a, b) => a - b);
   return {
     delivered: rx.receivedAt.size,
-    perSecond: rx.receivedAt.size / ((last - startedAt) / 1000),
+    perSecond: (rx.receivedAt.size - 1) / ((last - first) / 1000),
     p50: percentile(latencies, 50) ?? NaN,
     p99: percentile(latencies, 99) ?? NaN,
     duplicates: rx.duplicates,
+    connections: rx.connections,
   };
+}
+
+/** The delivery ceiling with `processes` bare loops, each at a worker's concurrency. */
+async function ceiling(rx: Receivers, processes: number, concurrency: number): Promise<number> {
+  await rx.reset();
+  const children: ChildProcess[] = [];
+  for (let i = 0; i < processes; i++) {
+    const count = Math.floor(events / processes) + (i < events % processes ? 1 : 0);
+    children.push(fork(here('./webhook-ceiling.ts'), [String(count), String(concurrency), ...rx.urls]));
+  }
+  await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
+  await rx.waitFor(events, 5000);
+  const r = summarise(rx, new Map());
+  await rx.reset();
+  return r.perSecond;
 }
 
 interface Setup {
@@ -152,9 +192,8 @@ interface Setup {
   rx: Receivers;
 }
 
-async function prepare(db: Db, config: Config): Promise<Setup> {
+async function prepare(db: Db, config: Config, rx: Receivers): Promise<Setup> {
   await migrate(db);
-  const rx = await startReceivers();
   const brandIds: string[] = [];
   for (let i = 0; i < brands; i++) {
     const brand = await createBrand(db, { name: `Bench ${i}` });
@@ -167,66 +206,83 @@ async function prepare(db: Db, config: Config): Promise<Setup> {
 
 type StartWorkers = () => Promise<() => Promise<void>>;
 
-async function runPhases(s: Setup, startWorkers: StartWorkers, rate: number): Promise<{ rate: number; paced: PhaseResult; burst: PhaseResult }> {
+interface CaseResult {
+  rate: number;
+  paced: PhaseResult;
+  burst: PhaseResult;
+  ceiling: number;
+}
+
+async function runPhases(s: Setup, startWorkers: StartWorkers, rate: number, ceilingProcesses: number): Promise<CaseResult> {
   // Paced: workers running, events arriving at `rate`.
+  await s.rx.reset();
   let stop = await startWorkers();
   const pacedCommits = new Map<string, number>();
-  const pacedStart = now();
   await produce(s.db, s.brandIds, events, Math.max(1, Math.round(rate / 100)), pacedCommits, rate);
   await s.rx.waitFor(events, phaseLimitMs);
-  const paced = summarise(s.rx, pacedCommits, pacedStart);
+  const paced = summarise(s.rx, pacedCommits);
   await stop();
 
   // Burst: the backlog first, then the workers.
-  s.rx.receivedAt.clear();
+  await s.rx.reset();
   const burstCommits = new Map<string, number>();
   await produce(s.db, s.brandIds, events, 100, burstCommits);
-  const burstStart = now();
   stop = await startWorkers();
   await s.rx.waitFor(events, phaseLimitMs);
-  const burst = summarise(s.rx, burstCommits, burstStart);
+  const burst = summarise(s.rx, burstCommits);
   await stop();
-  return { rate, paced, burst };
+
+  // The ceiling right after, on the same receivers, so the machine's load is as alike as it gets.
+  return { rate, paced, burst, ceiling: await ceiling(s.rx, ceilingProcesses, s.config.webhooks.concurrency) };
 }
 
-async function benchPglite(): Promise<string> {
-  const db = await openPglite();
+function benchConfig(): Config {
   const defaults = loadConfig({});
-  const config: Config = { ...defaults, logLevel: 'silent', webhooks: { ...defaults.webhooks, secretKey: randomBytes(32), allowLoopback: true } };
-  const s = await prepare(db, config);
+  return { ...defaults, logLevel: 'silent', webhooks: { ...defaults.webhooks, secretKey: randomBytes(32), allowLoopback: true } };
+}
+
+async function benchPglite(rx: Receivers): Promise<string> {
+  const db = await openPglite();
+  const config = benchConfig();
+  const s = await prepare(db, config, rx);
   const log = pino({ level: 'silent' });
   try {
     const r = await runPhases(s, async () => {
       const worker: Worker = await startWorker(db, workSources(testDeps(db, { config, log })), log);
       return () => worker.stop();
-    }, pgliteRate);
+    }, pgliteRate, 1);
     return row('PGlite, in-process worker', r);
   } finally {
-    await s.rx.close();
     await db.close();
   }
 }
 
-async function benchPostgres(databaseUrl: string, workers: number): Promise<string> {
+async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers): Promise<string> {
   const schema = `bench_wh_${randomBytes(4).toString('hex')}`;
   const admin = openPostgres(databaseUrl, { max: 1 });
   await admin.query(`CREATE SCHEMA ${schema}`);
   const db = openPostgres(databaseUrl, { searchPath: schema });
-  const defaults = loadConfig({});
-  const config: Config = { ...defaults, logLevel: 'silent', webhooks: { ...defaults.webhooks, secretKey: randomBytes(32), allowLoopback: true } };
+  const config = benchConfig();
   const u = new URL(databaseUrl);
   u.searchParams.set('options', `-c search_path=${schema}`);
-  const s = await prepare(db, config);
+  const profile = cpuProfDir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {};
+  const running = new Set<ChildProcess>();
+  const stopAll = () => Promise.all([...running].map(async (c) => {
+    c.kill('SIGTERM');
+    if (c.exitCode === null) await once(c, 'exit');
+    running.delete(c);
+  }));
   try {
+    const s = await prepare(db, config, rx);
     const r = await runPhases(s, async () => {
-      const children = await Promise.all(Array.from({ length: workers }, () => startWorkerProcess({ DATABASE_URL: u.toString(), WEBHOOK_SECRET_KEY: config.webhooks.secretKey!.toString('base64') })));
-      return async () => {
-        await Promise.all(children.map(async (c) => { c.kill('SIGTERM'); if (c.exitCode === null) await once(c, 'exit'); }));
-      };
-    }, rate);
+      const env = { DATABASE_URL: u.toString(), WEBHOOK_SECRET_KEY: config.webhooks.secretKey!.toString('base64'), ...profile };
+      for (const c of await Promise.all(Array.from({ length: workers }, () => startWorkerProcess(env)))) running.add(c);
+      return async () => { await stopAll(); };
+    }, rate, workers);
     return row(`PostgreSQL, ${workers} worker process${workers > 1 ? 'es' : ''}`, r);
   } finally {
-    await s.rx.close();
+    // After a failure too: a worker left running would hold the schema's tables.
+    await stopAll();
     await db.close();
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.close();
@@ -235,28 +291,39 @@ async function benchPostgres(databaseUrl: string, workers: number): Promise<stri
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 1 : 0) : '–');
 
-function row(name: string, r: { rate: number; paced: PhaseResult; burst: PhaseResult }) {
+function row(name: string, r: CaseResult) {
   const missing = (p: PhaseResult) => (p.delivered < events ? ` (only ${p.delivered} in ${phaseLimitMs / 1000} s)` : '');
-  return `| ${name} | ${r.rate} | ${fmt(r.paced.perSecond)}${missing(r.paced)} | ${fmt(r.paced.p50)} | ${fmt(r.paced.p99)} | ${fmt(r.burst.perSecond)}${missing(r.burst)} | ${fmt(r.burst.p50)} | ${fmt(r.burst.p99)} | ${r.paced.duplicates + r.burst.duplicates} |`;
+  return `| ${name} | ${r.rate} | ${fmt(r.paced.perSecond)}${missing(r.paced)} | ${fmt(r.paced.p50)} | ${fmt(r.paced.p99)} `
+    + `| ${fmt(r.burst.perSecond)}${missing(r.burst)} | ${fmt(r.burst.p50)} | ${fmt(r.burst.p99)} `
+    + `| ${fmt(r.ceiling)} | ${(r.burst.perSecond / r.ceiling).toFixed(2)} | ${r.burst.connections} | ${r.paced.duplicates + r.burst.duplicates} |`;
 }
 
 export async function benchWebhooks(): Promise<string> {
-  const rows = [await benchPglite()];
   const databaseUrl = process.env.DATABASE_URL;
-  if (databaseUrl) {
-    rows.push(await benchPostgres(databaseUrl, 1));
-    rows.push(await benchPostgres(databaseUrl, 2));
+  wireEventSubscribers();
+  const rx = await startReceivers();
+  const rows: string[] = [];
+  try {
+    if (cases.has('pglite')) rows.push(await benchPglite(rx));
+    if (databaseUrl && cases.has('pg1')) rows.push(await benchPostgres(databaseUrl, 1, rx));
+    if (databaseUrl && cases.has('pg2')) rows.push(await benchPostgres(databaseUrl, 2, rx));
+  } finally {
+    await rx.close();
   }
   return [
     '## Webhook deliveries',
     '',
-    `${events.toLocaleString('en')} events over ${brands} brands, one endpoint each on its own local receiver answering 200. `
+    `${events.toLocaleString('en')} events per phase over ${brands} brands, one endpoint each on its own local receiver answering 200 `
+      + '(the receivers run in a child process). '
       + 'Paced: committed in small transactions at the offered rate with the workers running; '
       + 'latency is from the event\'s commit to its receipt. Burst: all events committed first, then the workers start '
-      + '(deliveries/s is the drain rate; latency there is mostly queueing). Target: ≥ 1,000 deliveries/s and p50 < 100 ms on PostgreSQL with one worker.',
+      + '(deliveries/s is the drain rate from the first receipt to the last; latency there is mostly queueing). '
+      + 'Ceiling: a bare loop per worker process POSTing the same bodies to the same receivers at the same concurrency with no database; '
+      + 'burst / ceiling is the share of it the workers reach; burst connections: how many the workers opened to the receivers (kept alive and reused). '
+      + 'Target on PostgreSQL: burst ≥ 10,000 deliveries/s per worker process or ≥ 0.6 of the ceiling, paced p50 < 10 ms at 2,000/s, no duplicates.',
     '',
-    '| case | offered events/s | paced deliveries/s | paced p50 ms | paced p99 ms | burst deliveries/s | burst p50 ms | burst p99 ms | duplicate sends |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| case | offered events/s | paced deliveries/s | paced p50 ms | paced p99 ms | burst deliveries/s | burst p50 ms | burst p99 ms | ceiling deliveries/s | burst / ceiling | burst connections | duplicate sends |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     ...(databaseUrl ? [] : ['', '_PostgreSQL not measured: set DATABASE_URL to include it (1 and 2 worker processes)._']),
     '',

@@ -6,9 +6,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookSettings } from '../config.ts';
 import type { Queryable } from '../db/client.ts';
 import type { Mode } from '../auth/principal.ts';
-import * as repo from './repository.ts';
+import * as claims from './claim.ts';
+import type { DeliveryStatus } from './repository.ts';
 import { openSecret, secretContext } from './secret-box.ts';
-import { deliveryHeaders } from './signing.ts';
+import { deliveryHeaders, signingKey, type SigningKey } from './signing.ts';
 import { forbiddenAddress, guardedLookup, isDevLoopback, systemLookup, type Lookup } from './url-guard.ts';
 
 /** What one POST to a receiver came to. */
@@ -52,12 +53,19 @@ export interface Poster {
  * deadline for the whole exchange. Every name is resolved through `guardedLookup`, so the address
  * connected to is the one checked; IP literals are checked here. Test mode's loopback exception
  * (localhost, 127.0.0.1, [::1]) is the only way to reach a private address.
+ *
+ * Connections are kept and reused per origin (the agent's pool, up to 256 per origin); the lookup
+ * guard runs whenever the agent opens a new one. Deliveries under the loopback exception get
+ * their own agents, so a kept connection opened under it is never reused by a delivery that
+ * must not reach loopback (the agent pools by host and port, not by who may connect).
  */
 export function createPoster(timeoutMs: number, lookup: Lookup = systemLookup, allowLoopback = false): Poster {
-  const agents = {
+  const newAgents = () => ({
     http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
     https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
-  };
+  });
+  const guarded = newAgents();
+  const loopback = newAgents();
   const post: Poster['post'] = (target, body, headers) => new Promise((resolve) => {
     const started = Date.now();
     const attemptedAt = new Date(started);
@@ -89,6 +97,7 @@ export function createPoster(timeoutMs: number, lookup: Lookup = systemLookup, a
       finish({ error: `timeout: no answer within ${timeoutMs} ms` });
     }, timeoutMs);
     const mod = url.protocol === 'https:' ? https : http;
+    const agents = loopbackOk ? loopback : guarded;
     const req = mod.request(url, {
       method: 'POST',
       agent: url.protocol === 'https:' ? agents.https : agents.http,
@@ -124,7 +133,9 @@ export function createPoster(timeoutMs: number, lookup: Lookup = systemLookup, a
   });
   return {
     post,
-    close() { agents.http.destroy(); agents.https.destroy(); },
+    close() {
+      for (const agents of [guarded, loopback]) { agents.http.destroy(); agents.https.destroy(); }
+    },
   };
 }
 
@@ -146,7 +157,14 @@ export interface DelivererDeps {
 
 export interface Deliverer {
   /** Sends one claimed delivery and records the attempt; never throws for a receiver's failure. */
-  deliver(d: repo.ClaimedDelivery): Promise<void>;
+  deliver(d: claims.ClaimedDelivery): Promise<void>;
+  /**
+   * The same in two steps, for the worker: resolves once the receiver has answered (or the
+   * attempt ended otherwise), with `recorded` settling when the attempt is written. The worker
+   * frees the delivery's sending slot at the first and keeps its claim until the second, so
+   * sending never waits for the database.
+   */
+  send(d: claims.ClaimedDelivery): Promise<{ recorded: Promise<void> }>;
   /** A claim token unique to this process and call. */
   claimToken(): string;
   close(): void;
@@ -158,7 +176,7 @@ export interface Deliverer {
  * added delay; under load, one statement for many (autocommit is the expensive part).
  */
 function attemptRecorder(db: Queryable) {
-  let queue: { item: repo.RecordedAttempt; done: (ok: boolean) => void; fail: (err: unknown) => void }[] = [];
+  let queue: { item: claims.RecordedAttempt; done: (ok: boolean) => void; fail: (err: unknown) => void }[] = [];
   let writing = false;
   // setImmediate lets finished HTTP exchanges (I/O callbacks) join the queue before each write;
   // PGlite runs on this thread, so without it every write would carry one attempt.
@@ -170,7 +188,7 @@ function attemptRecorder(db: Queryable) {
       const batch = queue.slice(0, 500);
       queue = queue.slice(batch.length);
       try {
-        const recorded = await repo.recordAttempts(db, batch.map((b) => b.item));
+        const recorded = await claims.recordAttempts(db, batch.map((b) => b.item));
         for (const b of batch) b.done(recorded.has(b.item.delivery.id));
       } catch (err) {
         for (const b of batch) b.fail(err);
@@ -180,7 +198,7 @@ function attemptRecorder(db: Queryable) {
     writing = false;
   };
   return {
-    record(item: repo.RecordedAttempt): Promise<boolean> {
+    record(item: claims.RecordedAttempt): Promise<boolean> {
       return new Promise((done, fail) => {
         queue.push({ item, done, fail });
         if (!writing) void flush();
@@ -189,42 +207,67 @@ function attemptRecorder(db: Queryable) {
   };
 }
 
+/**
+ * Opened signing secrets, by sealed value and endpoint: opening (AES-GCM) and deriving the HMAC
+ * keys once per endpoint rather than per delivery. A rolled secret is a new sealed value; the map
+ * is emptied when it grows past `max`, so secrets of deleted endpoints do not pile up.
+ */
+function signingKeys(key: Buffer, max = 1000) {
+  const opened = new Map<string, SigningKey>();
+  return (sealed: string, context: string): SigningKey => {
+    const id = `${context} ${sealed}`;
+    let k = opened.get(id);
+    if (!k) {
+      if (opened.size >= max) opened.clear();
+      k = signingKey(openSecret(key, sealed, context));
+      opened.set(id, k);
+    }
+    return k;
+  };
+}
+
 /** The one path every delivery takes (worker and resend alike): sign, POST, record. */
 export function createDeliverer(deps: DelivererDeps): Deliverer {
   const poster = createPoster(deps.settings.timeoutMs, deps.lookup, deps.settings.allowLoopback);
   const processId = randomBytes(6).toString('base64url');
   const recorder = attemptRecorder(deps.db);
+  const keyFor = signingKeys(deps.key);
   let seq = 0;
+  const send: Deliverer['send'] = async (d) => {
+    if (!d.url || !d.secret_sealed || d.endpoint_status !== 'active') {
+      return { recorded: claims.abandonDelivery(deps.db, d, d.url ? 'endpoint_disabled' : 'endpoint_deleted') };
+    }
+    const context = secretContext(d.brand_id, d.endpoint_id);
+    const secret = keyFor(d.secret_sealed, context);
+    // A rolled secret signs too until its overlap ends, judged when the attempt is signed.
+    const now = Date.now();
+    const previous = d.previous_secret_sealed && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > now
+      ? keyFor(d.previous_secret_sealed, context)
+      : undefined;
+    const body = deliveryBody({ id: d.event_id, type: d.event_type, created: d.event_created_at, data: d.event_data });
+    const result = await poster.post({ url: d.url, mode: d.mode }, body, deliveryHeaders(secret, d.event_id, body, now, previous));
+    const attempt = d.attempts + 1;
+    const ok = result.responseCode !== null && result.responseCode >= 200 && result.responseCode < 300;
+    const gone = result.responseCode === 410;
+    const delay = ok || gone ? null : nextAttemptDelay(deps.settings, attempt, result.retryAfterMs);
+    const status: DeliveryStatus = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+    const recorded = recorder.record({ delivery: d, attempt: result, outcome: {
+      status,
+      nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),
+      failureReason: status !== 'failed' ? null : gone ? 'endpoint_gone' : 'attempts_exhausted',
+      disableReason: gone ? 'gone: the endpoint answered 410 Gone' : null,
+      failingCutoff: new Date(result.attemptedAt.getTime() - deps.settings.disableAfterMs),
+    } }).then((mine) => {
+      if (!mine) deps.log.warn({ delivery: d.id }, 'webhook delivery claim expired before its attempt was recorded');
+    });
+    return { recorded };
+  };
   return {
     claimToken: () => `${processId}:${++seq}`,
     close: () => poster.close(),
+    send,
     async deliver(d) {
-      if (!d.url || !d.secret_sealed || d.endpoint_status !== 'active') {
-        await repo.abandonDelivery(deps.db, d, d.url ? 'endpoint_disabled' : 'endpoint_deleted');
-        return;
-      }
-      const context = secretContext(d.brand_id, d.endpoint_id);
-      const secret = openSecret(deps.key, d.secret_sealed, context);
-      // A rolled secret signs too until its overlap ends, judged when the attempt is signed.
-      const now = Date.now();
-      const previous = d.previous_secret_sealed && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > now
-        ? openSecret(deps.key, d.previous_secret_sealed, context)
-        : undefined;
-      const body = deliveryBody({ id: d.event_id, type: d.event_type, created: d.event_created_at, data: d.event_data });
-      const result = await poster.post({ url: d.url, mode: d.mode }, body, deliveryHeaders(secret, d.event_id, body, now, previous));
-      const attempt = d.attempts + 1;
-      const ok = result.responseCode !== null && result.responseCode >= 200 && result.responseCode < 300;
-      const gone = result.responseCode === 410;
-      const delay = ok || gone ? null : nextAttemptDelay(deps.settings, attempt, result.retryAfterMs);
-      const status: repo.DeliveryStatus = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
-      const recorded = await recorder.record({ delivery: d, attempt: result, outcome: {
-        status,
-        nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),
-        failureReason: status !== 'failed' ? null : gone ? 'endpoint_gone' : 'attempts_exhausted',
-        disableReason: gone ? 'gone: the endpoint answered 410 Gone' : null,
-        failingCutoff: new Date(result.attemptedAt.getTime() - deps.settings.disableAfterMs),
-      } });
-      if (!recorded) deps.log.warn({ delivery: d.id }, 'webhook delivery claim expired before its attempt was recorded');
+      await (await send(d)).recorded;
     },
   };
 }

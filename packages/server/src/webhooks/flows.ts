@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
+import * as claims from './claim.ts';
 import * as repo from './repository.ts';
 import { getDelivery, type WebhookDeps } from './service.ts';
 
@@ -20,7 +21,7 @@ export async function resendDelivery(db: Db, principal: Principal, id: string, d
   if (endpoint.status !== 'active') {
     throw new AppError('conflict', `Webhook endpoint ${endpoint.id} is disabled; enable it (PATCH status "active") before resending.`);
   }
-  const claimed = await repo.claimOne(db, principal.brandId, principal.mode, id, deps.leaseMs, deps.deliverer.claimToken());
+  const claimed = await claims.claimOne(db, principal.brandId, principal.mode, id, deps.leaseMs, deps.deliverer.claimToken());
   if (!claimed) throw new AppError('conflict', `Webhook delivery ${id} is being sent right now; try again in a moment.`);
   await deps.deliverer.deliver(claimed);
   return getDelivery(db, principal, id);

@@ -181,6 +181,53 @@ describe('order of one object\'s deliveries', () => {
     assert.deepEqual(seen, [...ids].reverse(), 'newest first: the last recorded first, every one once');
   });
 
+  it('two worker processes draining a backlog in batches keep each object\'s order and send each once', { skip: testDbKind !== 'postgres' && 'needs PostgreSQL: embedded mode (PGlite) is one process' }, async () => {
+    const objects = 40;
+    const perObject = 5;
+    // Some first attempts fail, so retries interleave with the batches both workers claim.
+    const failedOnce = new Set<string>();
+    const rx = await receiver((d) => {
+      if (d.n % 7 === 0 && !failedOnce.has(d.json.id)) { failedOnce.add(d.json.id); return 500; }
+      return 200;
+    });
+    const { brandId } = await brandWithEndpoint(rx.url);
+    await t.worker?.stop();
+    t.worker = undefined;
+    // The backlog first, objects interleaved, a few transactions: each claim then takes many
+    // deliveries at once, several of them of one object but only the first of each may go.
+    const order = new Map<string, string[]>();
+    for (let i = 0; i < perObject; i++) {
+      await t.db.transaction(async (tx) => {
+        for (let o = 0; o < objects; o++) {
+          const e = await recordEvent(tx, memberEvent(brandId, i % 2 ? 'member.removed' : 'member.joined', `mem_batch${o}`, i));
+          order.set(`mem_batch${o}`, [...(order.get(`mem_batch${o}`) ?? []), e.id]);
+        }
+      });
+    }
+    const env = {
+      DATABASE_URL: urlWithSchema(t.url!, t.searchPath!),
+      WEBHOOK_SECRET_KEY: t.config.webhooks.secretKey!.toString('base64'),
+      WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,400ms',
+    };
+    const children: ChildProcess[] = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
+    cleanups.push(async () => Promise.all(children.map(async (c) => { if (c.exitCode === null) { c.kill('SIGTERM'); await once(c, 'exit'); } })));
+    await until('every delivery to succeed', async () => {
+      const s = await deliveryStatuses(brandId);
+      return s.length === objects * perObject && s.every((x) => x === 'succeeded');
+    }, 60_000);
+    const ok = rx.succeeded();
+    assert.equal(ok.length, objects * perObject, 'each event answered 200 exactly once');
+    assert.equal(new Set(ok.map((d) => d.json.id)).size, objects * perObject);
+    for (const [object, ids] of order) {
+      const arrivals = rx.received.filter((d) => d.json.data.membershipId === object);
+      assert.deepEqual(ok.filter((d) => d.json.data.membershipId === object).map((d) => d.json.id), ids, `${object} in order`);
+      for (let k = 1; k < ids.length; k++) {
+        const prevOk = arrivals.find((d) => d.json.id === ids[k - 1] && rx.ok(d))!;
+        assert.ok(arrivals.filter((d) => d.json.id === ids[k]).every((d) => d.n > prevOk.n), `${object}: event ${k} waited for ${k - 1}`);
+      }
+    }
+  });
+
   it('two worker processes deliver each object\'s events in order and exactly once', { skip: testDbKind !== 'postgres' && 'needs PostgreSQL: embedded mode (PGlite) is one process' }, async () => {
     const objects = 6;
     const perObject = 8;

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { recordEvent } from '../events/service.ts';
+import { startTestApp, type TestApp } from '../testing/app.ts';
+import { createBrand, createKey } from '../testing/factories.ts';
+import { registerEndpoint } from '../testing/receiver.ts';
+import * as claims from './claim.ts';
+
+/**
+ * The worker's batched SQL (claim.ts): one statement claims many deliveries, one records many
+ * attempts, and every row in a batch comes out as its own outcome says.
+ */
+
+let t: TestApp;
+before(async () => { t = await startTestApp(); });
+after(async () => { await t.close(); });
+
+/** A brand with `endpoints` endpoints (nothing listens: these tests never send) and one event to each. */
+async function brandWithDeliveries(endpoints: number) {
+  const brand = await createBrand(t.db);
+  const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
+  const ids: string[] = [];
+  for (let i = 0; i < endpoints; i++) ids.push((await registerEndpoint(t, key, `http://127.0.0.1:9/hook${i}`, ['member.joined'])).id);
+  await t.db.transaction((tx) => recordEvent(tx, { brandId: brand.id, mode: 'test', type: 'member.joined', data: { membershipId: 'mem_batch' } as never }));
+  return { brandId: brand.id, endpointIds: ids };
+}
+
+const attempt = (responseCode: number | null, error: string | null = null) => ({
+  attemptedAt: new Date(), durationMs: 7, responseCode, error, responseBody: responseCode === null ? null : `answer ${responseCode}`,
+});
+const outcome = (status: 'succeeded' | 'pending' | 'failed', extra: Partial<claims.Outcome> = {}): claims.Outcome => ({
+  status, nextAttemptAt: status === 'pending' ? new Date(Date.now() + 60_000) : null, failureReason: null, disableReason: null,
+  failingCutoff: new Date(Date.now() - 86_400_000), ...extra,
+});
+
+describe('batched claims and attempt records', () => {
+  it('records a batch where one receiver failed and others answered, each as its own outcome says', async () => {
+    const { brandId, endpointIds } = await brandWithDeliveries(4);
+    const claimed = (await claims.claimDue(t.db, 100, 10_000, 'batch-test', { endpoints: [], brands: [] })).filter((d) => d.brand_id === brandId);
+    assert.equal(claimed.length, 4, 'one statement claims every due delivery of the brand');
+    const byEndpoint = new Map(claimed.map((d) => [d.endpoint_id, d]));
+    const [ok, retry, gone, lost] = endpointIds.map((id) => byEndpoint.get(id)!);
+    // `lost`: its lease lapsed and another worker claimed it meanwhile; this attempt must not count.
+    await t.db.query('UPDATE webhook_deliveries SET locked_by = $3 WHERE brand_id = $1 AND id = $2', [brandId, lost.id, 'another-worker']);
+    const recorded = await claims.recordAttempts(t.db, [
+      { delivery: ok, attempt: attempt(200), outcome: outcome('succeeded') },
+      { delivery: retry, attempt: attempt(null, 'network error: ECONNREFUSED'), outcome: outcome('pending') },
+      { delivery: gone, attempt: attempt(410), outcome: outcome('failed', { failureReason: 'endpoint_gone', disableReason: 'gone: the endpoint answered 410 Gone' }) },
+      { delivery: lost, attempt: attempt(200), outcome: outcome('succeeded') },
+    ]);
+    assert.deepEqual([...recorded].sort(), [ok.id, retry.id, gone.id].sort());
+
+    const rows = new Map((await t.db.query<{ id: string; status: string; attempts: number; response_code: number | null; failure_reason: string | null; next_attempt_at: Date | null; delivered_at: Date | null; locked_by: string | null }>(
+      'SELECT id, status, attempts, response_code, failure_reason, next_attempt_at, delivered_at, locked_by FROM webhook_deliveries WHERE brand_id = $1', [brandId])).map((r) => [r.id, r]));
+    assert.deepEqual({ ...rows.get(ok.id), next_attempt_at: null, delivered_at: null }, { id: ok.id, status: 'succeeded', attempts: 1, response_code: 200, failure_reason: null, next_attempt_at: null, delivered_at: null, locked_by: null });
+    assert.ok(rows.get(ok.id)!.delivered_at);
+    assert.equal(rows.get(retry.id)!.status, 'pending');
+    assert.equal(rows.get(retry.id)!.attempts, 1);
+    assert.equal(rows.get(retry.id)!.response_code, null);
+    assert.ok(rows.get(retry.id)!.next_attempt_at!.getTime() > Date.now() + 30_000, 'waits for its retry');
+    assert.equal(rows.get(retry.id)!.delivered_at, null);
+    assert.equal(rows.get(retry.id)!.locked_by, null, 'released for the retry');
+    assert.deepEqual([rows.get(gone.id)!.status, rows.get(gone.id)!.failure_reason, rows.get(gone.id)!.response_code], ['failed', 'endpoint_gone', 410]);
+    assert.deepEqual([rows.get(lost.id)!.status, rows.get(lost.id)!.attempts, rows.get(lost.id)!.locked_by], ['pending', 0, 'another-worker'], 'the other worker\'s claim is left alone');
+
+    const log = await t.db.query<{ delivery_id: string; number: number; response_code: number | null; error: string | null; response_body: string | null; duration_ms: number }>(
+      'SELECT delivery_id, number, response_code, error, response_body, duration_ms FROM webhook_attempts WHERE brand_id = $1 ORDER BY delivery_id', [brandId]);
+    assert.deepEqual(log.map((a) => a.delivery_id).sort(), [ok.id, retry.id, gone.id].sort(), 'one attempt each, none for the lost claim');
+    const entry = new Map(log.map((a) => [a.delivery_id, a]));
+    assert.deepEqual(entry.get(ok.id), { delivery_id: ok.id, number: 1, response_code: 200, error: null, response_body: 'answer 200', duration_ms: 7 });
+    assert.deepEqual(entry.get(retry.id), { delivery_id: retry.id, number: 1, response_code: null, error: 'network error: ECONNREFUSED', response_body: null, duration_ms: 7 });
+    assert.equal(entry.get(gone.id)!.response_code, 410);
+
+    const endpoints = new Map((await t.db.query<{ id: string; status: string; disabled_reason: string | null; failing_since: Date | null }>(
+      'SELECT id, status, disabled_reason, failing_since FROM webhook_endpoints WHERE brand_id = $1', [brandId])).map((e) => [e.id, e]));
+    assert.equal(endpoints.get(ok.endpoint_id)!.status, 'active');
+    assert.equal(endpoints.get(ok.endpoint_id)!.failing_since, null);
+    assert.ok(endpoints.get(retry.endpoint_id)!.failing_since, 'the failing endpoint starts its streak');
+    assert.equal(endpoints.get(retry.endpoint_id)!.status, 'active');
+    assert.deepEqual([endpoints.get(gone.endpoint_id)!.status, endpoints.get(gone.endpoint_id)!.disabled_reason], ['disabled', 'gone: the endpoint answered 410 Gone']);
+  });
+
+  it('claims nothing of a busy endpoint or brand, and gives claims back for another worker', async () => {
+    const { brandId, endpointIds } = await brandWithDeliveries(3);
+    const mine = (rows: claims.ClaimedDelivery[]) => rows.filter((d) => d.brand_id === brandId);
+    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test', { endpoints: [], brands: [brandId] })), []);
+    const first = mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test', { endpoints: [endpointIds[0]], brands: [] }));
+    assert.deepEqual(first.map((d) => d.endpoint_id).sort(), endpointIds.slice(1).sort());
+    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test-2', { endpoints: [], brands: [] })).map((d) => d.endpoint_id), [endpointIds[0]], 'claimed ones are not claimed twice');
+    await claims.releaseClaims(t.db, first);
+    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test-3', { endpoints: [], brands: [] })).map((d) => d.endpoint_id).sort(), endpointIds.slice(1).sort());
+  });
+});
