@@ -127,8 +127,8 @@ describe('rate limits shared through Redis', { skip: needRedis }, () => {
     const port = await freePort();
     const server = await startRedis(port);
     try {
-      const a = connectRateLimitRedis(`redis://127.0.0.1:${port}`, createLogger('silent'));
-      const b = connectRateLimitRedis(`redis://127.0.0.1:${port}`, createLogger('silent'));
+      const a = await connectRateLimitRedis(`redis://127.0.0.1:${port}`, createLogger('silent'));
+      const b = await connectRateLimitRedis(`redis://127.0.0.1:${port}`, createLogger('silent'));
       await ready(a);
       await ready(b);
       const one = await limitedApp({ test: 4 }, a);
@@ -149,7 +149,7 @@ describe('rate limits shared through Redis', { skip: needRedis }, () => {
     let server = await startRedis(port);
     const lines: string[] = [];
     const log = createLogger('info', new Writable({ write(chunk, _e, done) { lines.push(String(chunk)); done(); } }));
-    const redis = connectRateLimitRedis(`redis://127.0.0.1:${port}`, log);
+    const redis = await connectRateLimitRedis(`redis://127.0.0.1:${port}`, log);
     try {
       await ready(redis);
       const app = await limitedApp({ test: 2 }, redis, log);
