@@ -27,7 +27,7 @@ async function main() {
   // Milliseconds from the process's start (performance's time origin) to the end of each start-up
   // step, logged with "service started": what a slow start spent its time on.
   const startup: Record<string, number> = { modules: Math.round(performance.now()) };
-  const reached = (step: string) => { startup[step] = Math.round(performance.now()); startup[step + 'Rss'] = Math.round(process.memoryUsage().rss / 1048576); };
+  const reached = (step: string) => { startup[step] = Math.round(performance.now()); };
   const config = loadConfig();
   const secrets = resolveSecrets(config);
   const log = createLogger(config.logLevel);
@@ -76,7 +76,7 @@ async function main() {
   reached('listening');
   const worker = config.roles.worker ? await startWorker(db, workSources(deps), log) : undefined;
   reached('worker');
-  log.info({ database: db.kind, roles: config.roles, port: config.port, startupMs: startup }, 'service started');
+  log.info({ database: db.kind, roles: config.roles, port: config.port, startupMs: startup, rssMb: Math.round(process.memoryUsage().rss / 1048576) }, 'service started');
 
   // SIGTERM drains: new requests get 503, in-flight requests finish (each within REQUEST_TIMEOUT),
   // the worker stops claiming and its in-flight work finishes (deliveries within WEBHOOK_TIMEOUT).
