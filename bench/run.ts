@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, on PGlite and, when DATABASE_URL is set, on PostgreSQL.
- * `npm run bench -- products webhooks imports` picks some of them.
+ * `npm run bench -- products webhooks imports startup` picks some of them.
  * Prints the tables and writes them to bench/results/latest.md.
  * `npm run bench -- --scaling` runs only the scaling benchmark (bench/scaling.ts, PostgreSQL,
  * long; not part of CI) and writes bench/results/scaling.md instead.
@@ -10,6 +10,7 @@ import { cpus } from 'node:os';
 import { benchImports } from './imports.ts';
 import { benchProducts } from './products.ts';
 import { benchScaling } from './scaling.ts';
+import { benchStartup } from './startup.ts';
 import { benchWebhooks } from './webhooks.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -42,6 +43,7 @@ if (wanted('products')) {
 
 if (wanted('webhooks')) add(await benchWebhooks());
 if (wanted('imports')) add(await benchImports());
+if (wanted('startup')) add(await benchStartup());
 
 await writeFile(new URL('./results/latest.md', import.meta.url), `${sections.join('\n')}\n`);
 console.log('Written to bench/results/latest.md');

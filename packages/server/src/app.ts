@@ -20,6 +20,7 @@ import { documentIdempotencyHeader, installIdempotencyGuard } from './http/idemp
 import { installRateLimits } from './http/rate-limit.ts';
 import { installPathIdCheck } from './http/path-ids.ts';
 import { installTextRule, validatorsByPart } from './http/validation.ts';
+import { serializersOnUse, validatorsOnUse } from './http/compile-on-use.ts';
 import { pingRoute } from './http/ping.ts';
 import { adminRoutes } from './cli/admin-route.ts';
 import { checkoutPages } from './checkout/pages.ts';
@@ -37,13 +38,13 @@ import { payoutRoutes } from './payouts/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
 import { dashboardStatic } from './dashboard/static.ts';
 import { oauthResolver } from './auth/oauth-resolver.ts';
-import { buildProvider } from './oauth/provider.ts';
+import { providerOnFirstUse } from './oauth/provider.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { installAppCallLog } from './oauth/app-calls.ts';
 import { appsRoutes } from './oauth/apps-routes.ts';
 import { dashboardSessions } from './oauth/session.ts';
 import { mcpRoutes } from './mcp/routes.ts';
-import { routeCatalog } from './mcp/server.ts';
+import { routeCatalog } from './mcp/catalog.ts';
 
 /** The HTTP app of one process, on the deps its composition root built. */
 export async function buildApp(deps: Deps): Promise<App> {
@@ -56,7 +57,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
     // Coercion for the query string and path only; bodies are validated as sent (http/validation.ts).
-    schemaController: { compilersFactory: { buildValidator: validatorsByPart } },
+    // Both compiled when a route is first used, not at start (http/compile-on-use.ts).
+    schemaController: { compilersFactory: { buildValidator: validatorsOnUse(validatorsByPart), buildSerializer: serializersOnUse() } },
     // Long path values reach http/path-ids.ts (404 in the envelope) instead of a bare 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
     // A request (headers and body) must have arrived by then: slow uploads are cut off (408).
@@ -141,7 +143,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     dashboardWebhookRoutes(dashboard as unknown as App, deps);
   }, { prefix: '/dashboard/api' });
   const sessions = dashboardSessions(deps.db);
-  await oauthRoutes(app, deps, await buildProvider(deps), sessions);
+  await oauthRoutes(app, deps, providerOnFirstUse(deps), sessions);
   appsRoutes(app, { db: deps.db, sessions });
   mcpRoutes(app, { publicUrl: deps.config.publicUrl, resolver: bearer, tools: catalog.tools });
 

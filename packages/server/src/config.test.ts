@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from './config.ts';
+import { openPglite } from './db/client.ts';
 import { startServerProcess } from './testing/processes.ts';
 
 describe('configuration', () => {
@@ -23,11 +24,32 @@ describe('configuration', () => {
     ['KEY_CACHE_MS', '5000', /KEY_CACHE_MS/],
     ['CATALOG_CACHE_MB', '-1', /CATALOG_CACHE_MB/],
     ['CATALOG_CACHE_CHECK_MS', '5', /CATALOG_CACHE_CHECK_MS/],
+    ['PGLITE_SHARED_BUFFERS_MB', '0', /PGLITE_SHARED_BUFFERS_MB/],
+    ['PGLITE_SHARED_BUFFERS_MB', '16MB', /PGLITE_SHARED_BUFFERS_MB/],
   ] as const) {
     it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (err: Error) => err instanceof ConfigError && pattern.test(err.message));
     });
   }
+
+  it('gives the embedded database 16 MB of shared_buffers unless PGLITE_SHARED_BUFFERS_MB says otherwise', async () => {
+    assert.equal(loadConfig({}).pgliteSharedBuffersMb, 16);
+    const config = loadConfig({ PGLITE_SHARED_BUFFERS_MB: '8' });
+    assert.equal(config.pgliteSharedBuffersMb, 8);
+    const db = await openPglite(undefined, { sharedBuffersMb: config.pgliteSharedBuffersMb });
+    try {
+      const rows = await db.query<{ name: string; setting: string; unit: string }>(
+        `SELECT name, setting, unit FROM pg_settings WHERE name IN ('shared_buffers', 'maintenance_work_mem', 'temp_buffers') ORDER BY name`);
+      // shared_buffers and temp_buffers count 8 kB pages, maintenance_work_mem kB.
+      assert.deepEqual(rows, [
+        { name: 'maintenance_work_mem', setting: '16384', unit: 'kB' },
+        { name: 'shared_buffers', setting: '1024', unit: '8kB' },
+        { name: 'temp_buffers', setting: '128', unit: '8kB' },
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
 
   it('takes both Stripe settings or neither, and never repeats their values in its messages', () => {
     const secretKey = 'sk_live_51Habcdefghijklmnop';

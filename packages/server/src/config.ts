@@ -9,6 +9,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL connection string; absent means the embedded PGlite database. */
   databaseUrl?: string;
+  /** The embedded database's shared_buffers in MB (PGLITE_SHARED_BUFFERS_MB; db/client.ts, embeddedSettings). */
+  pgliteSharedBuffersMb: number;
   publicUrl: string;
   logLevel: string;
   bodyLimitBytes: number;
@@ -309,6 +311,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '0.0.0.0',
     dataDir: resolve(env.DATA_DIR || '.data'),
     databaseUrl,
+    pgliteSharedBuffersMb: integer(env, 'PGLITE_SHARED_BUFFERS_MB', 16, 1, 4096),
     publicUrl,
     logLevel,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024, 1024, 100 * 1024 * 1024),

@@ -9,7 +9,7 @@ import type { PaymentProviders } from './payments/providers.ts';
 import type { Lookup } from './webhooks/url-guard.ts';
 
 /**
- * Everything a process runs on, built once by its composition root (main.ts, the CLI, or
+ * Everything a process runs on, built once by its composition root (start.ts, the CLI, or
  * testing/app.ts's testDeps) and handed down ready-made. Nothing below reads the environment or
  * the disk for a setting.
  */

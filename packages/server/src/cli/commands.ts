@@ -10,7 +10,7 @@ import type { KeyCache } from '../keys/cache.ts';
 import { scopes, type Principal, type Scope } from '../auth/principal.ts';
 import { advanceClock } from '../clock/flows.ts';
 import type { Config } from '../config.ts';
-import { paymentsFromConfig } from '../payments/stripe/client.ts';
+import { configuredPayments } from '../payments/configured.ts';
 import { endMembershipWithProvider } from '../subscriptions/flows.ts';
 import { createKey, listKeys, revokeKey, rollKey } from '../keys/service.ts';
 import { createConfidentialClient } from '../oauth/clients.ts';
@@ -127,7 +127,7 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
       );
       if (!found) throw new Error(`No membership ${cmd.membershipId} exists${cmd.brandId ? ` in brand ${cmd.brandId}` : ''}.`);
       // A live member billed by Stripe: Stripe is told to stop billing too (as the API route does).
-      const { payments } = paymentsFromConfig(config);
+      const { payments } = await configuredPayments(config);
       return endMembershipWithProvider(db, payments, ownerOf(found.brand_id, found.mode), { membershipId: cmd.membershipId, atPeriodEnd: cmd.atPeriodEnd });
     }
     case 'user create':

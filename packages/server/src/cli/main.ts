@@ -26,7 +26,7 @@ async function run(argv: string[]): Promise<unknown> {
   }
   const lock = await lockOrServer(config.dataDir);
   if ('port' in lock) return viaServer(lock, cmd);
-  const db = await openPglite(config.dataDir);
+  const db = await openPglite(config.dataDir, { sharedBuffersMb: config.pgliteSharedBuffersMb });
   try {
     if (cmd.command !== 'migrate') await migrate(db);
     return await runCommand(db, undefined, cmd, config);

@@ -54,29 +54,61 @@ pg.types.setTypeParser(20, (v) => Number(v));
  * The embedded database's folder holds every brand's data and the webhook sealing key: only this
  * user may read it. The folder is made 0700 (nothing inside is reachable by others then), the
  * process umask 077, and every file and folder in it loses its group and other bits when the
- * database opens and closes. The walk is needed because PGlite's WebAssembly file system chmods
- * the files it creates to 0666 itself, past the umask; files it creates while running stay behind
- * the 0700 folder until the next open or close tightens them.
+ * database has opened and when it closes. The walk is needed because PGlite's WebAssembly file
+ * system chmods the files it creates to 0666 itself, past the umask; files it creates while
+ * running stay behind the 0700 folder until the next open or close tightens them.
  */
-export async function secureDataDir(dataDir: string): Promise<void> {
+export async function secureDataDir(dataDir: string, options: { walk?: boolean } = {}): Promise<void> {
   process.umask(0o077);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await chmod(dataDir, 0o700);
+  if (options.walk === false) return;
+  // A folder's entries are looked at all at once: one at a time, the ~1,200 files of a data
+  // folder took a noticeable part of a cold start.
   const tighten = async (dir: string): Promise<void> => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
+    await Promise.all((await readdir(dir, { withFileTypes: true })).map(async (entry) => {
       const path = join(dir, entry.name);
-      if (entry.isSymbolicLink()) continue;
+      if (entry.isSymbolicLink()) return;
       const { mode } = await lstat(path);
       if (mode & 0o077) await chmod(path, mode & 0o700);
       if (entry.isDirectory()) await tighten(path);
-    }
+    }));
   };
   await tighten(dataDir);
 }
 
-export async function openPglite(dataDir?: string): Promise<Db> {
-  if (dataDir) await secureDataDir(dataDir);
-  const lite = await PGlite.create(dataDir ?? 'memory://');
+export interface PgliteOptions {
+  /** PostgreSQL's shared_buffers in MB (PGLITE_SHARED_BUFFERS_MB); see embeddedSettings. */
+  sharedBuffersMb?: number;
+}
+
+/**
+ * The embedded database's memory settings, passed to PostgreSQL at its start (PGlite's
+ * `startParams`, on top of its own defaults). PGlite otherwise keeps PostgreSQL's server defaults,
+ * sized for a dedicated database machine: 128 MB of shared_buffers alone. Here every byte of it is
+ * the service process's own memory, and WebAssembly memory, once touched, is never given back to
+ * the system. Each value below was measured with bench/startup.ts (docs/embedded.md has the
+ * figures and what each costs):
+ * - shared_buffers 16 MB (PGLITE_SHARED_BUFFERS_MB): a shop's hot pages fit, and a page that falls
+ *   out is read back from the OS's file cache (fsync is off in PGlite) in microseconds.
+ * - wal_buffers follows shared_buffers (1/32 of it), as on a server.
+ * - maintenance_work_mem 16 MB: only index builds (migrations) and VACUUM use it.
+ * - temp_buffers 1 MB: the service makes no temporary tables.
+ * work_mem stays at PostgreSQL's 4 MB: one sort at a time here, and the lists are keyset pages.
+ */
+export function embeddedSettings(options: PgliteOptions = {}): Record<string, string> {
+  return {
+    shared_buffers: `${options.sharedBuffersMb ?? 16}MB`,
+    maintenance_work_mem: '16MB',
+    temp_buffers: '1MB',
+  };
+}
+
+export async function openPglite(dataDir?: string, options: PgliteOptions = {}): Promise<Db> {
+  // The folder itself first; its contents once PGlite has opened it (and made what it makes).
+  if (dataDir) await secureDataDir(dataDir, { walk: false });
+  const settings = Object.entries(embeddedSettings(options)).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  const lite = await PGlite.create(dataDir ?? 'memory://', { startParams: [...PGlite.defaultStartParams, ...settings] });
   if (dataDir) await secureDataDir(dataDir);
   const commits = commitListeners();
   return {

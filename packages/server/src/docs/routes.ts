@@ -1,5 +1,4 @@
-import type { RouteOptions } from 'fastify';
-import scalar from '@scalar/fastify-api-reference';
+import Fastify, { type RouteOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { ErrorEnvelope } from '../http/envelope.ts';
@@ -56,18 +55,11 @@ export function docsRoutes(app: App) {
     return reply.headers(html).send(renderPage(`${guides[name]} guide`, `/docs/guides/${name}.json`, { hiddenClients: true, hideClientButton: true, hideModels: true }));
   });
 
-  // Scalar's bundle, from the package on disk. The plugin also registers a page and document
-  // routes of its own; only the script is answered, the rest is not found.
-  app.register(scalar, {
-    routePrefix: '/docs/assets',
-    configuration: { content: () => openapi() },
-    logLevel: 'warn',
-    hooks: {
-      onRequest: async (req, reply) => {
-        if (req.url.split('?')[0] !== scalarScript) return reply.callNotFound();
-        reply.header('cache-control', 'public, max-age=3600');
-      },
-    },
+  // Scalar's bundle, from the package on disk, loaded when a page first asks for it.
+  let bundle: Promise<string> | undefined;
+  app.get(scalarScript, { schema: { hide: true } }, async (_req, reply) => {
+    bundle ??= scalarBundle().catch((err: unknown) => { bundle = undefined; throw err; });
+    return reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(await bundle);
   });
 
   app.get('/', { schema: { hide: true, response: { 200: Type.Object({ name: Type.String(), docs: Type.String(), openapi: Type.String() }) } } }, async () => ({
@@ -75,4 +67,23 @@ export function docsRoutes(app: App) {
     docs: '/docs',
     openapi: '/api/v1/openapi.json',
   }));
+}
+
+/**
+ * Scalar's standalone script. It is 5 MB of JavaScript inside @scalar/fastify-api-reference's
+ * module, whose loading was a fifth of the server's start-up, so it is imported on the first
+ * request for it instead. The package hands the script out only through its Fastify plugin's
+ * route, so that plugin runs once on a private instance and its route is asked.
+ */
+async function scalarBundle(): Promise<string> {
+  const { default: scalar } = await import('@scalar/fastify-api-reference');
+  const renderer = Fastify({ logger: false });
+  try {
+    await renderer.register(scalar, { routePrefix: '/scalar', configuration: { content: {} } });
+    const res = await renderer.inject({ method: 'GET', url: '/scalar/js/scalar.js' });
+    if (res.statusCode !== 200) throw new Error(`Scalar's plugin answered ${res.statusCode} for its script`);
+    return res.body;
+  } finally {
+    await renderer.close();
+  }
 }

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RateLimitSettings } from '../config.ts';
 import { AppError } from '../errors.ts';
@@ -86,7 +86,9 @@ export async function installRateLimits(
  * offline queue, one try), which the limiter treats as "allow": the API never waits on Redis.
  * It reconnects by itself; the outage is logged once a minute, the recovery once.
  */
-export function connectRateLimitRedis(url: string, log: Logger): Redis {
+export async function connectRateLimitRedis(url: string, log: Logger): Promise<Redis> {
+  // Imported here: only a server with REDIS_URL loads ioredis (embedded mode never does).
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

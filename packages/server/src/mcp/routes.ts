@@ -4,7 +4,8 @@ import type { PrincipalResolver } from '../auth/resolve.ts';
 import { AppError } from '../errors.ts';
 import type { App } from '../http/app-type.ts';
 import { requestableScopes } from '../oauth/scopes.ts';
-import { mcpHandler, missingScope, type ToolRoute } from './server.ts';
+import { missingScope, type ToolRoute } from './catalog.ts';
+import type { mcpHandler } from './server.ts';
 
 const path = '/api/mcp';
 
@@ -14,7 +15,10 @@ const path = '/api/mcp';
  * (an Origin that is not ours) is refused (DNS rebinding, cross-site requests).
  */
 export function mcpRoutes(app: App, options: { publicUrl: string; resolver: PrincipalResolver; tools: () => ToolRoute[] }) {
-  const handler = mcpHandler(app, options.tools);
+  // The MCP SDK (and the zod under it) is loaded with the first MCP request, not at start: it was
+  // a tenth of the embedded server's cold start, and most runs never see an MCP client.
+  let handler: Promise<ReturnType<typeof mcpHandler>> | undefined;
+  const handlerOnUse = () => (handler ??= import('./server.ts').then(({ mcpHandler }) => mcpHandler(app, options.tools)));
   const ourOrigin = new URL(options.publicUrl).origin;
   const challenge = (error?: string) => [
     `Bearer resource_metadata="${options.publicUrl}/.well-known/oauth-protected-resource${path}"`,
@@ -63,7 +67,7 @@ export function mcpRoutes(app: App, options: { publicUrl: string; resolver: Prin
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
       const request = new Request(`${options.publicUrl}${req.url}`, { method: req.method, headers });
-      const response = await handler.fetch(request, {
+      const response = await (await handlerOnUse()).fetch(request, {
         authInfo: { token: bearerToken(req), clientId: principal.appId ?? '', scopes: principal.scopes, extra: { principal } },
         ...(req.method === 'POST' ? { parsedBody: req.body } : {}),
       });

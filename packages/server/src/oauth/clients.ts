@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { errors } from 'oidc-provider';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { newJwks } from './keys.ts';
@@ -25,7 +24,8 @@ export interface CreatedClient {
  * throwaway signing keys: a client's metadata does not depend on them.
  */
 export async function createConfidentialClient(db: Queryable, publicUrl: string, input: { name: string; redirectUris: string[]; authMethod: SecretAuthMethod }): Promise<CreatedClient> {
-  const provider = configuredProvider({
+  const { errors } = await import('oidc-provider');
+  const provider = await configuredProvider({
     db, publicUrl, jwks: newJwks(), cookieKeys: [randomBytes(32).toString('base64url')],
     lookup: () => Promise.reject(new Error('no lookups while registering a client')),
   });

@@ -1,5 +1,5 @@
 /// <reference path="./provider-types.d.ts" />
-import Provider, { errors, type KoaContextWithOIDC, type ProviderClient } from 'oidc-provider';
+import type { default as Provider, errors as ProviderErrors, KoaContextWithOIDC, ProviderClient } from 'oidc-provider';
 import type { Deps } from '../deps.ts';
 import { esc, layout } from '../pages/html.ts';
 import type { Queryable } from '../db/client.ts';
@@ -44,12 +44,26 @@ export async function buildProvider(deps: Deps): Promise<Provider> {
   });
 }
 
+/** The server's provider, built by the first call (the first request under /oauth) and shared; a failed build is tried again next time. */
+export function providerOnFirstUse(deps: Deps): () => Promise<Provider> {
+  let provider: Promise<Provider> | undefined;
+  return () => (provider ??= buildProvider(deps).catch((err: unknown) => {
+    provider = undefined;
+    throw err;
+  }));
+}
+
 /**
  * The provider with every setting we promise; the server builds it with its kept keys, and the
  * CLI's `oauth client create` with throwaway ones, only to validate and store a client exactly as
  * dynamic registration does (oauth/clients.ts).
+ *
+ * oidc-provider (with Koa and jose under it) is imported here, not at the top: loading it was a
+ * tenth of the embedded server's cold start, and most runs never see an OAuth request. The server
+ * builds its provider on the first request under /oauth (oauth/routes.ts).
  */
-export function configuredProvider(options: { db: Queryable; publicUrl: string; lookup: Lookup; jwks: { keys: Record<string, unknown>[] }; cookieKeys: string[] }): Provider {
+export async function configuredProvider(options: { db: Queryable; publicUrl: string; lookup: Lookup; jwks: { keys: Record<string, unknown>[] }; cookieKeys: string[] }): Promise<Provider> {
+  const { default: Provider, errors } = await import('oidc-provider');
   const { publicUrl } = options;
   const resources = ourResources(publicUrl);
   const deps = { lookup: options.lookup };
@@ -85,7 +99,7 @@ export function configuredProvider(options: { db: Queryable; publicUrl: string; 
       properties: ['software_id'],
       validator(_ctx: unknown, key: string, _value: unknown, metadata: Record<string, unknown>) {
         if (key !== 'software_id') return;
-        checkRedirectUris(metadata);
+        checkRedirectUris(metadata, errors);
       },
     },
     features: {
@@ -167,7 +181,7 @@ const loopbacks = new Set(['localhost', '127.0.0.1', '[::1]']);
  * OAuth 2.1 redirect URIs: https, or http on a loopback address (a native app's listener, whose
  * port may change: such a client is made `native`, for which oidc-provider ignores the port).
  */
-function checkRedirectUris(metadata: Record<string, unknown>) {
+function checkRedirectUris(metadata: Record<string, unknown>, errors: typeof ProviderErrors) {
   const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris as string[] : [];
   let loopback = false;
   for (const raw of uris) {

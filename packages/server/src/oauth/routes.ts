@@ -19,16 +19,16 @@ import type { SessionReader } from './session.ts';
  * registration, revocation, JWKS, discovery), the metadata documents clients discover it by,
  * and the consent screen the provider sends the creator's browser to.
  */
-export async function oauthRoutes(app: App, deps: Deps, provider: Provider, sessions: SessionReader) {
+export async function oauthRoutes(app: App, deps: Deps, providerOf: () => Promise<Provider>, sessions: SessionReader) {
   const { publicUrl } = deps.config;
   const consentPrefix = '/consent/';
   await app.register(middie, { hook: 'onRequest' });
-  const callback = provider.callback();
   // The consent screen lives under /oauth too (the provider's interaction cookie is scoped to
-  // it), but it is ours: everything else under /oauth is the provider's.
-  app.use(oauthPath, (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+  // it), but it is ours: everything else under /oauth is the provider's, built on first use.
+  let callback: ReturnType<Provider['callback']> | undefined;
+  app.use(oauthPath, (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
     if (req.url?.startsWith(consentPrefix)) return next();
-    callback(req, res);
+    providerOf().then((provider) => (callback ??= provider.callback())(req, res), next);
   });
 
   // RFC 8414 and the OpenID discovery paths clients also try for an issuer with a path.
@@ -67,6 +67,7 @@ export async function oauthRoutes(app: App, deps: Deps, provider: Provider, sess
 
     /** The interaction, the signed-in creator and what the consent page shows, or a reply already sent. */
     async function load(req: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) {
+      const provider = await providerOf();
       let details;
       try {
         details = await provider.interactionDetails(req.raw, reply.raw);
@@ -108,7 +109,7 @@ export async function oauthRoutes(app: App, deps: Deps, provider: Provider, sess
         offline: asked.includes('offline_access'),
         plan: brand.plan,
       };
-      return { details, session, brand, client, asked, view };
+      return { provider, details, session, brand, client, asked, view };
     }
 
     pages.get<{ Params: { uid: string } }>(`${oauthPath}${consentPrefix}:uid`, { schema: { hide: true } }, async (req, reply) => {
@@ -128,7 +129,7 @@ export async function oauthRoutes(app: App, deps: Deps, provider: Provider, sess
         }
         const loaded = await load(req, reply);
         if (!loaded) return reply;
-        const { details, session, brand, client, asked } = loaded;
+        const { provider, details, session, brand, client, asked } = loaded;
         const body = req.body ?? {};
         if (!body.csrf || body.csrf !== session.csrfToken) {
           return problem(reply, 403, 'This consent form has expired. Go back to the app and connect again.');

@@ -1,9 +1,8 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../errors.ts';
 import type { App } from '../../http/app-type.ts';
 import { ok } from '../../http/envelope.ts';
-import { handleStripeEvent } from './webhook.ts';
 
 /**
  * POST /providers/stripe/webhook: where Stripe sends its events (README, Live payments with
@@ -12,6 +11,9 @@ import { handleStripeEvent } from './webhook.ts';
  * (acted on, already seen, or not ours), 400 for a body whose signature does not match (nothing
  * is read from it), and 503 when Stripe is not configured or could not be reached, so that Stripe
  * delivers the event again.
+ *
+ * The `stripe` package is loaded only when Stripe is configured (payments/configured.ts), so this
+ * route takes its error classes from the client and its event handling on first use.
  */
 export function stripeWebhookRoutes(parent: App, deps: Pick<Deps, 'db' | 'config' | 'payments' | 'stripe'>) {
   parent.register(async (scoped) => {
@@ -35,7 +37,7 @@ export function stripeWebhookRoutes(parent: App, deps: Pick<Deps, 'db' | 'config
       try {
         event = await stripe.webhooks.constructEventAsync(raw, signature, secret);
       } catch (err) {
-        if (err instanceof Stripe.errors.StripeSignatureVerificationError) {
+        if (err instanceof stripe.errors.StripeSignatureVerificationError) {
           throw new AppError('invalid_signature', 'The Stripe-Signature header does not match this body. Check that STRIPE_WEBHOOK_SECRET '
             + 'is the signing secret of this endpoint and that nothing between Stripe and this server changes the body.');
         }
@@ -45,6 +47,7 @@ export function stripeWebhookRoutes(parent: App, deps: Pick<Deps, 'db' | 'config
       if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof event.data?.object !== 'object' || event.data.object === null) {
         throw new AppError('validation_failed', 'The body is not a Stripe event (it needs id, type and data.object).');
       }
+      const { handleStripeEvent } = await import('./webhook.ts');
       const outcome = await handleStripeEvent(deps.db, { payments: deps.payments, renewals: deps.config.renewals, stripe }, event);
       req.log.info({ stripeEvent: event.id, type: event.type, outcome }, 'stripe event');
       return ok('Event received', { received: true, outcome });
