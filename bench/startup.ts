@@ -16,6 +16,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +32,14 @@ import { createKey } from '../packages/server/src/keys/service.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const mainPath = fileURLToPath(new URL('../packages/server/src/main.ts', import.meta.url));
+/**
+ * The Node flags `npm start` runs the server with (package.json; --liftoff-only, docs/embedded.md),
+ * so the figures are what a user gets. BENCH_STARTUP_NODE_FLAGS replaces them (an empty value: none).
+ */
+const startScript = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start;
+const nodeFlags = process.env.BENCH_STARTUP_NODE_FLAGS !== undefined
+  ? process.env.BENCH_STARTUP_NODE_FLAGS.split(' ').filter(Boolean)
+  : (/node ((?:--\S+ )*)packages\/server\/src\/main\.ts/.exec(startScript)?.[1] ?? '').split(' ').filter(Boolean);
 const coldRuns = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
 const members = 10_000;
 const burstEvents = 250;
@@ -69,7 +78,7 @@ async function cpuOf(pid: number): Promise<number> {
  */
 async function start(dataDir: string, path: string, headers: Record<string, string>, env: Record<string, string> = {}): Promise<Started> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [mainPath], {
+  const child = spawn(process.execPath, [...nodeFlags, mainPath], {
     cwd: root,
     // The load is one test key's: its default budget (25 req/s) would answer most of it 429.
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_TEST: '1000000', ...env },
