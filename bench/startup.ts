@@ -284,7 +284,7 @@ export async function benchStartup(): Promise<string> {
     const medianRun = [...cold].sort((a, b) => a.firstAnswerMs - b.firstAnswerMs)[Math.floor(cold.length / 2)]!;
     const peak = Math.max(...phases.map((p) => p.peakMb));
     return [
-      '### Embedded start-up and memory (`node packages/server/src/main.ts`, PGlite)',
+      `### Embedded start-up and memory (\`${['node', ...nodeFlags, 'packages/server/src/main.ts'].join(' ')}\`, PGlite)`,
       '',
       `From spawning the process to the answer of its first request; the steps are the server's own marks ("service started" log line). `
         + `Cold start: ${coldRuns} runs on an existing folder (${products.toLocaleString('en-US')} products), first request GET /api/v1/products?limit=20 with a key. `
