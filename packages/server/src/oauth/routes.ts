@@ -1,7 +1,6 @@
 /// <reference path="./provider-types.d.ts" />
-import middie from '@fastify/middie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import { findBrand } from '../brands/repository.ts';
 import type { Deps } from '../deps.ts';
@@ -22,14 +21,22 @@ import type { SessionReader } from './session.ts';
 export async function oauthRoutes(app: App, deps: Deps, providerOf: () => Promise<Provider>, sessions: SessionReader) {
   const { publicUrl } = deps.config;
   const consentPrefix = '/consent/';
-  await app.register(middie, { hook: 'onRequest' });
-  // The consent screen lives under /oauth too (the provider's interaction cookie is scoped to
-  // it), but it is ours: everything else under /oauth is the provider's, built on first use.
+  // Everything under /oauth but the consent pages (routes of ours, below, which a parametric route
+  // wins over this wildcard) is the provider's, built on first use. It is handed the raw request
+  // before Fastify reads the body (the provider parses its own forms), with the path below /oauth
+  // as the provider expects when mounted; a route costs the other routes nothing, where a
+  // middleware layer ran on every request the service answers.
   let callback: ReturnType<Provider['callback']> | undefined;
-  app.use(oauthPath, (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => {
-    if (req.url?.startsWith(consentPrefix)) return next();
-    providerOf().then((provider) => (callback ??= provider.callback())(req, res), next);
-  });
+  const toProvider = async (req: FastifyRequest, reply: FastifyReply) => {
+    if (req.url.startsWith(`${oauthPath}${consentPrefix}`)) return;
+    callback ??= (await providerOf()).callback();
+    reply.hijack();
+    const raw = req.raw as IncomingMessage & { originalUrl?: string };
+    raw.originalUrl = raw.url;
+    raw.url = raw.url!.slice(oauthPath.length) || '/';
+    await callback(raw, reply.raw);
+  };
+  app.all(`${oauthPath}/*`, { schema: { hide: true }, onRequest: toProvider }, (_req, reply) => reply.callNotFound());
 
   // RFC 8414 and the OpenID discovery paths clients also try for an issuer with a path.
   let metadata: string | undefined;
