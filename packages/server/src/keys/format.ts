@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Mode } from '../auth/principal.ts';
 
 /**
@@ -12,5 +12,8 @@ export const newKeyString = (mode: Mode) => `svc_${mode}_${randomBytes(24).toStr
 /** What `key list` shows to recognise a key by: `svc_test_` and four more characters. */
 export const keyPrefix = (key: string) => key.slice(0, 13);
 
-/** SHA-256 is enough: keys carry 192 random bits, so there is nothing to brute-force. */
-export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
+/**
+ * SHA-256 is enough: keys carry 192 random bits, so there is nothing to brute-force. One-shot
+ * (crypto.hash), as it runs on every request that sends a key.
+ */
+export const hashKey = (key: string) => hash('sha256', key, 'hex');
