@@ -22,8 +22,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 import pino from 'pino';
@@ -42,6 +40,7 @@ import { createEndpoint } from '../packages/server/src/webhooks/service.ts';
 import { workSources } from '../packages/server/src/worker/sources.ts';
 import { distinct, explaining, relationSizes, type ExplainedStatement, type RelationSize } from './explain.ts';
 import { load, type LoadResult } from './products.ts';
+import { startReceivers, type Receivers } from './receivers.ts';
 import { addBrandsWithProducts, addMembers, addPaymentLinks, addProducts, cursorAt } from './scaling-data.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -226,37 +225,6 @@ async function measureImports(db: Db, url: string, base: string, brandId: string
   return runs;
 }
 
-interface Receivers { urls: string[]; received: Set<string>; first: number; last: number; close(): Promise<void> }
-
-async function startReceivers(count: number): Promise<Receivers> {
-  const servers: Server[] = [];
-  const rx: Receivers = {
-    urls: [], received: new Set(), first: 0, last: 0,
-    async close() {
-      for (const s of servers) s.closeAllConnections();
-      await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-    },
-  };
-  for (let i = 0; i < count; i++) {
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const at = now();
-        rx.received.add((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string }).id);
-        if (!rx.first) rx.first = at;
-        rx.last = at;
-        res.writeHead(200).end();
-      });
-    });
-    server.keepAliveTimeout = 60_000;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    servers.push(server);
-    rx.urls.push(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`);
-  }
-  return rx;
-}
-
 interface DeliveryRun { endpoints: number; delivered: number; perSecond: number; seconds: number }
 
 /** One brand per endpoint; `deliveries` events round-robin over them, committed first, then one worker drains them. */
@@ -272,12 +240,13 @@ async function measureDeliveries(db: Db, url: string, endpoints: number): Promis
   await commitEvents(db, brandIds, deliveries);
   const worker = await startWorkerProcess({ DATABASE_URL: url, WEBHOOK_SECRET_KEY: sealingKey.toString('base64'), LOG_LEVEL: 'warn' });
   const deadline = Date.now() + 180_000;
-  while (rx.received.size < deliveries && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await rx.waitFor(deliveries, Math.max(0, deadline - Date.now()));
   worker.kill('SIGTERM');
   if (worker.exitCode === null) await once(worker, 'exit');
-  const took = (rx.last - rx.first) / 1000;
-  console.log(`deliveries: ${n(rx.received.size)} to ${n(endpoints)} endpoints in ${took.toFixed(1)} s`);
-  return { run: { endpoints, delivered: rx.received.size, perSecond: rx.received.size / took, seconds: took }, brandIds, rx };
+  const times = [...rx.receivedAt.values()];
+  const took = (Math.max(...times) - Math.min(...times)) / 1000;
+  console.log(`deliveries: ${n(times.length)} to ${n(endpoints)} endpoints in ${took.toFixed(1)} s`);
+  return { run: { endpoints, delivered: times.length, perSecond: times.length / took, seconds: took }, brandIds, rx };
 }
 
 async function commitEvents(db: Db, brandIds: string[], count: number) {

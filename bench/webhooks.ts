@@ -41,6 +41,7 @@ import { workSources } from '../packages/server/src/worker/sources.ts';
 import { testDeps } from '../packages/server/src/testing/app.ts';
 import { startWorkerProcess } from '../packages/server/src/testing/processes.ts';
 import { wireEventSubscribers } from '../packages/server/src/subscribers.ts';
+import { startReceivers, type Receivers } from './receivers.ts';
 import { benchEventData } from './webhook-event.ts';
 
 const events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
@@ -52,66 +53,6 @@ const cpuProfDir = process.env.BENCH_WEBHOOK_CPU_PROF;
 const phaseLimitMs = 60_000;
 const now = () => performance.timeOrigin + performance.now();
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-
-interface Receivers {
-  urls: string[];
-  /** Receipt time per event id (first receipt), this phase. */
-  receivedAt: Map<string, number>;
-  duplicates: number;
-  /** Connections the senders opened to the receivers, this phase. */
-  connections: number;
-  /** Forgets this phase's receipts (in the child too). */
-  reset(): Promise<void>;
-  waitFor(n: number, limitMs: number): Promise<boolean>;
-  close(): Promise<void>;
-}
-
-async function startReceivers(): Promise<Receivers> {
-  const child = fork(here('./webhook-receivers.ts'), [String(brands)]);
-  const receivedAt = new Map<string, number>();
-  let duplicates = 0;
-  let connections = 0;
-  let wake = () => {};
-  let resetDone = () => {};
-  const urls = await new Promise<string[]>((resolve, reject) => {
-    child.once('error', reject);
-    child.on('message', (m: { urls?: string[]; received?: [string, number][]; duplicates?: number; connections?: number; resetDone?: boolean }) => {
-      if (m.urls) resolve(m.urls);
-      if (m.resetDone) resetDone();
-      if (m.received) {
-        for (const [id, at] of m.received) receivedAt.set(id, at);
-        duplicates = m.duplicates ?? duplicates;
-        connections = m.connections ?? connections;
-        wake();
-      }
-    });
-  });
-  return {
-    urls,
-    receivedAt,
-    get duplicates() { return duplicates; },
-    get connections() { return connections; },
-    async reset() {
-      const done = new Promise<void>((resolve) => { resetDone = resolve; });
-      child.send({ reset: true });
-      await done;
-      receivedAt.clear();
-      duplicates = 0;
-      connections = 0;
-    },
-    waitFor(n, limitMs) {
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => resolve(false), limitMs);
-        wake = () => { if (receivedAt.size >= n) { clearTimeout(timer); resolve(true); } };
-        wake();
-      });
-    },
-    async close() {
-      child.disconnect();
-      if (child.exitCode === null) await once(child, 'exit');
-    },
-  };
-}
 
 /** Commits `count` events round-robin over the brands, `perCommit` to a transaction; records each commit time. */
 async function produce(db: Db, brandIds: string[], count: number, perCommit: number, committedAt: Map<string, number>, paceEventsPerSec?: number) {
@@ -301,7 +242,7 @@ function row(name: string, r: CaseResult) {
 export async function benchWebhooks(): Promise<string> {
   const databaseUrl = process.env.DATABASE_URL;
   wireEventSubscribers();
-  const rx = await startReceivers();
+  const rx = await startReceivers(brands);
   const rows: string[] = [];
   try {
     if (cases.has('pglite')) rows.push(await benchPglite(rx));
