@@ -34,3 +34,6 @@ export interface Principal {
   /** The brand's own request budget for this mode (requests per second), when it has one. */
   rateLimit?: number;
 }
+
+/** The OAuth app a request came through, for attribution (docs/oauth-mcp.md), or null. */
+export const appOf = (p: Principal): string | null => (p.via === 'oauth' ? p.appId ?? null : null);

@@ -4,7 +4,7 @@ import { recordEvent } from '../events/service.ts';
 import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
-import type { Principal } from '../auth/principal.ts';
+import { appOf, type Principal } from '../auth/principal.ts';
 import { toMajor } from '../money.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
@@ -76,7 +76,7 @@ export async function createPaymentLink(tx: Queryable, principal: Principal, bod
     metadata: body.metadata ?? {},
     extras,
     via: principal.via,
-    app_id: principal.via === 'oauth' ? principal.appId ?? null : null,
+    app_id: appOf(principal),
   });
   return {
     link: checkoutUrl(publicUrl, link.brand_id, link.id),
@@ -166,7 +166,7 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
     const { recurrence } = purchase;
     // A recurring tier's member.joined carries the subscription, so it is announced once that is attached.
     if (recurrence && granted.length) await startSubscription(tx, providers, moved, { ...purchase, recurrence }, granted);
-    else await announceJoined(tx, granted);
+    else await announceJoined(tx, granted, { appId: moved.app_id ?? null });
   }
   return moved;
 }

@@ -82,9 +82,9 @@ export async function activateGrant(tx: Queryable, grant: MembershipGrant): Prom
 }
 
 /** member.joined for each grant that made someone a member, in order. */
-export async function announceJoined(tx: Queryable, grants: Granted[], sub?: SubscriptionRow): Promise<void> {
+export async function announceJoined(tx: Queryable, grants: Granted[], about: { sub?: SubscriptionRow; appId?: string | null } = {}): Promise<void> {
   for (const { row, joined } of grants) {
-    if (joined) await recordEvent(tx, { brandId: row.brand_id, mode: row.mode, type: 'member.joined', data: memberEventData(row, sub) });
+    if (joined) await recordEvent(tx, { brandId: row.brand_id, mode: row.mode, type: 'member.joined', data: memberEventData(row, about.sub), appId: about.appId ?? null });
   }
 }
 

@@ -346,7 +346,7 @@ describe('attribution to the app', () => {
   it('records the app on the payment links it creates, their payments and the events they raise', async () => {
     const { cookie, brandId } = await s.signUp('plus');
     const ids = await s.db.transaction((tx) => loadCatalog(tx, brandId, JSON.parse(readFileSync(exampleCatalogPath, 'utf8'))));
-    const { state } = await connectV1(cookie, { decision: 'approve', mode: 'test', scopes: ['checkout:write', 'webhooks:write'] });
+    const { state } = await connectV1(cookie, { decision: 'approve', mode: 'test', scopes: ['checkout:write', 'webhooks:write', 'customers:write'] });
     const token = state.tokens!.access_token;
     const appId = state.client!.client_id;
     const created = await api('/api/v1/payment-links', token, { method: 'POST', body: JSON.stringify(courseBody(ids)) });
@@ -363,5 +363,14 @@ describe('attribution to the app', () => {
     const events = (await (await api('/api/v1/events?type=transaction.succeeded', token)).json()).data.items as { appId?: string }[];
     assert.equal(events.length, 1);
     assert.equal(events[0].appId, appId);
+    const joined = (await (await api('/api/v1/events?type=member.joined', token)).json()).data.items as { appId?: string; data: { membershipId: string } }[];
+    assert.equal(joined.length, 1);
+    assert.equal(joined[0].appId, appId, 'the membership the payment granted is the app\'s doing too');
+
+    // The app removes the member: the removal is the app's. The same through a key is nobody's app.
+    const cancelled = await api(`/api/v1/memberships/${joined[0].data.membershipId}/cancel`, token, { method: 'POST', body: JSON.stringify({ atPeriodEnd: false }) });
+    assert.equal(cancelled.status, 200, await cancelled.clone().text());
+    const removed = (await (await api('/api/v1/events?type=member.removed', token)).json()).data.items as { appId?: string }[];
+    assert.deepEqual(removed.map((e) => e.appId), [appId]);
   });
 });

@@ -3,7 +3,7 @@ import { AppError, notFound } from '../errors.ts';
 import { recordEvent } from '../events/service.ts';
 import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
-import type { Principal } from '../auth/principal.ts';
+import { appOf, type Principal } from '../auth/principal.ts';
 import { modeNow } from '../clock/repository.ts';
 import type { Purchase, Recurrence } from '../checkout/pricing.ts';
 import * as memberships from '../memberships/repository.ts';
@@ -38,10 +38,12 @@ export async function recordSubscriptionEvent(
   sub: SubscriptionRow,
   membership: MembershipRow,
   transaction?: TransactionRow,
+  appId: string | null = null,
 ) {
   await recordEvent(tx, {
     brandId: sub.brand_id,
     mode: sub.mode,
+    appId,
     type,
     data: { membership: memberEventData(membership, sub), subscription: renderSubscription(sub), ...(transaction ? { transaction: renderTransaction(transaction) } : {}) },
   });
@@ -95,9 +97,9 @@ export async function startSubscription(tx: Queryable, providers: PaymentProvide
   });
   const attached = await memberships.attachSubscription(tx, sub.brand_id, granted.map((m) => m.id), sub.id);
   const byId = new Map(attached.map((m) => [m.id, m]));
-  await announceJoined(tx, grants.map((g) => ({ row: byId.get(g.row.id) ?? g.row, joined: g.joined })), sub);
+  await announceJoined(tx, grants.map((g) => ({ row: byId.get(g.row.id) ?? g.row, joined: g.joined })), { sub, appId: payment.app_id ?? null });
   const primary = byId.get(sub.membership_id)!;
-  if (completed) await recordSubscriptionEvent(tx, 'subscription.completed', sub, primary, payment);
+  if (completed) await recordSubscriptionEvent(tx, 'subscription.completed', sub, primary, payment, payment.app_id ?? null);
 }
 
 /**
@@ -110,7 +112,7 @@ export async function endSubscription(
   tx: Queryable,
   sub: SubscriptionRow,
   now: Date,
-  how: { status: 'expired' | 'cancelled'; memberships: 'expired' | 'removed'; announce: boolean; transaction?: TransactionRow },
+  how: { status: 'expired' | 'cancelled'; memberships: 'expired' | 'removed'; announce: boolean; transaction?: TransactionRow; appId?: string | null },
 ) {
   const ended = await repo.updateSubscription(tx, sub.brand_id, sub.id, {
     status: live(sub) ? how.status : sub.status, due_at: null, next_billing_at: null, ended_at: now, pending_transaction_id: null,
@@ -118,9 +120,9 @@ export async function endSubscription(
   const rows = await memberships.endSubscriptionMemberships(tx, sub.brand_id, sub.id, how.memberships);
   if (how.announce) {
     const primary = rows.find((m) => m.id === sub.membership_id) ?? await primaryMembership(tx, ended);
-    await recordSubscriptionEvent(tx, 'subscription.expired', ended, primary, how.transaction);
+    await recordSubscriptionEvent(tx, 'subscription.expired', ended, primary, how.transaction, how.appId);
   }
-  for (const m of rows) await recordEvent(tx, { brandId: m.brand_id, mode: m.mode, type: 'member.removed', data: memberEventData(m, ended) });
+  for (const m of rows) await recordEvent(tx, { brandId: m.brand_id, mode: m.mode, type: 'member.removed', data: memberEventData(m, ended), appId: how.appId ?? null });
   return ended;
 }
 
@@ -139,7 +141,7 @@ async function rendered(tx: Queryable, m: MembershipRow): Promise<Membership> {
 export async function cancelMembership(tx: Queryable, principal: Principal, id: string, atPeriodEnd: boolean): Promise<Membership> {
   const m = await memberships.findMembership(tx, principal.brandId, principal.mode, id, { forUpdate: true });
   if (!m) throw notFound('membership');
-  return endMembershipNow(tx, m, atPeriodEnd);
+  return endMembershipNow(tx, m, atPeriodEnd, appOf(principal));
 }
 
 /** DELETE /hubs/{hubID}/members/{id}: removes the member now (as cancelling now does). */
@@ -147,10 +149,11 @@ export async function removeHubMember(tx: Queryable, principal: Principal, hubId
   await requireHub(tx, principal.brandId, hubId);
   const m = await memberships.findHubMember(tx, principal.brandId, principal.mode, hubId, id);
   if (!m) throw notFound('hub member');
-  return endMembershipNow(tx, m, false);
+  return endMembershipNow(tx, m, false, appOf(principal));
 }
 
-async function endMembershipNow(tx: Queryable, m: MembershipRow, atPeriodEnd: boolean): Promise<Membership> {
+/** `appId`: the OAuth app that asked, whose the events recorded now are (docs/oauth-mcp.md). */
+async function endMembershipNow(tx: Queryable, m: MembershipRow, atPeriodEnd: boolean, appId: string | null): Promise<Membership> {
   const sub = m.subscription_id ? await repo.findSubscription(tx, m.brand_id, m.subscription_id, { forUpdate: true }) : undefined;
   const now = await modeNow(tx, m.brand_id, m.mode);
   if (atPeriodEnd) {
@@ -159,7 +162,7 @@ async function endMembershipNow(tx: Queryable, m: MembershipRow, atPeriodEnd: bo
       throw new AppError('conflict', 'This membership has no subscription that renews, so it has no period end to wait for. '
         + 'Send {"atPeriodEnd": false} to remove the member now.');
     }
-    if (sub.status === 'past_due' && !sub.pending_transaction_id) await endSubscription(tx, sub, now, { status: 'cancelled', memberships: 'expired', announce: true });
+    if (sub.status === 'past_due' && !sub.pending_transaction_id) await endSubscription(tx, sub, now, { status: 'cancelled', memberships: 'expired', announce: true, appId });
     else if (!sub.cancel_at_period_end) {
       // With a renewal charge under way (the period has just ended), the worker that made it
       // settles it first: paid, the member keeps the period it paid for and the subscription
@@ -171,10 +174,10 @@ async function endMembershipNow(tx: Queryable, m: MembershipRow, atPeriodEnd: bo
     return rendered(tx, m);
   }
   if (sub && (live(sub) || m.status === 'active')) {
-    await endSubscription(tx, sub, now, { status: 'cancelled', memberships: 'removed', announce: false });
+    await endSubscription(tx, sub, now, { status: 'cancelled', memberships: 'removed', announce: false, appId });
   } else {
     const removed = await memberships.endMembership(tx, m.brand_id, m.id, 'removed');
-    if (removed) await recordEvent(tx, { brandId: removed.brand_id, mode: removed.mode, type: 'member.removed', data: memberEventData(removed, sub) });
+    if (removed) await recordEvent(tx, { brandId: removed.brand_id, mode: removed.mode, type: 'member.removed', data: memberEventData(removed, sub), appId });
   }
   return rendered(tx, m);
 }

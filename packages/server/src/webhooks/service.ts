@@ -5,7 +5,7 @@ import { recordEvent } from '../events/service.ts';
 import { isEventType, type EventType } from '../events/types.ts';
 import { AppError, invalid, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { idFilterShape, newId } from '../ids.ts';
-import type { Principal } from '../auth/principal.ts';
+import { appOf, type Principal } from '../auth/principal.ts';
 import type { Deliverer } from './delivery.ts';
 import { fanOutOne } from './fan-out.ts';
 import * as repo from './repository.ts';
@@ -172,7 +172,7 @@ export async function sendTestEvent(tx: Queryable, principal: Principal, body: {
     }
   }
   // Recorded without announcing it, so the fan-out can aim it at the one endpoint named.
-  const event = await recordEvent(tx, { brandId: principal.brandId, mode: principal.mode, type, data: sampleEventData(type), appId: principal.via === 'oauth' ? principal.appId ?? null : null }, { announce: false });
+  const event = await recordEvent(tx, { brandId: principal.brandId, mode: principal.mode, type, data: sampleEventData(type), appId: appOf(principal) }, { announce: false });
   return { created: await fanOutOne(tx, event, body.endpointID) };
 }
 
