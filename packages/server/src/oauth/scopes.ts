@@ -1,9 +1,10 @@
 import { scopes, type Scope } from '../auth/principal.ts';
 
 /**
- * What each scope lets an app do, in the words the consent screen and the docs use. A scope
- * added to auth/principal.ts without words here is shown by its name, and counts as a write
- * scope when its name ends in `:write`.
+ * What each scope lets an app do, in the words the consent screen and the docs use; the
+ * dashboard's key form says the same of keys (packages/dashboard/.../developers/scopes.ts), and
+ * scopes.test.ts keeps both lists to the API's scopes. A scope counts as a write scope when its
+ * name ends in `:write`.
  */
 const words: Partial<Record<string, string>> = {
   'products:read': 'See your products and hubs',
@@ -11,8 +12,9 @@ const words: Partial<Record<string, string>> = {
   'customers:read': 'See your members and customers',
   'customers:write': 'Add, import and remove members and customers',
   'checkout:write': 'Create payment links and verify payments',
-  'transactions:read': 'See your transactions, events and payouts',
-  'webhooks:write': 'Manage webhooks and send test events',
+  'transactions:read': 'See your transactions and payouts',
+  // Events and the delivery log hold members' names and emails: the words say so.
+  'webhooks:write': 'Manage webhooks, see events and deliveries (with members\' names and emails), resend and send test events',
 };
 
 export const scopeWords = (scope: string) => words[scope] ?? scope;
