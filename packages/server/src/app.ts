@@ -99,7 +99,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   app.addHook('onRoute', documentIdempotencyHeader);
   app.addHook('onRoute', documentRoute);
-  installIdempotencyGuard(app);
+  installIdempotencyGuard(app, deps.secrets.webhookKey);
   await app.register(swagger, {
     // Shapes with an $id become named components (Product, Membership, …) instead of def-N.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

@@ -34,6 +34,27 @@ describe('Idempotency-Key', () => {
     assert.equal(await linkCount(shop.brand.id), 3);
   });
 
+  it('keeps a stored answer sealed: a new endpoint\'s signing secret is replayed but never stored in clear', async () => {
+    const shop = await createBrandWithCatalog(t.db);
+    const body = { url: 'https://hooks.example.com/in', events: ['member.joined'] };
+    const first = await post(shop.testKey, 'endpoint-1', body, '/api/v1/webhooks');
+    assert.equal(first.statusCode, 200, first.body);
+    const secret = first.json().data.signingSecret as string;
+    assert.match(secret, /^whsec_/);
+    const [row] = await t.db.query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE brand_id = $1 AND key = $2', [shop.brand.id, 'endpoint-1']);
+    assert.ok(!row.response_body.includes(secret) && !row.response_body.includes(secret.slice(6)), 'the secret is not in the stored row');
+    const again = await post(shop.testKey, 'endpoint-1', body, '/api/v1/webhooks');
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal(again.body, first.body, 'the same bytes, secret included');
+    // Moved onto another key, the sealed answer does not open: it is refused (422), not replayed.
+    await post(shop.testKey, 'endpoint-2', body, '/api/v1/webhooks');
+    await t.db.query(`UPDATE idempotency_keys SET response_body = $1 WHERE brand_id = $2 AND key = 'endpoint-2'`, [row.response_body, shop.brand.id]);
+    const moved = await post(shop.testKey, 'endpoint-2', body, '/api/v1/webhooks');
+    assert.equal(moved.statusCode, 422, moved.body);
+    assert.equal(moved.json().data.code, 'idempotency_key_reused');
+    assert.ok(!moved.body.includes(secret));
+  });
+
   it('refuses the same key with a different body with 422 idempotency_key_reused', async () => {
     const shop = await createBrandWithCatalog(t.db);
     assert.equal((await post(shop.testKey, 'k-reused', courseBody(shop.ids))).statusCode, 200);

@@ -7,6 +7,7 @@ import { AppError, invalid } from '../errors.ts';
 import { ok } from './envelope.ts';
 import { errorEnvelope, toAppError } from './error-handler.ts';
 import * as store from './idempotency-store.ts';
+import { openSecret, sealSecret } from '../webhooks/secret-box.ts';
 
 /**
  * Idempotency-Key on every POST, PATCH and DELETE of /api/v1, as Stripe has it
@@ -22,12 +23,20 @@ import * as store from './idempotency-store.ts';
  *
  * Write routes answer through `write` (one transaction) or `writeFlow` (a flows.ts function
  * that commits more than once; its answer is stored right after it, in a transaction of its own).
+ *
+ * Stored answers are sealed (AES-256-GCM under the server key, as webhook signing secrets are):
+ * some hold a secret shown once (a new endpoint's signing secret, a rolled one), which must not
+ * sit in the database in clear for a day.
  */
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set once a write route answered through write()/writeFlow(). */
     idempotencyHandled?: boolean;
+  }
+  interface FastifyInstance {
+    /** The key stored answers are sealed under (installIdempotencyGuard). */
+    idempotencySealingKey: Buffer;
   }
 }
 
@@ -54,8 +63,12 @@ export function documentIdempotencyHeader(route: { method: string | string[]; ur
   });
 }
 
-/** Catches a write route that forgot to go through write(): a key would be silently ignored. */
-export function installIdempotencyGuard(app: FastifyInstance) {
+/**
+ * Catches a write route that forgot to go through write() (a key would be silently ignored), and
+ * holds the key stored answers are sealed under.
+ */
+export function installIdempotencyGuard(app: FastifyInstance, sealingKey: Buffer) {
+  app.decorate('idempotencySealingKey', sealingKey);
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.headers[idempotencyHeader] !== undefined && isWrite(req.method) && req.routeOptions.config.auth
       && !req.idempotencyHandled && reply.statusCode < 300) {
@@ -70,6 +83,29 @@ interface Claimed {
   mode: 'test' | 'live';
   key: string;
   token: string;
+}
+
+/** The brand, mode and key are the sealed answer's additional data: copied onto another key, it does not open. */
+const sealContext = (k: { brandId: string; mode: string; key: string }) => `idempotency/${k.brandId}/${k.mode}/${k.key}`;
+
+/** Stores the answer on the claimed key, sealed. */
+const completeSealed = (tx: Queryable, req: FastifyRequest, claim: Claimed, response: { status: number; body: string }) =>
+  store.complete(tx, claim, { status: response.status, body: sealSecret(req.server.idempotencySealingKey, response.body, sealContext(claim)) });
+
+/**
+ * A stored answer's bytes; answers stored before they were sealed (JSON, so never `v1.…`) are as
+ * stored. One that does not open (the server key changed since, or the row was tampered with) is
+ * refused rather than replayed.
+ */
+function openAnswer(req: FastifyRequest, row: store.IdempotencyRow): string {
+  const stored = row.response_body!;
+  if (!stored.startsWith('v1.')) return stored;
+  try {
+    return openSecret(req.server.idempotencySealingKey, stored, sealContext({ brandId: row.brand_id, mode: row.mode, key: row.key }));
+  } catch {
+    throw new AppError('idempotency_key_reused', 'The first request with this Idempotency-Key ran, but its answer can no longer be read '
+      + '(the server key it was sealed under has changed). Look the object up instead, or use a new key for a new request.');
+  }
 }
 
 /** The key of this request, checked, or undefined when it sent none. */
@@ -107,7 +143,7 @@ async function begin(db: Db, req: FastifyRequest, reply: FastifyReply): Promise<
   if (row.status === 'in_progress') {
     throw new AppError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed. Retry in a moment to get its answer.');
   }
-  reply.code(row.response_status!).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(row.response_body);
+  reply.code(row.response_status!).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(openAnswer(req, row));
   return 'answered';
 }
 
@@ -122,7 +158,7 @@ async function settleFailure(db: Db, req: FastifyRequest, claim: Claimed, err: u
     await store.release(db, claim).catch(() => undefined);
     return;
   }
-  await db.transaction((tx) => store.complete(tx, claim, { status, body: JSON.stringify(errorEnvelope(req.id, known)) }));
+  await db.transaction((tx) => completeSealed(tx, req, claim, { status, body: JSON.stringify(errorEnvelope(req.id, known)) }));
 }
 
 /**
@@ -147,7 +183,7 @@ export async function write<T>(
   try {
     body = await db.transaction(async (tx) => {
       const serialized = reply.serialize(ok(message, await change(tx))) as string;
-      if (!(await store.complete(tx, claim, { status, body: serialized }))) {
+      if (!(await completeSealed(tx, req, claim, { status, body: serialized }))) {
         throw new AppError('idempotency_in_progress', 'This request took so long that another request took its Idempotency-Key over; nothing was changed. Retry with the same key.');
       }
       return serialized;
@@ -177,6 +213,6 @@ export async function writeFlow<T>(db: Db, req: FastifyRequest, reply: FastifyRe
     throw err;
   }
   const body = reply.serialize(ok(message, data)) as string;
-  await db.transaction((tx) => store.complete(tx, claim, { status: reply.statusCode, body }));
+  await db.transaction((tx) => completeSealed(tx, req, claim, { status: reply.statusCode, body }));
   return reply.type('application/json; charset=utf-8').send(body);
 }
