@@ -224,6 +224,7 @@ async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers
   } finally {
     // After a failure too: a worker left running would hold the schema's tables.
     await stopAll();
+    if (process.env.BENCH_HOT) console.error(JSON.stringify(await admin.query(`SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE schemaname = '${schema}' AND relname IN ('webhook_deliveries','webhook_attempts')`)));
     await db.close();
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.close();
