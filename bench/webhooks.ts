@@ -24,6 +24,7 @@
  *   BENCH_WEBHOOK_CASES=pg1,pg2       # only some cases (pglite, pg1, pg2)
  *   BENCH_WEBHOOK_EVENTS=20000        # events per phase (default 10,000)
  *   BENCH_WEBHOOK_CPU_PROF=/tmp/prof  # worker processes write V8 CPU profiles there
+ *   BENCH_HOT=1                       # print webhook_deliveries' updates and heap-only ones (PostgreSQL)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
