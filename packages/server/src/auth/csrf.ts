@@ -33,9 +33,13 @@ const writes = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function installCsrfCheck(app: FastifyInstance, deps: { db: Db; publicUrl: string }) {
   const ourOrigin = new URL(deps.publicUrl).origin;
-  app.addHook('onRequest', async (req) => {
-    if (!writes.has(req.method)) return;
-    if (req.headers['x-service-api'] || req.headers.authorization) return;
+  // With `done`: reads (most requests) and key or token calls leave at once, without a promise.
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (!writes.has(req.method) || req.headers['x-service-api'] || req.headers.authorization) return done();
+    check(req).then(() => done(), done);
+  });
+
+  async function check(req: FastifyRequest) {
     const hasCookie = sessionTokenOf(req) !== undefined;
     if (!hasCookie && !isDashboardApi(req)) return;
     const origin = req.headers.origin;
@@ -57,7 +61,7 @@ export function installCsrfCheck(app: FastifyInstance, deps: { db: Db; publicUrl
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       throw new AppError('csrf_failed', 'The x-csrf-token header is missing or wrong; reload the dashboard and try again.');
     }
-  });
+  }
 }
 
 const isDashboardApi = (req: FastifyRequest) => req.url.startsWith('/dashboard/api/') || req.url === '/dashboard/api';

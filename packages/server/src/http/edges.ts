@@ -49,16 +49,16 @@ export function installRequestDeadlines(app: FastifyInstance, timeoutMs: number)
   app.addHook('preClose', async () => { closing = true; });
   // Answers sent while shutting down close their connection, so keep-alive clients do not hold
   // the process open until the keep-alive timeout (72 s).
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     if (closing) {
       reply.header('connection', 'close').header('retry-after', '1');
       throw new AppError('service_unavailable', 'This server is shutting down; send the request again (another server will take it).');
     }
-    if (timeoutMs <= 0) return;
+    if (timeoutMs <= 0) return done();
     const timer = setTimeout(() => {
       if (reply.sent) return;
       req.log.warn({ url: req.url, timeoutMs }, 'request ran past its deadline');
@@ -67,5 +67,6 @@ export function installRequestDeadlines(app: FastifyInstance, timeoutMs: number)
     }, timeoutMs);
     timer.unref();
     reply.raw.once('close', () => clearTimeout(timer));
+    done();
   });
 }

@@ -153,11 +153,12 @@ export function installErrorHandling(app: FastifyInstance) {
   // line when a request succeeds again: not a stack trace per request.
   let outage = false;
   let outageLoggedAt = -Infinity;
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     if (outage && reply.statusCode < 500) {
       outage = false;
       req.log.info('database reachable again');
     }
+    done();
   });
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const appError = toAppError(err);

@@ -69,12 +69,12 @@ export function documentIdempotencyHeader(route: { method: string | string[]; ur
  */
 export function installIdempotencyGuard(app: FastifyInstance, sealingKey: Buffer) {
   app.decorate('idempotencySealingKey', sealingKey);
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (req.headers[idempotencyHeader] !== undefined && isWrite(req.method) && req.routeOptions.config.auth
       && !req.idempotencyHandled && reply.statusCode < 300) {
       req.log.error({ route: req.routeOptions.url }, 'a write route answered without write(): its Idempotency-Key was ignored');
     }
-    return payload;
+    done(null, payload);
   });
 }
 

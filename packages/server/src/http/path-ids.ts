@@ -21,11 +21,12 @@ function thingBefore(routeUrl: string, param: string): string {
 }
 
 export function installPathIdCheck(app: FastifyInstance) {
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     const url = req.routeOptions.url;
-    if (!url?.startsWith('/api/')) return;
+    if (!url?.startsWith('/api/')) return done();
     for (const [name, value] of Object.entries(req.params as Record<string, unknown>)) {
       if (typeof value === 'string' && !plausibleId.test(value)) throw notFound(thingBefore(url, name));
     }
+    done();
   });
 }

@@ -56,13 +56,14 @@ function findUnstorable(value: unknown, path: string, out: { field: string; mess
 }
 
 export function installTextRule(app: FastifyInstance) {
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     const query: { field: string; message: string }[] = [];
     findUnstorable(req.query, '', query);
     if (query.length) throw invalidAll(query, 'query parameter');
-    if (req.routeOptions.url?.endsWith('/import')) return;
+    if (req.routeOptions.url?.endsWith('/import')) return done();
     const body: { field: string; message: string }[] = [];
     findUnstorable(req.body, '', body);
     if (body.length) throw invalidAll(body, 'body field');
+    done();
   });
 }

@@ -105,7 +105,7 @@ describe('MCP over OAuth with the 1.x SDK client', () => {
     assert.equal(redirect.searchParams.get('state'), 'state-123');
     assert.equal(redirect.searchParams.get('iss'), `${s.url}/oauth`);
     assert.match(consentHtml, /Test Assistant/);
-    assert.match(consentHtml, /Manage webhooks and send test events <code>\(webhooks:write\)<\/code><span class="tag">can make changes/);
+    assert.match(consentHtml, /Manage webhooks, see events and deliveries \(with members&#39; names and emails\), resend and send test events <code>\(webhooks:write\)<\/code><span class="tag">can make changes/);
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.ok(names.includes('list_products') && names.includes('create_webhook'));
     assert.ok(!names.includes('list_transactions') && !names.includes('create_payment_link'), names.join());
