@@ -199,6 +199,22 @@ describe('processing an import', () => {
     assert.equal(await membershipCount(brandId), 0);
   });
 
+  it('takes batch after batch in one round until told to stop, then finishes the batch in flight and leaves the rest queued', async () => {
+    const { ids, testKey } = await setup();
+    const { importID } = await queue(testKey, `/api/v1/hubs/${ids.h}/members/import`, people(30));
+    let batches = 0;
+    const source = importWorkSource(t.db, silent, {
+      batchSize: 10, lanes: 1,
+      beforeCommit: async () => { if (++batches === 2) await source.stop!(); },
+    });
+    assert.equal(await source.runOnce(), 20, 'the second batch, in flight when the worker stopped, still committed');
+    const stopped = await getImport(testKey, importID);
+    assert.deepEqual([stopped.status, stopped.created, stopped.pending], ['processing', 20, 10]);
+    await drainImports(t.db, { batchSize: 10 });
+    const done = await getImport(testKey, importID);
+    assert.deepEqual([done.status, done.created, done.pending], ['completed', 30, 0]);
+  });
+
   it('lets several workers run at once: overlapping imports to one hub create each person once', async () => {
     const { brandId, ids, testKey } = await setup();
     const url = `/api/v1/hubs/${ids.h}/members/import`;

@@ -77,11 +77,18 @@ async function chargeFailure(db: Db, imp: repo.ImportRow, err: unknown, options:
   });
 }
 
-/** The worker's import source: `lanes` batches per runOnce; returns how many records they took. */
+/**
+ * The worker's import source: `lanes` lanes per runOnce, each taking batch after batch until it
+ * finds nothing to do, a batch fails, or the worker stops; returns how many records they took.
+ * Lanes do not wait for each other between batches: when they did (one batch each per runOnce),
+ * the faster lane sat idle until the slower one committed, up to a tenth of a 10,000-record
+ * import on PostgreSQL (docs/imports.md, Speed and settings).
+ */
 export function importWorkSource(db: Db, log: FastifyBaseLogger, options: ImportWorkOptions): WorkSource {
   const retry = { maxAttempts: options.maxAttempts ?? 5, retryBaseMs: options.retryBaseMs ?? 1000 };
   const lanes = options.lanes ?? (db.kind === 'postgres' ? 2 : 1);
-  const lane = async () => {
+  /** One batch: records taken (at least 1 when something was done), 0 when there was nothing, or 'failed'. */
+  const batch = async (): Promise<number | 'failed'> => {
     let claimed: repo.ImportRow | undefined;
     try {
       const result = await processNextBatch(db, options, (imp) => { claimed = imp; });
@@ -92,22 +99,34 @@ export function importWorkSource(db: Db, log: FastifyBaseLogger, options: Import
       if (!claimed || isConnectionError(err)) throw err;
       log.error({ err, importId: claimed.id }, 'import batch failed');
       await chargeFailure(db, claimed, err, retry);
-      // Other imports may be waiting; this one is skipped until its back-off ends.
-      return 1;
+      return 'failed';
+    }
+  };
+  let stopping = false;
+  const lane = async () => {
+    let did = 0;
+    for (;;) {
+      // PGlite runs queries on this thread and its promises settle without a trip through the
+      // event loop, so batch after batch would starve HTTP traffic in embedded mode (a 202 sat
+      // unsent until a 10,000-record import had finished). Yield before every batch.
+      await new Promise((resolve) => setImmediate(resolve));
+      const taken = await batch();
+      // Other imports may be waiting; a failed one is skipped until its back-off ends.
+      if (taken === 'failed') return did + 1;
+      did += taken;
+      if (taken === 0 || stopping) return did;
     }
   };
   return {
     name: 'imports',
     async runOnce() {
-      // PGlite runs queries on this thread and its promises settle without a trip through the
-      // event loop, so batch after batch would starve HTTP traffic in embedded mode (a 202 sat
-      // unsent until a 10,000-record import had finished). Yield once per round.
-      await new Promise((resolve) => setImmediate(resolve));
-      // Settled, not all: a lane that fails must not leave the other running past this round.
+      // Settled, not all: when one lane throws, the others still end before this returns.
       const results = await Promise.allSettled(Array.from({ length: lanes }, lane));
       const failed = results.find((r) => r.status === 'rejected');
       if (failed) throw failed.reason;
       return results.reduce((sum, r) => sum + (r.status === 'fulfilled' ? r.value : 0), 0);
     },
+    // Lanes finish the batch they are in (its transaction commits or rolls back) and take no other.
+    async stop() { stopping = true; },
   };
 }
