@@ -1,0 +1,115 @@
+/**
+ * The server as `npm start` runs it: one bundle (`packages/server/dist/`, not committed) built by
+ * esbuild from `packages/server/src/main.ts`. Node otherwise loads about a thousand files at start
+ * (TypeBox alone is 679), stripping the TypeScript of ours one by one; from the bundle it reads a
+ * few (docs/embedded.md has the figures). Tests, the CLI and `node packages/server/src/main.ts`
+ * keep running the sources.
+ *
+ *   node scripts/server-build.ts            # builds when the bundle is missing or older than its sources (npm start)
+ *   node scripts/server-build.ts --force    # builds (npm ci, through the root package's prepare script)
+ *
+ * Prints one line when it builds and nothing when the bundle is fresh. `SERVER_BUILD=skip` turns
+ * the check off (production images built once by `npm ci`, several processes started at once).
+ * Without esbuild (`npm ci --omit=dev`) the entry it writes loads the sources instead.
+ */
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const srcDir = join(root, 'packages/server/src');
+export const serverDistDir = join(root, 'packages/server/dist');
+const entry = join(serverDistDir, 'main.js');
+
+/**
+ * Loaded on first use, as from the sources (docs/embedded.md, "Heavy modules load on first use"):
+ * left out of the bundle, so they are still read only when first needed, from their own files
+ * (Scalar and oidc-provider read files next to their code). PGlite finds its WebAssembly and data
+ * files next to its own code; it ships as a few bundled files already. pg-native is pg's optional
+ * native binding, never installed here; @node-rs/argon2 is a native addon.
+ */
+const external = [
+  'oidc-provider', 'ioredis', 'stripe', '@scalar/*', '@modelcontextprotocol/*',
+  '@electric-sql/pglite', '@electric-sql/pglite/*', 'pg-native', '@node-rs/argon2',
+];
+
+/** Whether the bundle is missing or older than a file it is made from (our sources, the installed packages). */
+async function staleness(): Promise<string | undefined> {
+  const built = await mtime(entry);
+  if (built === undefined) return 'no build yet';
+  // npm rewrites node_modules/.package-lock.json on every install: a changed dependency.
+  const inputs = [
+    ...(await readdir(srcDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)),
+    fileURLToPath(import.meta.url),
+    join(root, 'node_modules/.package-lock.json'),
+  ];
+  for (const file of inputs) {
+    const changed = await mtime(file);
+    if (changed !== undefined && changed > built) return `${relative(root, file)} changed since the last build`;
+  }
+  return undefined;
+}
+
+async function mtime(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+export async function buildServer(): Promise<void> {
+  await rm(serverDistDir, { recursive: true, force: true });
+  let esbuild: typeof import('esbuild');
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    await mkdir(serverDistDir, { recursive: true });
+    await writeFile(entry, "// esbuild is not installed (npm ci --omit=dev): the sources run as they are.\nawait import('../src/main.ts');\n");
+    return;
+  }
+  await esbuild.build({
+    entryPoints: [join(srcDir, 'main.ts')],
+    outdir: serverDistDir,
+    bundle: true,
+    // One file per lazily imported module of ours (MCP's server, Stripe's client), loaded when first imported.
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external,
+    // Bundled CommonJS packages call require(); an ES module has none of its own.
+    banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+    plugins: [sourceRelativeUrls],
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+
+/**
+ * Our files find what lies next to them (migrations, the docs' guides, the dashboard's build, the
+ * example catalog) from `import.meta.url`; in the bundle that would be the bundle's own address.
+ * Each one's `import.meta.url` becomes its source file's address, relative to the bundle, so the
+ * checkout can still be moved.
+ */
+const sourceRelativeUrls = {
+  name: 'source-relative-urls',
+  setup(build: import('esbuild').PluginBuild) {
+    build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      if (!path.startsWith(srcDir) || !text.includes('import.meta.url')) return undefined;
+      const fromBundle = relative(serverDistDir, path).split('\\').join('/');
+      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`), loader: 'ts' };
+    });
+  },
+};
+
+if (import.meta.main) {
+  const force = process.argv.includes('--force');
+  const reason = force ? 'npm ci' : process.env.SERVER_BUILD === 'skip' ? undefined : await staleness();
+  if (reason) {
+    if (!force) console.log(`Bundling the server (${reason})…`);
+    await buildServer();
+  }
+}
