@@ -81,7 +81,7 @@ export async function buildServer(): Promise<void> {
     external,
     // Bundled CommonJS packages call require(); an ES module has none of its own.
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-    plugins: [sourceRelativeUrls],
+    plugins: [sourceRelativeUrls, builtinsThroughRequire],
     legalComments: 'none',
     logLevel: 'warning',
   });
@@ -102,6 +102,22 @@ const sourceRelativeUrls = {
       const fromBundle = relative(serverDistDir, path).split('\\').join('/');
       return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`), loader: 'ts' };
     });
+  },
+};
+
+/**
+ * Node's built-in modules, imported by an ES module of ours or a package's, are taken with
+ * require() instead. Importing one as an ES module makes Node build its ES face, which reads every
+ * export: node:http's include WebSocket and friends, whose getters load undici (about 90 ms of a
+ * start, for a client the server never uses). The module itself is the same object either way.
+ */
+const builtinsThroughRequire = {
+  name: 'builtins-through-require',
+  setup(build: import('esbuild').PluginBuild) {
+    build.onResolve({ filter: /^node:/ }, ({ path, kind, namespace }) => (
+      kind === 'import-statement' && namespace === 'file' ? { path, namespace: 'builtin' } : undefined
+    ));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({ contents: `module.exports = require(${JSON.stringify(path)});`, loader: 'js' }));
   },
 };
 
