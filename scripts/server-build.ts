@@ -12,7 +12,7 @@
  * the check off (production images built once by `npm ci`, several processes started at once).
  * Without esbuild (`npm ci --omit=dev`) the entry it writes loads the sources instead.
  */
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -59,19 +59,33 @@ async function mtime(path: string): Promise<number | undefined> {
   }
 }
 
-export async function buildServer(): Promise<void> {
-  await rm(serverDistDir, { recursive: true, force: true });
+/** What a build wrote (dist/build.json): every file, and which of them a running server may still read. */
+interface BuildRecord { files: string[]; lazy: string[] }
+const recordPath = join(serverDistDir, 'build.json');
+
+/**
+ * Builds the bundle into packages/server/dist. Several processes may start from one checkout, and a
+ * server keeps running while another start rebuilds: each file is written under a temporary name
+ * and renamed into place, `main.js` last, and the previous build's files are removed except those
+ * a server started from it reads only when first needed (MCP's server, Stripe's webhook handler:
+ * a few kB each). `fresh` (npm ci) starts from an empty folder.
+ */
+export async function buildServer(options: { fresh?: boolean } = {}): Promise<void> {
+  if (options.fresh) await rm(serverDistDir, { recursive: true, force: true });
+  await mkdir(serverDistDir, { recursive: true });
   let esbuild: typeof import('esbuild');
   try {
     esbuild = await import('esbuild');
   } catch {
-    await mkdir(serverDistDir, { recursive: true });
-    await writeFile(entry, "// esbuild is not installed (npm ci --omit=dev): the sources run as they are.\nawait import('../src/main.ts');\n");
+    await writeInPlace(entry, "// esbuild is not installed (npm ci --omit=dev): the sources run as they are.\nawait import('../src/main.ts');\n");
     return;
   }
-  await esbuild.build({
+  const previous = await readFile(recordPath, 'utf8').then((text) => JSON.parse(text) as BuildRecord, () => undefined);
+  const result = await esbuild.build({
     entryPoints: [join(srcDir, 'main.ts')],
     outdir: serverDistDir,
+    write: false,
+    metafile: true,
     bundle: true,
     // One file per lazily imported module of ours (MCP's server, Stripe's client), loaded when first imported.
     splitting: true,
@@ -85,6 +99,41 @@ export async function buildServer(): Promise<void> {
     legalComments: 'none',
     logLevel: 'warning',
   });
+  const files = result.outputFiles.map((f) => relative(serverDistDir, f.path));
+  for (const file of result.outputFiles.filter((f) => f.path !== entry)) await writeInPlace(file.path, file.contents);
+  await writeInPlace(entry, result.outputFiles.find((f) => f.path === entry)!.contents);
+  const record: BuildRecord = { files, lazy: lazilyLoaded(result.metafile) };
+  await writeInPlace(recordPath, JSON.stringify(record));
+  for (const file of previous?.files ?? []) {
+    if (!files.includes(file) && !previous!.lazy.includes(file)) await rm(join(serverDistDir, file), { force: true });
+  }
+}
+
+/** Writes under a temporary name, then renames: a process reading path sees the old file or the new one. */
+async function writeInPlace(path: string, contents: string | Uint8Array) {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, contents);
+  await rename(temporary, path);
+}
+
+/**
+ * The outputs a server does not read at start: not reached from main.js through static imports
+ * and main.js's own import of the rest of the server (start.ts).
+ */
+function lazilyLoaded(metafile: import('esbuild').Metafile): string[] {
+  const key = (path: string) => relative(serverDistDir, join(root, path));
+  const outputs = new Map(Object.entries(metafile.outputs).map(([path, out]) => [key(path), out]));
+  const atStart = new Set<string>();
+  const visit = (file: string, followDynamic: boolean) => {
+    if (atStart.has(file) || !outputs.has(file)) return;
+    atStart.add(file);
+    for (const imported of outputs.get(file)!.imports) {
+      if (imported.external) continue;
+      if (imported.kind === 'import-statement' || (followDynamic && imported.kind === 'dynamic-import')) visit(key(imported.path), false);
+    }
+  };
+  visit('main.js', true);
+  return [...outputs.keys()].filter((file) => !atStart.has(file));
 }
 
 /**
@@ -126,6 +175,6 @@ if (import.meta.main) {
   const reason = force ? 'npm ci' : process.env.SERVER_BUILD === 'skip' ? undefined : await staleness();
   if (reason) {
     if (!force) console.log(`Bundling the server (${reason})…`);
-    await buildServer();
+    await buildServer({ fresh: force });
   }
 }
