@@ -1,6 +1,6 @@
 /**
  * Embedded mode's start-up and memory (issue 14 item 4), on the real server process as `npm start`
- * runs it (the bundle, `node --liftoff-only packages/server/dist/main.js`, without DATABASE_URL, in
+ * runs it (the bundle, `packages/server/dist/main.js`, with its Node flags, without DATABASE_URL, in
  * a data folder of its own):
  *
  * - first start with an empty folder: the database is created and every migration applied;
@@ -34,7 +34,7 @@ import { createKey } from '../packages/server/src/keys/service.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 /**
  * What `npm start` runs last (package.json): the server's entry (the bundle, scripts/server-build.ts)
- * and the Node flags it runs with (--liftoff-only, docs/embedded.md), so the figures are what a user
+ * and the Node flags it runs with (--liftoff-only, --max-semi-space-size; docs/embedded.md), so the figures are what a user
  * gets. BENCH_STARTUP_ENTRY replaces the entry (`packages/server/src/main.ts`: the sources),
  * BENCH_STARTUP_NODE_FLAGS the flags (an empty value: none).
  */
