@@ -12,13 +12,14 @@
  * the check off (production images built once by `npm ci`, several processes started at once).
  * Without esbuild (`npm ci --omit=dev`) the entry it writes loads the sources instead.
  */
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtBefore, filesUnder } from '../packages/server/src/dashboard/build-freshness.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const srcDir = join(root, 'packages/server/src');
-export const serverDistDir = join(root, 'packages/server/dist');
+const serverDistDir = join(root, 'packages/server/dist');
 const entry = join(serverDistDir, 'main.js');
 
 /**
@@ -35,28 +36,9 @@ const external = [
 
 /** Whether the bundle is missing or older than a file it is made from (our sources, the installed packages). */
 async function staleness(): Promise<string | undefined> {
-  const built = await mtime(entry);
-  if (built === undefined) return 'no build yet';
   // npm rewrites node_modules/.package-lock.json on every install: a changed dependency.
-  const inputs = [
-    ...(await readdir(srcDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)),
-    fileURLToPath(import.meta.url),
-    join(root, 'node_modules/.package-lock.json'),
-  ];
-  for (const file of inputs) {
-    const changed = await mtime(file);
-    if (changed !== undefined && changed > built) return `${relative(root, file)} changed since the last build`;
-  }
-  return undefined;
-}
-
-async function mtime(path: string): Promise<number | undefined> {
-  try {
-    return (await stat(path)).mtimeMs;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
+  const inputs = [...await filesUnder(srcDir), fileURLToPath(import.meta.url), join(root, 'node_modules/.package-lock.json')];
+  return builtBefore(entry, inputs, root);
 }
 
 /** What a build wrote (dist/build.json): every file, and which of them a running server may still read. */
@@ -70,7 +52,7 @@ const recordPath = join(serverDistDir, 'build.json');
  * a server started from it reads only when first needed (MCP's server, Stripe's webhook handler:
  * a few kB each). `fresh` (npm ci) starts from an empty folder.
  */
-export async function buildServer(options: { fresh?: boolean } = {}): Promise<void> {
+async function buildServer(options: { fresh?: boolean } = {}): Promise<void> {
   if (options.fresh) await rm(serverDistDir, { recursive: true, force: true });
   await mkdir(serverDistDir, { recursive: true });
   let esbuild: typeof import('esbuild');
