@@ -8,17 +8,27 @@ import { join, relative } from 'node:path';
  * stale dashboard. Modification times are enough: Vite writes index.html after reading them all.
  */
 export async function dashboardBuildStale(dashboardDir: string): Promise<{ stale: boolean; reason: string }> {
-  const built = await mtime(join(dashboardDir, 'dist', 'index.html'));
-  if (built === undefined) return { stale: true, reason: 'no build yet' };
   const inputs = [
     ...(await filesUnder(join(dashboardDir, 'src'))),
     ...['index.html', 'vite.config.ts', 'package.json'].map((f) => join(dashboardDir, f)),
   ];
+  const reason = await builtBefore(join(dashboardDir, 'dist', 'index.html'), inputs, dashboardDir);
+  return reason ? { stale: true, reason } : { stale: false, reason: 'up to date' };
+}
+
+/**
+ * Why a build (its file written last) is stale: missing, or older than one of its inputs (named
+ * relative to base); undefined when it is fresh. The server's bundle is checked the same way
+ * (scripts/server-build.ts).
+ */
+export async function builtBefore(builtFile: string, inputs: string[], base: string): Promise<string | undefined> {
+  const built = await mtime(builtFile);
+  if (built === undefined) return 'no build yet';
   for (const file of inputs) {
     const changed = await mtime(file);
-    if (changed !== undefined && changed > built) return { stale: true, reason: `${relative(dashboardDir, file)} changed since the last build` };
+    if (changed !== undefined && changed > built) return `${relative(base, file)} changed since the last build`;
   }
-  return { stale: false, reason: 'up to date' };
+  return undefined;
 }
 
 async function mtime(path: string): Promise<number | undefined> {
@@ -30,7 +40,7 @@ async function mtime(path: string): Promise<number | undefined> {
   }
 }
 
-async function filesUnder(dir: string): Promise<string[]> {
+export async function filesUnder(dir: string): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true, recursive: true });
