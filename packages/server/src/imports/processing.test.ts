@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { testDbKind } from '../testing/db.ts';
 import { createBrand, createKey, createMembership } from '../testing/factories.ts';
 import { serverRoot, urlWithSchema } from '../testing/processes.ts';
+import { queueHubImport } from './service.ts';
 import { drainImports, hubWithFreeTier, people, productWithEveryField } from './test-support.ts';
 import { importWorkSource, processNextBatch } from './worker.ts';
 
@@ -308,5 +309,18 @@ describe('a worker process killed mid-import', { skip: testDbKind !== 'postgres'
     assert.deepEqual([events, distinct], [total, total], 'one member.joined per person, none lost, none repeated');
     const done = await getImport(testKey, importID);
     assert.deepEqual([done.created, done.alreadyPresent, done.failed], [total, 0, 0]);
+  });
+});
+
+describe('an import asked for through an OAuth app', () => {
+  it('records the app, and the member.joined events of the people it adds name it', async () => {
+    const { brandId, ids } = await setup();
+    const app = { brandId, mode: 'test' as const, scopes: ['customers:write' as const], via: 'oauth' as const, appId: 'https://assistant.example.com/client.json' };
+    const queued = await t.db.transaction((tx) => queueHubImport(tx, app, ids.h, { records: people(3, 'via-app') }, 1000));
+    await drainImports(t.db);
+    const [imp] = await t.db.query<{ app_id: string | null; status: string }>('SELECT app_id, status FROM imports WHERE brand_id = $1 AND id = $2', [brandId, queued.importID]);
+    assert.deepEqual({ ...imp }, { app_id: app.appId, status: 'completed' });
+    const events = await t.db.query<{ app_id: string | null }>(`SELECT app_id FROM events WHERE brand_id = $1 AND type = 'member.joined'`, [brandId]);
+    assert.deepEqual(events.map((e) => e.app_id), [app.appId, app.appId, app.appId]);
   });
 });

@@ -10,6 +10,8 @@ export interface ImportRow {
   hub_id: string | null;
   product_id: string | null;
   plan: string;
+  /** The OAuth app that asked for the import, if one did (migration 020). */
+  app_id: string | null;
   status: ImportStatus;
   record_count: number;
   duplicate_count: number;
@@ -43,6 +45,7 @@ export interface NewImport {
   hub_id: string | null;
   product_id: string | null;
   plan: string;
+  app_id: string | null;
   duplicate_count: number;
 }
 
@@ -60,10 +63,10 @@ export const maxChunkSize = 100;
  */
 export async function insertImport(tx: Queryable, imp: NewImport, records: ImportRecord[], chunkSize: number): Promise<ImportRow> {
   const [row] = await tx.query<ImportRow>(
-    `INSERT INTO imports (brand_id, id, mode, hub_id, product_id, plan, record_count, duplicate_count, pending_count)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7)
+    `INSERT INTO imports (brand_id, id, mode, hub_id, product_id, plan, app_id, record_count, duplicate_count, pending_count)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8)
      RETURNING *`,
-    [imp.brand_id, imp.id, imp.mode, imp.hub_id, imp.product_id, imp.plan, records.length, imp.duplicate_count],
+    [imp.brand_id, imp.id, imp.mode, imp.hub_id, imp.product_id, imp.plan, imp.app_id, records.length, imp.duplicate_count],
   );
   const chunks = [];
   for (let i = 0; i < records.length; i += chunkSize) {

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/client.ts';
 import { AppError, notFound, type ErrorDetail } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
-import type { Principal } from '../auth/principal.ts';
+import { appOf, type Principal } from '../auth/principal.ts';
 import { hubTiers, productCheckoutFields, productTiers, type TierRow } from '../products/repository.ts';
 import { requireProduct } from '../products/service.ts';
 import { notifyWorker } from '../worker/notify.ts';
@@ -57,7 +57,7 @@ async function queue(
   const { people, duplicates } = foldDuplicates(checked.records);
   const id = newId('imp');
   await repo.insertImport(tx, {
-    brand_id: principal.brandId, id, mode: principal.mode, ...target, plan: chosen.plan!, duplicate_count: duplicates,
+    brand_id: principal.brandId, id, mode: principal.mode, ...target, plan: chosen.plan!, app_id: appOf(principal), duplicate_count: duplicates,
   }, people, Math.min(batchSize, repo.maxChunkSize));
   await notifyWorker(tx, 'import');
   return { queued: true, count: people.length, importID: id, duplicates };

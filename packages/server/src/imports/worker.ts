@@ -56,7 +56,7 @@ export async function processNextBatch(db: Db, options: ImportWorkOptions, onCla
     const byEmail = records.map((r) => ({ key: r.email.toLowerCase(), r }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
       .map(({ r }) => ({ name: r.name, email: r.email, phone: r.phone ?? null, fields: r.fields }));
-    const inserted = await importMembers(tx, { brandId: imp.brand_id, mode: imp.mode, hubId: imp.hub_id, productId: imp.product_id, plan: imp.plan }, byEmail);
+    const inserted = await importMembers(tx, { brandId: imp.brand_id, mode: imp.mode, hubId: imp.hub_id, productId: imp.product_id, plan: imp.plan, appId: imp.app_id }, byEmail);
     await options.beforeCommit?.({ importId: imp.id, created: inserted.length });
     const updated = await repo.recordBatch(tx, imp, { taken: records.length, created: inserted.length, existing: records.length - inserted.length });
     return { importId: imp.id, taken: records.length, created: inserted.length, status: updated.status };

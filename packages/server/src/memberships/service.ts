@@ -95,6 +95,8 @@ export interface ImportTarget {
   hubId: string | null;
   productId: string | null;
   plan: string;
+  /** The OAuth app the import was asked for through: its member.joined events name it. */
+  appId?: string | null;
 }
 
 export interface ImportedPerson {
@@ -117,7 +119,7 @@ export async function importMembers(tx: Queryable, target: ImportTarget, people:
     { brand_id: target.brandId, mode: target.mode, hub_id: target.hubId, product_id: target.productId, status: 'active', plan: target.plan },
     people.map((p, i) => ({ id: ids[i], name: p.name, email: p.email, phone: p.phone ?? null, fields: p.fields ?? {} })),
   );
-  await recordEvents(tx, inserted.map((row) => ({ brandId: row.brand_id, mode: row.mode, type: 'member.joined' as const, data: memberEventData(row) })));
+  await recordEvents(tx, inserted.map((row) => ({ brandId: row.brand_id, mode: row.mode, type: 'member.joined' as const, data: memberEventData(row), appId: target.appId ?? null })));
   return inserted;
 }
 
