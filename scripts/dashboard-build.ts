@@ -12,7 +12,9 @@ import { dashboardBuildStale } from '../packages/server/src/dashboard/build-fres
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dashboardDir = fileURLToPath(new URL('../packages/dashboard', import.meta.url));
 
-if (process.env.DASHBOARD_BUILD !== 'skip') {
+/** Builds the dashboard when its build is stale (npm start, through scripts/start-checks.ts). */
+export async function ensureDashboardBuild(): Promise<void> {
+  if (process.env.DASHBOARD_BUILD === 'skip') return;
   const { stale, reason } = await dashboardBuildStale(dashboardDir);
   if (stale) {
     console.log(`Building the dashboard (${reason})…`);
@@ -24,3 +26,5 @@ if (process.env.DASHBOARD_BUILD !== 'skip') {
     }
   }
 }
+
+if (import.meta.main) await ensureDashboardBuild();

@@ -5,7 +5,7 @@
  * few (docs/embedded.md has the figures). Tests, the CLI and `node packages/server/src/main.ts`
  * keep running the sources.
  *
- *   node scripts/server-build.ts            # builds when the bundle is missing or older than its sources (npm start)
+ *   node scripts/server-build.ts            # builds when the bundle is missing or older than its sources (npm start, through start-checks.ts)
  *   node scripts/server-build.ts --force    # builds (npm ci, through the root package's prepare script)
  *
  * Prints one line when it builds and nothing when the bundle is fresh. `SERVER_BUILD=skip` turns
@@ -152,11 +152,13 @@ const builtinsThroughRequire = {
   },
 };
 
-if (import.meta.main) {
-  const force = process.argv.includes('--force');
+/** Builds the bundle when it is stale (npm start, through scripts/start-checks.ts), or always (`force`: npm ci). */
+export async function ensureServerBuild(force = false): Promise<void> {
   const reason = force ? 'npm ci' : process.env.SERVER_BUILD === 'skip' ? undefined : await staleness();
   if (reason) {
     if (!force) console.log(`Bundling the server (${reason})…`);
     await buildServer({ fresh: force });
   }
 }
+
+if (import.meta.main) await ensureServerBuild(process.argv.includes('--force'));
