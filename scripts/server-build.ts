@@ -10,7 +10,7 @@
  *
  * Prints one line when it builds and nothing when the bundle is fresh. `SERVER_BUILD=skip` turns
  * the check off (production images built once by `npm ci`, several processes started at once).
- * Without esbuild (`npm ci --omit=dev`) the entry it writes loads the sources instead.
+ * Without esbuild the entry it writes loads the sources instead.
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
