@@ -59,7 +59,7 @@ async function buildServer(options: { fresh?: boolean } = {}): Promise<void> {
   try {
     esbuild = await import('esbuild');
   } catch {
-    await writeInPlace(entry, "// esbuild is not installed (npm ci --omit=dev): the sources run as they are.\nawait import('../src/main.ts');\n");
+    await writeInPlace(entry, "// esbuild is not installed: the sources run as they are.\nawait import('../src/main.ts');\n");
     return;
   }
   const previous = await readFile(recordPath, 'utf8').then((text) => JSON.parse(text) as BuildRecord, () => undefined);
