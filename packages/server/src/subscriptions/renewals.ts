@@ -79,25 +79,30 @@ export async function beginDueWork(
   const opened = provider
     ? await provider.createPayment(tx, { brandId: sub.brand_id, txref, amount: sub.amount, currency: sub.currency, description: `Renewal ${sub.periods_paid + 1}` })
     : undefined;
-  const payment = await transactions.insertTransaction(tx, {
+  const payment = await insertRenewal(tx, sub, { txref, amount: sub.amount, provider: provider?.name ?? null, reference: opened?.reference ?? null });
+  const leased = await repo.updateSubscription(tx, sub.brand_id, sub.id, { pending_transaction_id: payment.id, due_at: lease });
+  return { kind: 'bill', sub: leased, payment, at: now };
+}
+
+/** A renewal's transaction, pending: the subscription's customer, tier, currency and metadata. */
+function insertRenewal(tx: Queryable, sub: SubscriptionRow, charge: { txref: string; amount: number; provider: string | null; reference: string | null }) {
+  return transactions.insertTransaction(tx, {
     brand_id: sub.brand_id,
     id: newId('txn'),
-    txref,
+    txref: charge.txref,
     mode: sub.mode,
     type: 'renewal',
     status: 'pending',
-    amount: sub.amount,
+    amount: charge.amount,
     currency: sub.currency,
     customer_name: sub.customer_name,
     customer_email: sub.customer_email,
     resource_id: sub.tier_id,
     metadata: sub.metadata,
     payment_link_id: null,
-    provider: provider?.name ?? null,
-    provider_reference: opened?.reference ?? null,
+    provider: charge.provider,
+    provider_reference: charge.reference,
   });
-  const leased = await repo.updateSubscription(tx, sub.brand_id, sub.id, { pending_transaction_id: payment.id, due_at: lease });
-  return { kind: 'bill', sub: leased, payment, at: now };
 }
 
 /** Step 2: what the provider says about charging the saved card (a free renewal needs no provider). */
@@ -147,22 +152,8 @@ export async function recordProviderRenewal(
   const earlier = await transactions.findByProviderReference(tx, sub.brand_id, sub.provider!, charge.reference);
   if (earlier.some((t) => t.status === 'succeeded')) return undefined;
   if (!live(sub)) return undefined;
-  const payment = await transactions.insertTransaction(tx, {
-    brand_id: sub.brand_id,
-    id: newId('txn'),
-    txref: `tx_${randomBytes(15).toString('base64url')}`,
-    mode: sub.mode,
-    type: 'renewal',
-    status: 'pending',
-    amount: charge.amount,
-    currency: sub.currency,
-    customer_name: sub.customer_name,
-    customer_email: sub.customer_email,
-    resource_id: sub.tier_id,
-    metadata: sub.metadata,
-    payment_link_id: null,
-    provider: sub.provider,
-    provider_reference: charge.reference,
+  const payment = await insertRenewal(tx, sub, {
+    txref: `tx_${randomBytes(15).toString('base64url')}`, amount: charge.amount, provider: sub.provider, reference: charge.reference,
   });
   await repo.updateSubscription(tx, sub.brand_id, sub.id, { pending_transaction_id: payment.id });
   await settleRenewal(tx, payment, charge.state, settings, now, charge.retryAt ?? null);
