@@ -56,6 +56,41 @@ async function brandWithEndpoint(url: string, events: string[] = ['member.joined
   return { brandId: brand.id, key, ep };
 }
 
+/** Two worker processes on the test database (PostgreSQL), with quick retries; stopped after the file. */
+async function startTwoWorkerProcesses() {
+  const env = {
+    DATABASE_URL: urlWithSchema(t.url!, t.searchPath!),
+    WEBHOOK_SECRET_KEY: t.config.webhooks.secretKey!.toString('base64'),
+    WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,400ms',
+  };
+  const children: ChildProcess[] = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
+  cleanups.push(async () => Promise.all(children.map(async (c) => { if (c.exitCode === null) { c.kill('SIGTERM'); await once(c, 'exit'); } })));
+}
+
+/**
+ * Waits for every delivery of `order`'s events to succeed, then checks each was answered 200
+ * exactly once, each object's in the order recorded, and no attempt of an event before the
+ * previous one of its object had succeeded.
+ */
+async function deliveredOnceInOrder(rx: Awaited<ReturnType<typeof receiver>>, brandId: string, order: Map<string, string[]>) {
+  const total = [...order.values()].reduce((n, ids) => n + ids.length, 0);
+  await until('every delivery to succeed', async () => {
+    const s = await deliveryStatuses(brandId);
+    return s.length === total && s.every((x) => x === 'succeeded');
+  }, 60_000);
+  const ok = rx.succeeded();
+  assert.equal(ok.length, total, 'each event answered 200 exactly once');
+  assert.equal(new Set(ok.map((d) => d.json.id)).size, total);
+  for (const [object, ids] of order) {
+    const arrivals = rx.received.filter((d) => d.json.data.membershipId === object);
+    assert.deepEqual(ok.filter((d) => d.json.data.membershipId === object).map((d) => d.json.id), ids, `${object} in order`);
+    for (let k = 1; k < ids.length; k++) {
+      const prevOk = arrivals.find((d) => d.json.id === ids[k - 1] && rx.ok(d))!;
+      assert.ok(arrivals.filter((d) => d.json.id === ids[k]).every((d) => d.n > prevOk.n), `${object}: event ${k} waited for ${k - 1}`);
+    }
+  }
+}
+
 /** A member.* event about membership `id` (its data only needs to name the membership here). */
 const memberEvent = (brandId: string, type: 'member.joined' | 'member.removed', id: string, n: number) =>
   ({ brandId, mode: 'test' as const, type, data: { membershipId: id, n } as never });
@@ -204,28 +239,8 @@ describe('order of one object\'s deliveries', () => {
         }
       });
     }
-    const env = {
-      DATABASE_URL: urlWithSchema(t.url!, t.searchPath!),
-      WEBHOOK_SECRET_KEY: t.config.webhooks.secretKey!.toString('base64'),
-      WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,400ms',
-    };
-    const children: ChildProcess[] = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
-    cleanups.push(async () => Promise.all(children.map(async (c) => { if (c.exitCode === null) { c.kill('SIGTERM'); await once(c, 'exit'); } })));
-    await until('every delivery to succeed', async () => {
-      const s = await deliveryStatuses(brandId);
-      return s.length === objects * perObject && s.every((x) => x === 'succeeded');
-    }, 60_000);
-    const ok = rx.succeeded();
-    assert.equal(ok.length, objects * perObject, 'each event answered 200 exactly once');
-    assert.equal(new Set(ok.map((d) => d.json.id)).size, objects * perObject);
-    for (const [object, ids] of order) {
-      const arrivals = rx.received.filter((d) => d.json.data.membershipId === object);
-      assert.deepEqual(ok.filter((d) => d.json.data.membershipId === object).map((d) => d.json.id), ids, `${object} in order`);
-      for (let k = 1; k < ids.length; k++) {
-        const prevOk = arrivals.find((d) => d.json.id === ids[k - 1] && rx.ok(d))!;
-        assert.ok(arrivals.filter((d) => d.json.id === ids[k]).every((d) => d.n > prevOk.n), `${object}: event ${k} waited for ${k - 1}`);
-      }
-    }
+    await startTwoWorkerProcesses();
+    await deliveredOnceInOrder(rx, brandId, order);
   });
 
   it('two worker processes deliver each object\'s events in order and exactly once', { skip: testDbKind !== 'postgres' && 'needs PostgreSQL: embedded mode (PGlite) is one process' }, async () => {
@@ -240,13 +255,7 @@ describe('order of one object\'s deliveries', () => {
     const { brandId } = await brandWithEndpoint(rx.url);
     await t.worker?.stop();
     t.worker = undefined;
-    const env = {
-      DATABASE_URL: urlWithSchema(t.url!, t.searchPath!),
-      WEBHOOK_SECRET_KEY: t.config.webhooks.secretKey!.toString('base64'),
-      WEBHOOK_RETRY_SCHEDULE: '100ms,200ms,400ms',
-    };
-    const children: ChildProcess[] = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
-    cleanups.push(async () => Promise.all(children.map(async (c) => { if (c.exitCode === null) { c.kill('SIGTERM'); await once(c, 'exit'); } })));
+    await startTwoWorkerProcesses();
     // Each event in its own transaction, objects interleaved, while both workers run.
     const order = new Map<string, string[]>();
     for (let i = 0; i < perObject; i++) {
@@ -255,21 +264,6 @@ describe('order of one object\'s deliveries', () => {
         order.set(`mem_obj${o}`, [...(order.get(`mem_obj${o}`) ?? []), e.id]);
       }
     }
-    await until('every delivery to succeed', async () => {
-      const s = await deliveryStatuses(brandId);
-      return s.length === objects * perObject && s.every((x) => x === 'succeeded');
-    }, 60_000);
-    const ok = rx.succeeded();
-    assert.equal(ok.length, objects * perObject, 'each event answered 200 exactly once');
-    assert.equal(new Set(ok.map((d) => d.json.id)).size, objects * perObject);
-    for (const [object, ids] of order) {
-      const arrivals = rx.received.filter((d) => d.json.data.membershipId === object);
-      assert.deepEqual(ok.filter((d) => d.json.data.membershipId === object).map((d) => d.json.id), ids, `${object} in order`);
-      // No attempt of an event before the previous one of its object had succeeded.
-      for (let k = 1; k < ids.length; k++) {
-        const prevOk = arrivals.find((d) => d.json.id === ids[k - 1] && rx.ok(d))!;
-        assert.ok(arrivals.filter((d) => d.json.id === ids[k]).every((d) => d.n > prevOk.n), `${object}: event ${k} waited for ${k - 1}`);
-      }
-    }
+    await deliveredOnceInOrder(rx, brandId, order);
   });
 });
