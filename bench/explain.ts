@@ -115,3 +115,32 @@ export async function relationSizes(db: Queryable): Promise<RelationSize[]> {
       indexes: indexes.filter((i) => i.table === t.table).map((i) => ({ name: i.name, bytes: Number(i.bytes) })),
     }));
 }
+
+/** The statements one path ran, each with its plan. */
+export interface Explained { what: string; statements: ExplainedStatement[] }
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+/** Markdown rows of relationSizes(): rows, table and index MB, bytes a row, the largest indexes. */
+export function sizesTable(sizes: RelationSize[]): string[] {
+  return [
+    '| table | rows | table MB | indexes MB | bytes a row (table + indexes) | largest indexes (MB) |',
+    '|---|---:|---:|---:|---:|---|',
+    ...sizes.map((t) => `| ${t.table} | ${t.rows.toLocaleString('en-US')} | ${mb(t.tableBytes)} | ${mb(t.indexBytes)} | ${t.rows ? Math.round((t.tableBytes + t.indexBytes) / t.rows) : '–'} | `
+      + `${t.indexes.slice(0, 6).map((i) => `${i.name} ${mb(i.bytes)}`).join(', ')} |`),
+  ];
+}
+
+/** Markdown of captured statements per path, each with its plan (collapsed). */
+export function explainSection(sections: Explained[]): string[] {
+  const out: string[] = [];
+  for (const s of sections) {
+    out.push(`### ${s.what}`, '');
+    if (!s.statements.length) out.push('_No statement reached the database (answered from memory)._', '');
+    for (const st of s.statements) {
+      out.push(`<details><summary>${st.ms.toFixed(3)} ms: <code>${st.sql.slice(0, 140).replace(/</g, '&lt;')}${st.sql.length > 140 ? '…' : ''}</code></summary>`, '',
+        '```sql', st.sql, '```', '', '```', st.plan, '```', '</details>', '');
+    }
+  }
+  return out;
+}

@@ -19,11 +19,9 @@
  *   BENCH_SCALING_IMPORT_MAX (100000), BENCH_SCALING_ENDPOINTS_MAX (1000),
  *   BENCH_SCALING_EVENTS (10000 deliveries a case), BENCH_SCALING_SECONDS (5 s a load).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { cpus, loadavg, totalmem } from 'node:os';
-import autocannon from 'autocannon';
 import pino from 'pino';
 import { buildApp } from '../packages/server/src/app.ts';
 import { createBrand } from '../packages/server/src/brands/service.ts';
@@ -35,11 +33,12 @@ import { newId } from '../packages/server/src/ids.ts';
 import { createKey } from '../packages/server/src/keys/service.ts';
 import { wireEventSubscribers } from '../packages/server/src/subscribers.ts';
 import { testDeps, testWebhookSettings } from '../packages/server/src/testing/app.ts';
-import { freePort, serverRoot, startWorkerProcess } from '../packages/server/src/testing/processes.ts';
+import { startWorkerProcess } from '../packages/server/src/testing/processes.ts';
 import { createEndpoint } from '../packages/server/src/webhooks/service.ts';
 import { workSources } from '../packages/server/src/worker/sources.ts';
-import { distinct, explaining, relationSizes, type ExplainedStatement, type RelationSize } from './explain.ts';
+import { distinct, explainSection, explaining, relationSizes, sizesTable, type Explained, type ExplainedStatement } from './explain.ts';
 import { load, type LoadResult } from './products.ts';
+import { listNameOf, loadMany, startApi } from './scaling-http.ts';
 import { startReceivers, type Receivers } from './receivers.ts';
 import { addBrandsWithProducts, addMembers, addPaymentLinks, addProducts, cursorAt } from './scaling-data.ts';
 
@@ -61,49 +60,6 @@ const n = (x: number) => x.toLocaleString('en-US');
 const now = () => performance.timeOrigin + performance.now();
 
 const sealingKey = randomBytes(32);
-
-/** main.ts in its own process on a free port, quiet logs; resolves once it answers HTTP. */
-async function startApi(url: string, extra: Record<string, string> = {}): Promise<{ base: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [`${serverRoot}src/main.ts`], {
-    env: {
-      ...process.env, DATABASE_URL: url, ROLES: 'api', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn',
-      WEBHOOK_SECRET_KEY: sealingKey.toString('base64'), RATE_LIMIT_LIVE: '1000000', RATE_LIMIT_TEST: '1000000', RATE_LIMIT_AUTH_FAILURES: '1000000', ...extra,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}/api/v1`;
-  for (const deadline = Date.now() + 180_000; ;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (await fetch(`${base}/products`).then(() => true, () => false)) break;
-    if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error('server did not start'); }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { base, async stop() { if (child.exitCode === null) { child.kill('SIGTERM'); await once(child, 'exit'); } } };
-}
-
-async function getJson(url: string, key: string) {
-  const res = await fetch(url, { headers: { 'x-service-api': key } });
-  const body = await res.json() as { data: { items: unknown[]; nextCursor: string } };
-  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(body)}`);
-  return body.data;
-}
-
-/** The list name inside a real cursor of this list, so a cursor we make for a deep row is one the API would issue. */
-async function listNameOf(url: string, key: string): Promise<string> {
-  const page = await getJson(url, key);
-  if (!page.nextCursor) throw new Error(`${url} has a single page`);
-  return (JSON.parse(Buffer.from(page.nextCursor, 'base64url').toString('utf8')) as string[])[1];
-}
-
-/** Load spread over several keys (one brand each): autocannon cycles each connection through the list. */
-async function loadMany(name: string, base: string, path: string, keys: string[]): Promise<LoadResult> {
-  const result = await autocannon({
-    url: base, connections: 50, duration: seconds,
-    requests: keys.map((key) => ({ method: 'GET', path, headers: { 'x-service-api': key } })),
-  });
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + result.timeouts };
-}
 
 interface Row { what: string; size: string; cache: string; result: LoadResult }
 
@@ -146,8 +102,8 @@ async function measureProducts(db: Db, cached: string, uncached: string): Promis
   const deepOf = await cursorAt(db, list, 'SELECT created_at, id FROM products WHERE brand_id = $1', [loaded[0]], perFillerBrand - 10);
   const size = `${perFillerBrand} of ${n(fillerBrands * perFillerBrand + have)} (${n(fillerBrands + 1)} brands, load over ${loaded.length})`;
   for (const [cache, base] of [['on', cached], ['off', uncached]] as const) {
-    await loadMany('warm-up', base, '/api/v1/products?limit=20', keys);
-    rows.push({ what: 'products, first page', size, cache, result: await loadMany('first', base, '/api/v1/products?limit=20', keys) });
+    await loadMany('warm-up', base, '/api/v1/products?limit=20', keys, seconds);
+    rows.push({ what: 'products, first page', size, cache, result: await loadMany('first', base, '/api/v1/products?limit=20', keys, seconds) });
     rows.push({ what: 'products, deep page (one brand)', size, cache, result: await load('deep', `${base}/products?limit=20&cursor=${deepOf}`, { 'x-service-api': keys[0] }, seconds) });
   }
   return { rows, brandId: brand.id, key, filler: { brandId: loaded[0], key: keys[0] } };
@@ -260,8 +216,6 @@ async function commitEvents(db: Db, brandIds: string[], count: number) {
   }
 }
 
-interface Explained { what: string; statements: ExplainedStatement[] }
-
 /**
  * The statements the hot paths run at the largest sizes, each with its plan: the app and the
  * worker sources in this process, on a Db that EXPLAINs every statement before running it.
@@ -335,30 +289,6 @@ async function explainHotPaths(db: Db, s: { brandId: string; key: string; filler
 
 const setting = async (db: Db, name: string) => (await db.query<{ v: string }>('SELECT current_setting($1) AS v', [name]))[0].v;
 
-const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-
-function sizesTable(sizes: RelationSize[]): string[] {
-  return [
-    '| table | rows | table MB | indexes MB | bytes a row (table + indexes) | largest indexes (MB) |',
-    '|---|---:|---:|---:|---:|---|',
-    ...sizes.map((t) => `| ${t.table} | ${n(t.rows)} | ${mb(t.tableBytes)} | ${mb(t.indexBytes)} | ${t.rows ? Math.round((t.tableBytes + t.indexBytes) / t.rows) : '–'} | `
-      + `${t.indexes.slice(0, 6).map((i) => `${i.name} ${mb(i.bytes)}`).join(', ')} |`),
-  ];
-}
-
-function explainSection(sections: Explained[]): string[] {
-  const out: string[] = [];
-  for (const s of sections) {
-    out.push(`### ${s.what}`, '');
-    if (!s.statements.length) out.push('_No statement reached the database (answered from memory)._', '');
-    for (const st of s.statements) {
-      out.push(`<details><summary>${st.ms.toFixed(3)} ms: <code>${st.sql.slice(0, 140).replace(/</g, '&lt;')}${st.sql.length > 140 ? '…' : ''}</code></summary>`, '',
-        '```sql', st.sql, '```', '', '```', st.plan, '```', '</details>', '');
-    }
-  }
-  return out;
-}
-
 /** Runs everything against a throwaway database next to DATABASE_URL's and returns scaling.md. */
 export async function benchScaling(databaseUrl: string): Promise<string> {
   const name = `bench_scaling_${randomBytes(4).toString('hex')}`;
@@ -373,8 +303,8 @@ export async function benchScaling(databaseUrl: string): Promise<string> {
   wireEventSubscribers();
   try {
     await migrate(db);
-    const cached = await startApi(url);
-    const uncached = await startApi(url, { CATALOG_CACHE_MB: '0' }).catch(async (err: unknown) => { await cached.stop(); throw err; });
+    const cached = await startApi(url, sealingKey);
+    const uncached = await startApi(url, sealingKey, { CATALOG_CACHE_MB: '0' }).catch(async (err: unknown) => { await cached.stop(); throw err; });
     let products; let members;
     try {
       products = await measureProducts(db, cached.base, uncached.base);
