@@ -87,8 +87,12 @@ export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: s
        ) c LEFT JOIN unnest($8::text[], $9::int[]) AS held (brand_id, n) ON held.brand_id = c.brand_id
        WHERE c.nth + coalesce(held.n, 0) <= $11
      ), due AS (
+       -- Spelled so that no partial index on pending rows matches (status <> …, not = 'pending';
+       -- pending by the CHECK): with statistics that lagged a burst, the planner took such an
+       -- index for a handful of rows and walked all of it once per row to lock, instead of the
+       -- primary key (issue 20).
        SELECT w.brand_id, w.id FROM webhook_deliveries w JOIN fits ON w.brand_id = fits.brand_id AND w.id = fits.id
-       WHERE w.status = 'pending' AND (w.locked_until IS NULL OR w.locked_until <= now())
+       WHERE w.status <> 'succeeded' AND w.status <> 'failed' AND (w.locked_until IS NULL OR w.locked_until <= now())
        FOR UPDATE OF w SKIP LOCKED
      ), c AS (
        UPDATE webhook_deliveries d SET locked_until = clock_timestamp() + $2 * interval '1 millisecond', locked_by = $3
