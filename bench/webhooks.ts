@@ -103,7 +103,10 @@ function databaseCpu(admin: Db, appName: string) {
       try {
         const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
         ticks.set(pid, Number(fields[11]) + Number(fields[12]));
-      } catch { readable = false; }
+      } catch (err) {
+        // A backend that closed between the two reads keeps its last sample.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') readable = false;
+      }
     }
   };
   let timer: NodeJS.Timeout | undefined;
