@@ -8,9 +8,9 @@ import { isConnectionError, type Queryable } from '../db/client.ts';
 import type { Mode } from '../auth/principal.ts';
 import * as claims from './claim.ts';
 import type { DeliveryStatus } from './repository.ts';
-import { openSecret, secretContext } from './secret-box.ts';
+import { openSecret, secretContext } from '../security/secret-box.ts';
 import { deliveryHeaders, signingKey, type SigningKey } from './signing.ts';
-import { forbiddenAddress, guardedLookup, isDevLoopback, systemLookup, type Lookup } from './url-guard.ts';
+import { forbiddenAddress, guardedLookup, isDevLoopback, systemLookup, type Lookup } from '../security/url-guard.ts';
 
 /** What one POST to a receiver came to. */
 export interface AttemptResult {

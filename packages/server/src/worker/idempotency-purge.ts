@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { allBrandIds } from '../brands/repository.ts';
 import type { Db } from '../db/client.ts';
-import { purgeExpired } from '../http/idempotency-store.ts';
+import { purgeExpired } from '../idempotency/store.ts';
 import type { WorkSource } from './loop.ts';
 import { periodic } from './periodic.ts';
 
