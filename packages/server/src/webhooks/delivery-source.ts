@@ -55,8 +55,14 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
   const atCap = (d: claims.ClaimedDelivery) => (perEndpoint.get(d.endpoint_id) ?? 0) >= settings.maxInFlightPerEndpoint
     || (perBrand.get(d.brand_id) ?? 0) >= settings.maxInFlightPerBrand;
   let stopping = false;
-  // The worker loop's wake-up for this source alone (loop.ts, attach).
+  // The worker loop's wake-up for this source alone (loop.ts, attach), given after a millisecond
+  // so that the answers arriving meanwhile free their slots too and one claim takes them all
+  // (and so that, on PGlite, the receivers' I/O runs between claims on this thread).
   let wakeSelf = () => {};
+  let wakeSoon: NodeJS.Timeout | undefined;
+  const wakeForFreedSlot = () => {
+    wakeSoon ??= setTimeout(() => { wakeSoon = undefined; wakeSelf(); }, 1);
+  };
 
   const failedToRecord = (d: claims.ClaimedDelivery) => (err: unknown) => (isConnectionError(err)
     // The database is away: the claim lapses and the delivery goes out again (at least once).
@@ -77,7 +83,7 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
         const wasAtCap = atCap(d);
         hold(d, -1);
         pump();
-        if (wasAtCap && !stopping) wakeSelf();
+        if (wasAtCap && !stopping) wakeForFreedSlot();
       });
     sending.add(sent);
   };
@@ -127,6 +133,7 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
     },
     async stop() {
       stopping = true;
+      clearTimeout(wakeSoon);
       pump();
       await Promise.allSettled([...sending]);
       for (const { d } of ready.splice(0)) giveBack.push(d);
