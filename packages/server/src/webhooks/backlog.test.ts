@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { recordEvents, type NewEvent } from '../events/service.ts';
-import type { Queryable } from '../db/client.ts';
+import pino from 'pino';
+import { openPostgres, type Queryable } from '../db/client.ts';
+import { startWorker } from '../worker/loop.ts';
+import { deliverySource } from './delivery-source.ts';
 import * as claims from './claim.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { testDbKind } from '../testing/db.ts';
@@ -160,5 +163,47 @@ describe('a backlog of 30,000 and more pending deliveries', { skip }, () => {
     workers[0].kill('SIGTERM');
     await once(workers[0], 'exit');
     assert.ok(Date.now() - started < 20_000, `stopped in ${Date.now() - started} ms`);
+  });
+
+  it('a batch whose statement times out is written again one attempt at a time: nothing else is lost or sent twice', async () => {
+    // Endpoint X's receiver fails, so recording its attempts updates X's failure streak; X's row
+    // is locked by another transaction, so any statement holding an X attempt waits until the
+    // worker's 1 s statement timeout. Y's attempts ride in the same batches.
+    const brand = await createBrand(t.db);
+    const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
+    const x = await receiver(500);
+    const y = await receiver();
+    const xId = (await registerEndpoint(t, key, x.url, ['member.removed'])).id;
+    await registerEndpoint(t, key, y.url, ['member.joined']);
+    const lock = openPostgres(t.url!, { searchPath: t.searchPath, max: 1 });
+    cleanups.push(() => lock.close());
+    await lock.query('BEGIN');
+    await lock.query('SELECT 1 FROM webhook_endpoints WHERE brand_id = $1 AND id = $2 FOR UPDATE', [brand.id, xId]);
+
+    const db = openPostgres(t.url!, { searchPath: t.searchPath, statementTimeoutMs: 1000 });
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => { lines.push(line); } });
+    const settings = { ...t.deps.config.webhooks, claimLeaseMs: 6000, timeoutMs: 2000, retryScheduleMs: [60_000] };
+    const worker = await startWorker(db, [deliverySource({ ...t.deps, db, log, config: { ...t.deps.config, webhooks: settings } })], log, 25);
+    cleanups.push(async () => { await worker.stop(); await db.close(); });
+
+    await t.db.transaction((tx) => recordEvents(tx, [
+      ...Array.from({ length: 30 }, (_, i) => ({ brandId: brand.id, mode: 'test' as const, ...member('member.joined', `mem_y_${i}`, 0) })),
+      ...Array.from({ length: 2 }, (_, i) => ({ brandId: brand.id, mode: 'test' as const, ...member('member.removed', `mem_x_${i}`, 0) })),
+    ] as NewEvent[]));
+    const succeeded = async () => (await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE brand_id = $1 AND status = 'succeeded'`, [brand.id]))[0].n;
+    await until('Y\'s 30 deliveries to be recorded', async () => (await succeeded()) === 30, 60_000);
+    assert.ok(lines.some((l) => /smaller pieces/.test(l)), 'one warning says the batch was written again in pieces');
+    await lock.query('COMMIT');
+
+    // X's attempts could not be recorded while its row was locked: their claims lapse and they go
+    // out again (at least once); Y's were recorded in the smaller pieces and never went out again.
+    await until('X\'s attempts to be recorded', async () => (await t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE brand_id = $1 AND endpoint_id = $2 AND attempts > 0`, [brand.id, xId]))[0].n === 2, 60_000);
+    const ids = y.received.map((d) => `${d.headers['webhook-id']}`);
+    assert.equal(ids.length, 30, 'no Y delivery was sent twice');
+    assert.equal(new Set(ids).size, 30);
+    assert.ok(x.received.length >= 2);
   });
 });

@@ -176,9 +176,11 @@ export interface Deliverer {
  * added delay; under load, one statement for many (autocommit is the expensive part).
  *
  * A batch whose statement fails for another reason than a lost connection (the statement
- * timeout, a deadlock) is written again in halves, down to single attempts, with one log line
- * saying how many were retried that way: a failed statement wrote nothing, and giving up the
- * whole batch let every claim in it lapse and the deliveries go out a second time (issue 20).
+ * timeout, a deadlock, a row locked elsewhere) is written again one attempt per statement, a few
+ * at a time, with one log line saying how many: a failed statement wrote nothing, and giving up
+ * the whole batch let every claim in it lapse and the deliveries go out a second time (issue 20).
+ * One at a time, whatever held the batch up holds up only the attempts it concerns, and the rest
+ * are recorded before their claims run out.
  */
 function attemptRecorder(db: Queryable, log: FastifyBaseLogger) {
   type Waiting = { item: claims.RecordedAttempt; done: (ok: boolean) => void; fail: (err: unknown) => void };
@@ -187,6 +189,7 @@ function attemptRecorder(db: Queryable, log: FastifyBaseLogger) {
   // setImmediate lets finished HTTP exchanges (I/O callbacks) join the queue before each write;
   // PGlite runs on this thread, so without it every write would carry one attempt.
   const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+  /** Writes a batch; gives back the error when it failed and is worth writing again one by one. */
   const write = async (batch: Waiting[]): Promise<unknown> => {
     try {
       const recorded = await claims.recordAttempts(db, batch.map((b) => b.item));
@@ -200,14 +203,12 @@ function attemptRecorder(db: Queryable, log: FastifyBaseLogger) {
       return err;
     }
   };
-  const writeInPieces = async (batch: Waiting[], err: unknown) => {
-    log.warn({ attempts: batch.length, reason: (err as Error).message }, 'webhook attempts: the batch\'s statement failed; writing them again in smaller pieces');
-    const pieces = [batch];
-    while (pieces.length) {
-      const piece = pieces.shift()!;
-      const failed = await write(piece);
-      if (failed) pieces.unshift(piece.slice(0, piece.length >> 1), piece.slice(piece.length >> 1));
-    }
+  const writeOneByOne = async (batch: Waiting[], err: unknown) => {
+    log.warn({ attempts: batch.length, reason: (err as Error).message }, 'webhook attempts: the batch\'s statement failed; writing them again in smaller pieces, one each');
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(8, batch.length) }, async () => {
+      while (next < batch.length) await write([batch[next++]]);
+    }));
   };
   const flush = async () => {
     writing = true;
@@ -216,7 +217,7 @@ function attemptRecorder(db: Queryable, log: FastifyBaseLogger) {
       const batch = queue.slice(0, 500);
       queue = queue.slice(batch.length);
       const failed = await write(batch);
-      if (failed) await writeInPieces(batch, failed);
+      if (failed) await writeOneByOne(batch, failed);
       await yieldToIo();
     }
     writing = false;
