@@ -45,6 +45,9 @@ import { appsRoutes } from './oauth/apps-routes.ts';
 import { dashboardSessions } from './oauth/session.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { routeCatalog } from './mcp/catalog.ts';
+import { enableMetrics } from './observability/metrics.ts';
+import { installHttpMetrics, installRequestSpans } from './observability/http.ts';
+import { tracing } from './observability/tracing.ts';
 
 /** The HTTP app of one process, on the deps its composition root built. */
 export async function buildApp(deps: Deps): Promise<App> {
@@ -72,6 +75,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     trustProxy: deps.config.trustProxy as FastifyServerOptions['trustProxy'],
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
+  // First, so every request is timed and traced from its first hook (docs/observability.md).
+  if (deps.config.observability.metricsPort !== undefined) installHttpMetrics(app, await enableMetrics());
+  if (tracing) installRequestSpans(app, tracing);
 
   // A text body on a JSON API is a mistake; answer 415 instead of handing a string to validation.
   app.removeContentTypeParser('text/plain');

@@ -1,0 +1,53 @@
+import type { Span } from '@opentelemetry/api';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServiceMetrics } from './metrics.ts';
+import type { Tracing } from './tracing.ts';
+
+/** The route a request matched, as its pattern (`/api/v1/products/:id`): bounded, unlike its path. */
+const routeOf = (req: FastifyRequest) => req.routeOptions.url ?? 'unmatched';
+
+/** Every answered request, counted and timed under its method, route pattern and status (GET /metrics). */
+export function installHttpMetrics(app: FastifyInstance, metrics: ServiceMetrics) {
+  app.addHook('onResponse', (req, reply, done) => {
+    metrics.httpRequests.observe({ method: req.method, route: routeOf(req), status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
+  });
+}
+
+/**
+ * A server span per request, the child of the caller's span when the request carries a W3C
+ * `traceparent`. The span is made current in the first hook and again once the body has been
+ * read: the body arrives in the socket's callbacks, outside the request's async context, and the
+ * handler (with its statements and any delivery it sends) must run inside the span.
+ */
+export function installRequestSpans(app: FastifyInstance, t: Tracing) {
+  const { api } = t;
+  const spans = new WeakMap<FastifyRequest, { span: Span; context: ReturnType<typeof api.context.active> }>();
+  app.addHook('onRequest', (req, _reply, done) => {
+    const parent = api.propagation.extract(api.ROOT_CONTEXT, req.headers);
+    const span = t.tracer.startSpan(`${req.method} ${routeOf(req)}`, {
+      kind: api.SpanKind.SERVER,
+      attributes: { 'http.request.method': req.method, 'http.route': routeOf(req) },
+    }, parent);
+    const context = api.trace.setSpan(parent, span);
+    spans.set(req, { span, context });
+    api.context.with(context, done);
+  });
+  app.addHook('preValidation', (req, _reply, done) => {
+    const entry = spans.get(req);
+    if (entry) api.context.with(entry.context, done);
+    else done();
+  });
+  const end = (req: FastifyRequest, status?: number) => {
+    const entry = spans.get(req);
+    if (!entry) return;
+    spans.delete(req);
+    if (status !== undefined) {
+      entry.span.setAttribute('http.response.status_code', status);
+      if (status >= 500) entry.span.setStatus({ code: api.SpanStatusCode.ERROR });
+    }
+    entry.span.end();
+  };
+  app.addHook('onResponse', (req, reply, done) => { end(req, reply.statusCode); done(); });
+  app.addHook('onRequestAbort', (req, done) => { end(req); done(); });
+}
