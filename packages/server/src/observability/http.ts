@@ -16,37 +16,32 @@ export function installHttpMetrics(app: FastifyInstance, metrics: ServiceMetrics
 
 /**
  * A server span per request, the child of the caller's span when the request carries a W3C
- * `traceparent`. The span is made current in the first hook and again once the body has been
- * read: the body arrives in the socket's callbacks, outside the request's async context, and the
- * handler (with its statements and any delivery it sends) must run inside the span.
+ * `traceparent`, made current in the first hook: the later hooks and the handler (with its
+ * statements and any delivery it sends) run inside it. Fastify runs a body's parser in the
+ * request's async context, so a POST's handler is inside it too (tracing.test.ts sends one over a
+ * real socket).
  */
 export function installRequestSpans(app: FastifyInstance, t: Tracing) {
   const { api } = t;
-  const spans = new WeakMap<FastifyRequest, { span: Span; context: ReturnType<typeof api.context.active> }>();
+  const spans = new WeakMap<FastifyRequest, Span>();
   app.addHook('onRequest', (req, _reply, done) => {
     const parent = api.propagation.extract(api.ROOT_CONTEXT, req.headers);
     const span = t.tracer.startSpan(`${req.method} ${routeOf(req)}`, {
       kind: api.SpanKind.SERVER,
       attributes: { 'http.request.method': req.method, 'http.route': routeOf(req) },
     }, parent);
-    const context = api.trace.setSpan(parent, span);
-    spans.set(req, { span, context });
-    api.context.with(context, done);
-  });
-  app.addHook('preValidation', (req, _reply, done) => {
-    const entry = spans.get(req);
-    if (entry) api.context.with(entry.context, done);
-    else done();
+    spans.set(req, span);
+    api.context.with(api.trace.setSpan(parent, span), done);
   });
   const end = (req: FastifyRequest, status?: number) => {
-    const entry = spans.get(req);
-    if (!entry) return;
+    const span = spans.get(req);
+    if (!span) return;
     spans.delete(req);
     if (status !== undefined) {
-      entry.span.setAttribute('http.response.status_code', status);
-      if (status >= 500) entry.span.setStatus({ code: api.SpanStatusCode.ERROR });
+      span.setAttribute('http.response.status_code', status);
+      if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR });
     }
-    entry.span.end();
+    span.end();
   };
   app.addHook('onResponse', (req, reply, done) => { end(req, reply.statusCode); done(); });
   app.addHook('onRequestAbort', (req, done) => { end(req); done(); });
