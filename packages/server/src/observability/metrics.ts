@@ -38,7 +38,9 @@ let loading: Promise<ServiceMetrics> | undefined;
 
 /** The metrics of this process, made on first call; later calls return the same ones. */
 export function enableMetrics(): Promise<ServiceMetrics> {
-  loading ??= import('prom-client').then((prom) => {
+  // prom-client is CommonJS: its module.exports is the default export, from the sources and from
+  // the bundle alike (the bundle has no named exports for it; scripts/server-build.ts).
+  loading ??= import('prom-client').then(({ default: prom }) => {
     const registry = new prom.Registry();
     // Event-loop lag (nodejs_eventloop_lag_*), heap, GC pauses, CPU, open handles.
     prom.collectDefaultMetrics({ register: registry });

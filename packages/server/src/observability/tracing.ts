@@ -67,9 +67,12 @@ function statementVerb(sql: string): string {
 
 /**
  * Runs one database statement inside a client span named by its verb (and its prepared name when
- * it has one). The text is recorded without its parameters, which hold people's data.
+ * it has one), when it runs inside a request or a delivery. The text is recorded without its
+ * parameters, which hold people's data. Statements outside any span (the worker's polls and
+ * claims, several a second even when idle) are not traced: each would be a trace of one span.
  */
 export function statementSpan<T>(t: Tracing, sql: string, name: string | undefined, run: () => Promise<T>): Promise<T> {
+  if (!t.api.trace.getSpan(t.api.context.active())) return run();
   const span = t.tracer.startSpan(name ? `${statementVerb(sql)} ${name}` : statementVerb(sql), {
     kind: t.api.SpanKind.CLIENT,
     attributes: { 'db.system.name': 'postgresql', 'db.query.text': sql.length > 2048 ? `${sql.slice(0, 2048)}…` : sql },
