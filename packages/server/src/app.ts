@@ -37,6 +37,7 @@ import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
 import { dashboardStatic } from './dashboard/static.ts';
+import { installCompression } from './http/compression.ts';
 import { oauthResolver } from './auth/oauth-resolver.ts';
 import { providerOnFirstUse } from './oauth/provider.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -156,9 +157,13 @@ export async function buildApp(deps: Deps): Promise<App> {
   appsRoutes(app, { db: deps.db, sessions });
   mcpRoutes(app, { publicUrl: deps.config.publicUrl, resolver: bearer, tools: catalog.tools });
 
-  docsRoutes(app);
-  checkoutPages(app, deps);
-  await dashboardStatic(app, { dir: deps.dashboardDir });
+  // The pages and their assets, compressed for browsers (http/compression.ts); the JSON API is not.
+  await app.register(async (pages) => {
+    await installCompression(pages);
+    docsRoutes(pages as unknown as App);
+    checkoutPages(pages, deps);
+    await dashboardStatic(pages, { dir: deps.dashboardDir });
+  });
   stripeWebhookRoutes(app, deps);
   if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken, config: deps.config });
   return app;
