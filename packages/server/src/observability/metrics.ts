@@ -60,7 +60,7 @@ export function enableMetrics(): Promise<ServiceMetrics> {
       }),
       deliveries: new prom.Counter({
         name: 'webhook_deliveries_total',
-        help: 'Webhook delivery attempts by outcome: succeeded, retrying (failed, another attempt scheduled), failed (no attempt left), abandoned (endpoint disabled or deleted, not sent).',
+        help: 'Webhook delivery attempts recorded by this process, by outcome: succeeded, retrying (failed, another attempt scheduled), failed (no attempt left), abandoned (endpoint disabled or deleted, not sent).',
         labelNames: ['outcome'],
         registers,
       }),
@@ -104,7 +104,7 @@ export function enableMetrics(): Promise<ServiceMetrics> {
   return loading;
 }
 
-/** Counts one delivery's outcome and its attempt's duration; nothing when metrics are off. */
+/** Counts one delivery's recorded outcome and its attempt's duration (webhooks/delivery.ts); nothing when metrics are off. */
 export function recordDeliveryOutcome(outcome: DeliveryOutcome, durationMs?: number): void {
   if (!current) return;
   current.deliveries.inc({ outcome });

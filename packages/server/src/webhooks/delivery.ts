@@ -239,8 +239,8 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
   let seq = 0;
   const send: Deliverer['send'] = async (d) => {
     if (!d.url || !d.secret_sealed || d.endpoint_status !== 'active') {
-      recordDeliveryOutcome('abandoned');
-      return { recorded: claims.abandonDelivery(deps.db, d, d.url ? 'endpoint_disabled' : 'endpoint_deleted') };
+      const recorded = claims.abandonDelivery(deps.db, d, d.url ? 'endpoint_disabled' : 'endpoint_deleted');
+      return { recorded: recorded.then(() => recordDeliveryOutcome('abandoned')) };
     }
     const context = secretContext(d.brand_id, d.endpoint_id);
     const secret = keyFor(d.secret_sealed, context);
@@ -262,7 +262,6 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
     const delay = ok || gone ? null : nextAttemptDelay(deps.settings, attempt, result.retryAfterMs);
     const status: DeliveryStatus = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
     const outcome = status === 'pending' ? 'retrying' : status;
-    recordDeliveryOutcome(outcome, result.durationMs);
     span?.end({ responseCode: result.responseCode, error: result.error, outcome });
     const recorded = recorder.record({ delivery: d, attempt: result, outcome: {
       status,
@@ -271,7 +270,9 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
       disableReason: gone ? 'gone: the endpoint answered 410 Gone' : null,
       failingCutoff: new Date(result.attemptedAt.getTime() - deps.settings.disableAfterMs),
     } }).then((mine) => {
-      if (!mine) deps.log.warn({ delivery: d.id }, 'webhook delivery claim expired before its attempt was recorded');
+      // Counted once recorded: an attempt whose claim expired is another worker's to make again.
+      if (mine) recordDeliveryOutcome(outcome, result.durationMs);
+      else deps.log.warn({ delivery: d.id }, 'webhook delivery claim expired before its attempt was recorded');
     });
     return { recorded };
   };
