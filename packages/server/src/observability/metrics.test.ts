@@ -5,6 +5,7 @@ import { buildApp } from '../app.ts';
 import { loadCatalog } from '../catalog/load.ts';
 import type { App } from '../http/app-type.ts';
 import { hubWithFreeTier, people, queueForTest } from '../imports/test-support.ts';
+import { buyPlan, recurringBrand } from '../subscriptions/test-support.ts';
 import type { InjectOptions } from 'fastify';
 import { testDeps, testWebhookSettings, type TestApp } from '../testing/app.ts';
 import { openTestDb, type TestDb } from '../testing/db.ts';
@@ -169,6 +170,28 @@ describe('GET /metrics', () => {
     assert.equal(sample(text, 'subscription_renewal_lag_seconds'), 0);
     assert.equal(sample(text, 'payouts_due'), 0);
     assert.equal(sample(text, 'payout_lag_seconds'), 0);
+  });
+
+  it('shows a renewal and a payout run that are overdue while no worker takes them, and how late they are', async () => {
+    assert.equal(worker, undefined, 'the worker was stopped by the test before');
+    const lender = {
+      app, db: testDb.db,
+      request: ({ key: k, ...o }: InjectOptions & { key?: string }) => app.inject({ ...o, headers: { ...o.headers, 'x-service-api': k } }),
+    } as unknown as TestApp;
+    const b = await recurringBrand(lender);
+    await buyPlan(lender, b, 'monthly');
+    // As if the worker had been away: the renewal fell due 90 s ago, and the balance has waited
+    // since two days ago for its (daily) payout run.
+    await testDb.db.query(`UPDATE subscriptions SET due_at = now() - interval '90 seconds' WHERE brand_id = $1`, [b.brandId]);
+    await testDb.db.query(`UPDATE payout_schedules SET period_start = now() - interval '2 days' WHERE brand_id = $1`, [b.brandId]);
+    const text = (await scrape()).text;
+    assert.equal(sample(text, 'subscription_renewals_due'), 1);
+    const renewalLag = sample(text, 'subscription_renewal_lag_seconds')!;
+    assert.ok(renewalLag >= 90 && renewalLag < 150, `renewal lag ${renewalLag}`);
+    assert.equal(sample(text, 'payouts_due'), 1);
+    const payoutLag = sample(text, 'payout_lag_seconds')!;
+    // Due since the first midnight after two days ago: between one and two days late.
+    assert.ok(payoutLag > 86_400 && payoutLag <= 2 * 86_400, `payout lag ${payoutLag}`);
   });
 
   it('has the process figures: event-loop lag and, on PostgreSQL, the pool', async () => {
