@@ -18,10 +18,17 @@
  *
  * Cases: PGlite with the in-process worker (embedded mode is one process), and, when DATABASE_URL
  * is set, PostgreSQL with 1 and 2 worker processes (`main.ts` with ROLES=worker, real child
- * processes) in a throwaway schema. Each phase gives up after 60 s.
+ * processes) in a throwaway schema, and 1 worker process sending everything to one endpoint (its
+ * in-flight cap, WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT, bounds it; its ceiling is a bare loop at that
+ * concurrency to that one receiver). Each phase gives up after 60 s.
+ *
+ * Database CPU per delivery (PostgreSQL): the CPU time of the worker processes' own database
+ * connections (found by their application_name, read from /proc while the phase runs, so it needs
+ * the database on this machine), divided by the deliveries of the burst. Other load on the same
+ * cluster does not count, unlike the cluster's total.
  *
  *   node bench/webhooks.ts            # standalone; `npm run bench` calls benchWebhooks()
- *   BENCH_WEBHOOK_CASES=pg1,pg2       # only some cases (pglite, pg1, pg2)
+ *   BENCH_WEBHOOK_CASES=pg1,pg2       # only some cases (pglite, pg1, pg2, pg1-one)
  *   BENCH_WEBHOOK_EVENTS=20000        # events per phase (default 10,000)
  *   BENCH_WEBHOOK_CPU_PROF=/tmp/prof  # worker processes write V8 CPU profiles there
  *   BENCH_HOT=1                       # print webhook_deliveries' updates and heap-only ones (PostgreSQL)
@@ -29,6 +36,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createBrand } from '../packages/server/src/brands/service.ts';
@@ -49,7 +57,7 @@ const events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const brands = 10;
 const rate = Number(process.env.BENCH_WEBHOOK_RATE ?? 2000);
 const pgliteRate = Number(process.env.BENCH_WEBHOOK_RATE_PGLITE ?? 250);
-const cases = new Set((process.env.BENCH_WEBHOOK_CASES ?? 'pglite,pg1,pg2').split(',').map((c) => c.trim()));
+const cases = new Set((process.env.BENCH_WEBHOOK_CASES ?? 'pglite,pg1,pg2,pg1-one').split(',').map((c) => c.trim()));
 const cpuProfDir = process.env.BENCH_WEBHOOK_CPU_PROF;
 const phaseLimitMs = 60_000;
 const now = () => performance.timeOrigin + performance.now();
@@ -79,6 +87,47 @@ async function produce(db: Db, brandIds: string[], count: number, perCommit: num
   }
 }
 
+/**
+ * CPU time (ms) of the database backends whose application_name is `appName`, sampled every 100 ms
+ * from /proc/<pid>/stat (utime + stime) while it runs: a backend that closes keeps its last sample.
+ * Started with the phase's worker processes, so their backends are all born in it and counted
+ * whole. NaN when the backends' /proc entries cannot be read (a database on another machine).
+ */
+function databaseCpu(admin: Db, appName: string) {
+  const ticks = new Map<number, number>();
+  const hz = 100; // USER_HZ on Linux
+  let readable = true;
+  const sample = async () => {
+    const rows = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [appName]);
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+      } catch (err) {
+        // A backend that closed between the two reads keeps its last sample.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') readable = false;
+      }
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  let sampling = Promise.resolve();
+  const loop = () => { timer = setTimeout(() => { sampling = sample().catch(() => {}).then(loop); }, 100); };
+  const started = sample().then(loop);
+  return {
+    async stop(): Promise<number> {
+      await started;
+      clearTimeout(timer);
+      await sampling;
+      await sample().catch(() => {});
+      clearTimeout(timer);
+      if (!readable || !ticks.size) return NaN;
+      let used = 0;
+      for (const t of ticks.values()) used += t;
+      return (used / hz) * 1000;
+    },
+  };
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 interface PhaseResult {
@@ -88,6 +137,8 @@ interface PhaseResult {
   p99: number;
   duplicates: number;
   connections: number;
+  /** Database CPU per delivery in µs (PostgreSQL burst only). */
+  dbCpuUs?: number;
 }
 
 /** Deliveries/s from the first receipt to the last; latency from each event's commit. */
@@ -112,13 +163,13 @@ function summarise(rx: Receivers, committedAt: Map<string, number>): PhaseResult
   };
 }
 
-/** The delivery ceiling with `processes` bare loops, each at a worker's concurrency. */
-async function ceiling(rx: Receivers, processes: number, concurrency: number): Promise<number> {
+/** The delivery ceiling with `processes` bare loops, each at a worker's concurrency, to `urls`. */
+async function ceiling(rx: Receivers, processes: number, concurrency: number, urls = rx.urls): Promise<number> {
   await rx.reset();
   const children: ChildProcess[] = [];
   for (let i = 0; i < processes; i++) {
     const count = Math.floor(events / processes) + (i < events % processes ? 1 : 0);
-    children.push(fork(here('./webhook-ceiling.ts'), [String(count), String(concurrency), ...rx.urls]));
+    children.push(fork(here('./webhook-ceiling.ts'), [String(count), String(concurrency), ...urls]));
   }
   await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
   await rx.waitFor(events, 5000);
@@ -155,12 +206,22 @@ interface CaseResult {
   ceiling: number;
 }
 
-async function runPhases(s: Setup, startWorkers: StartWorkers, rate: number, ceilingProcesses: number): Promise<CaseResult> {
+interface PhaseOptions {
+  /** The brands (one endpoint each) the events go to: all of them, or one for the one-endpoint case. */
+  brandIds?: string[];
+  /** Samples the database CPU of the workers' connections during the burst. */
+  cpu?: () => { stop(): Promise<number> };
+  /** The ceiling's concurrency and receivers (default: a worker's concurrency, every receiver). */
+  ceiling?: { concurrency: number; urls: string[] };
+}
+
+async function runPhases(s: Setup, startWorkers: StartWorkers, rate: number, ceilingProcesses: number, o: PhaseOptions = {}): Promise<CaseResult> {
+  const brandIds = o.brandIds ?? s.brandIds;
   // Paced: workers running, events arriving at `rate`.
   await s.rx.reset();
   let stop = await startWorkers();
   const pacedCommits = new Map<string, number>();
-  await produce(s.db, s.brandIds, events, Math.max(1, Math.round(rate / 100)), pacedCommits, rate);
+  await produce(s.db, brandIds, events, Math.max(1, Math.round(rate / 100)), pacedCommits, rate);
   await s.rx.waitFor(events, phaseLimitMs);
   const paced = summarise(s.rx, pacedCommits);
   await stop();
@@ -168,14 +229,18 @@ async function runPhases(s: Setup, startWorkers: StartWorkers, rate: number, cei
   // Burst: the backlog first, then the workers.
   await s.rx.reset();
   const burstCommits = new Map<string, number>();
-  await produce(s.db, s.brandIds, events, 100, burstCommits);
+  await produce(s.db, brandIds, events, 100, burstCommits);
   stop = await startWorkers();
+  const cpu = o.cpu?.();
   await s.rx.waitFor(events, phaseLimitMs);
   const burst = summarise(s.rx, burstCommits);
+  const cpuMs = await cpu?.stop();
+  if (cpuMs !== undefined) burst.dbCpuUs = (cpuMs * 1000) / burst.delivered;
   await stop();
 
   // The ceiling right after, on the same receivers, so the machine's load is as alike as it gets.
-  return { rate, paced, burst, ceiling: await ceiling(s.rx, ceilingProcesses, s.config.webhooks.concurrency) };
+  const c = o.ceiling ?? { concurrency: s.config.webhooks.concurrency, urls: s.rx.urls };
+  return { rate, paced, burst, ceiling: await ceiling(s.rx, ceilingProcesses, c.concurrency, c.urls) };
 }
 
 function benchConfig(): Config {
@@ -199,7 +264,7 @@ async function benchPglite(rx: Receivers): Promise<string> {
   }
 }
 
-async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers): Promise<string> {
+async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers, oneEndpoint = false): Promise<string> {
   const schema = `bench_wh_${randomBytes(4).toString('hex')}`;
   const admin = openPostgres(databaseUrl, { max: 1 });
   await admin.query(`CREATE SCHEMA ${schema}`);
@@ -207,6 +272,7 @@ async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers
   const config = benchConfig();
   const u = new URL(databaseUrl);
   u.searchParams.set('options', `-c search_path=${schema}`);
+  u.searchParams.set('application_name', schema);
   const profile = cpuProfDir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {};
   const running = new Set<ChildProcess>();
   const stopAll = () => Promise.all([...running].map(async (c) => {
@@ -216,12 +282,13 @@ async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers
   }));
   try {
     const s = await prepare(db, config, rx);
+    const one = { concurrency: config.webhooks.maxInFlightPerEndpoint, urls: rx.urls.slice(0, 1) };
     const r = await runPhases(s, async () => {
       const env = { DATABASE_URL: u.toString(), WEBHOOK_SECRET_KEY: config.webhooks.secretKey!.toString('base64'), ...profile };
       for (const c of await Promise.all(Array.from({ length: workers }, () => startWorkerProcess(env)))) running.add(c);
       return async () => { await stopAll(); };
-    }, rate, workers);
-    return row(`PostgreSQL, ${workers} worker process${workers > 1 ? 'es' : ''}`, r);
+    }, rate, workers, { cpu: () => databaseCpu(admin, schema), ...(oneEndpoint ? { brandIds: s.brandIds.slice(0, 1), ceiling: one } : {}) });
+    return row(`PostgreSQL, ${workers} worker process${workers > 1 ? 'es' : ''}${oneEndpoint ? ', one endpoint' : `, ${brands} endpoints`}`, r);
   } finally {
     // After a failure too: a worker left running would hold the schema's tables.
     await stopAll();
@@ -238,7 +305,7 @@ function row(name: string, r: CaseResult) {
   const missing = (p: PhaseResult) => (p.delivered < events ? ` (only ${p.delivered} in ${phaseLimitMs / 1000} s)` : '');
   return `| ${name} | ${r.rate} | ${fmt(r.paced.perSecond)}${missing(r.paced)} | ${fmt(r.paced.p50)} | ${fmt(r.paced.p99)} `
     + `| ${fmt(r.burst.perSecond)}${missing(r.burst)} | ${fmt(r.burst.p50)} | ${fmt(r.burst.p99)} `
-    + `| ${fmt(r.ceiling)} | ${(r.burst.perSecond / r.ceiling).toFixed(2)} | ${r.burst.connections} | ${r.paced.duplicates + r.burst.duplicates} |`;
+    + `| ${fmt(r.ceiling)} | ${(r.burst.perSecond / r.ceiling).toFixed(2)} | ${r.burst.dbCpuUs === undefined ? '–' : fmt(r.burst.dbCpuUs)} | ${r.burst.connections} | ${r.paced.duplicates + r.burst.duplicates} |`;
 }
 
 export async function benchWebhooks(): Promise<string> {
@@ -250,6 +317,7 @@ export async function benchWebhooks(): Promise<string> {
     if (cases.has('pglite')) rows.push(await benchPglite(rx));
     if (databaseUrl && cases.has('pg1')) rows.push(await benchPostgres(databaseUrl, 1, rx));
     if (databaseUrl && cases.has('pg2')) rows.push(await benchPostgres(databaseUrl, 2, rx));
+    if (databaseUrl && cases.has('pg1-one')) rows.push(await benchPostgres(databaseUrl, 1, rx, true));
   } finally {
     await rx.close();
   }
@@ -263,10 +331,12 @@ export async function benchWebhooks(): Promise<string> {
       + '(deliveries/s is the drain rate from the first receipt to the last; latency there is mostly queueing). '
       + 'Ceiling: a bare loop per worker process POSTing the same bodies to the same receivers at the same concurrency with no database; '
       + 'burst / ceiling is the share of it the workers reach; burst connections: how many the workers opened to the receivers (kept alive and reused). '
-      + 'Target on PostgreSQL: burst ≥ 10,000 deliveries/s per worker process or ≥ 0.6 of the ceiling, paced p50 < 10 ms at 2,000/s, no duplicates.',
+      + 'Database CPU: the CPU time of the worker processes\' own PostgreSQL connections during the burst, per delivery. '
+      + 'One endpoint: every event to one brand\'s one endpoint, whose in-flight cap (16) bounds the drain; its ceiling is a bare loop at that concurrency to that receiver. '
+      + 'Target on PostgreSQL: burst ≥ 10,000 deliveries/s per worker process or ≥ 0.6 of the ceiling, paced p50 < 10 ms at 2,000/s, no duplicates; one endpoint ≥ 2,000 deliveries/s.',
     '',
-    '| case | offered events/s | paced deliveries/s | paced p50 ms | paced p99 ms | burst deliveries/s | burst p50 ms | burst p99 ms | ceiling deliveries/s | burst / ceiling | burst connections | duplicate sends |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| case | offered events/s | paced deliveries/s | paced p50 ms | paced p99 ms | burst deliveries/s | burst p50 ms | burst p99 ms | ceiling deliveries/s | burst / ceiling | burst DB CPU µs/delivery | burst connections | duplicate sends |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     ...(databaseUrl ? [] : ['', '_PostgreSQL not measured: set DATABASE_URL to include it (1 and 2 worker processes)._']),
     '',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { cards, courseBody, submitCard } from '../../server/src/checkout/test-fixtures.ts';
+import { cards, courseBody, submitCard } from '../../server/src/testing/checkout-fixtures.ts';
 import { createBrandWithCatalog, createKey } from '../../server/src/testing/factories.ts';
 import { startReceiver, type Receiver } from '../../server/src/testing/receiver.ts';
 import {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { courseBody } from '../../server/src/checkout/test-fixtures.ts';
+import { courseBody } from '../../server/src/testing/checkout-fixtures.ts';
 import { testDbKind } from '../../server/src/testing/db.ts';
 import { createBrandWithCatalog } from '../../server/src/testing/factories.ts';
 import { startReceiver } from '../../server/src/testing/receiver.ts';

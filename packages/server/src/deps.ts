@@ -6,7 +6,7 @@ import type { Db } from './db/client.ts';
 import type { KeyCache } from './keys/cache.ts';
 import type Stripe from 'stripe';
 import type { PaymentProviders } from './payments/providers.ts';
-import type { Lookup } from './webhooks/url-guard.ts';
+import type { Lookup } from './security/url-guard.ts';
 
 /**
  * Everything a process runs on, built once by its composition root (start.ts, the CLI, or

@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { setRateLimits } from './brands/repository.ts';
-import { courseBody, cards } from './checkout/test-fixtures.ts';
+import { courseBody, cards } from './testing/checkout-fixtures.ts';
 import { startTestApp, type TestApp } from './testing/app.ts';
 import { testDbKind } from './testing/db.ts';
 import { createBrandWithCatalog, createKey } from './testing/factories.ts';

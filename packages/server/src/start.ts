@@ -12,7 +12,7 @@ import { connectRateLimitRedis } from './http/rate-limit.ts';
 import { createLogger } from './logger.ts';
 import { resolveSecrets } from './secrets.ts';
 import { configuredPayments } from './payments/configured.ts';
-import { systemLookup } from './webhooks/url-guard.ts';
+import { systemLookup } from './security/url-guard.ts';
 import { workSources } from './worker/sources.ts';
 import { startWorker } from './worker/loop.ts';
 import { startTracing } from './observability/tracing.ts';

@@ -1,3 +1,4 @@
+import type { Mode } from '../http/shapes.ts';
 /** Every scope a key or token can hold. The reference names these; it does not promise the list is complete. */
 export const scopes = [
   'products:read',
@@ -13,7 +14,7 @@ export type Scope = (typeof scopes)[number];
 
 export const isScope = (s: string): s is Scope => (scopes as readonly string[]).includes(s);
 
-export type Mode = 'test' | 'live';
+export type { Mode };
 
 /**
  * Who is calling, resolved once per request by one of auth/'s resolvers: an API key today; an

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Currency } from '../money.ts';
+import { Timestamp } from '../http/shapes.ts';
 
 /**
  * The fields a catalog write may set, shared by the two ways of writing the catalog: the catalog
@@ -11,7 +12,7 @@ import { Currency } from '../money.ts';
  * checkout-field type open; these are ours (docs/catalog.md lists them).
  */
 
-export const Timestamp = Type.String({ format: 'date-time' });
+export { Timestamp };
 const Amount = Type.Number({ minimum: 0, maximum: 1e9, description: 'As a person reads it (49.5), stored in the currency\'s minor units.' });
 export const MoneyInput = Type.Object({ amount: Amount, currency: Currency }, { additionalProperties: false });
 

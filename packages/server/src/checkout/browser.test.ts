@@ -8,7 +8,7 @@ import { browserSkip, launchChromium } from '../testing/browser.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { freePort } from '../testing/processes.ts';
 import { registerEndpoint, startReceiver, type Receiver } from '../testing/receiver.ts';
-import { cards, courseBody, createLink } from './test-fixtures.ts';
+import { cards, courseBody, createLink } from '../testing/checkout-fixtures.ts';
 
 /**
  * The hosted checkout in a real headless Chromium (Debian's `chromium` package). Without it the

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { cards, courseBody, createLink, eventsOf, submitCard } from './test-fixtures.ts';
+import { cards, courseBody, createLink, eventsOf, submitCard } from '../testing/checkout-fixtures.ts';
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });

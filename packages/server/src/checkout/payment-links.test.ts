@@ -4,7 +4,7 @@ import { loadCatalog } from '../catalog/load.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrandWithCatalog, createKey } from '../testing/factories.ts';
-import { courseBody, createLink, type Ids } from './test-fixtures.ts';
+import { courseBody, createLink, type Ids } from '../testing/checkout-fixtures.ts';
 
 let t: TestApp;
 let brand: Awaited<ReturnType<typeof createBrandWithCatalog>>;

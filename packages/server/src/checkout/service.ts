@@ -17,7 +17,7 @@ import type { TransactionRow } from '../transactions/repository.ts';
 import { renderTransaction } from '../transactions/service.ts';
 import { checkForm } from './form.ts';
 import { priceLink, type PurchaseTarget } from './pricing.ts';
-import { urlShapeProblem } from '../webhooks/url-guard.ts';
+import { urlShapeProblem } from '../security/url-guard.ts';
 import * as repo from './repository.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';

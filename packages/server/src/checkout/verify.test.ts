@@ -10,7 +10,7 @@ import { createBrandWithCatalog, createKey, createTransaction } from '../testing
 import { testDbKind } from '../testing/db.ts';
 import { registerEndpoint, startReceiver } from '../testing/receiver.ts';
 import { beginPayment } from './flows.ts';
-import { cards, courseBody, createLink, eventsOf, submitCard } from './test-fixtures.ts';
+import { cards, courseBody, createLink, eventsOf, submitCard } from '../testing/checkout-fixtures.ts';
 
 let t: TestApp;
 before(async () => { t = await startTestApp({ worker: true }); });

@@ -16,9 +16,9 @@ import { createKey, listKeys, revokeKey, rollKey } from '../keys/service.ts';
 import { createConfidentialClient } from '../oauth/clients.ts';
 import { addUserToBrand, createPasswordReset } from '../users/service.ts';
 import { seedDemoActivity } from './demo.ts';
+import { Mode } from '../http/shapes.ts';
 
 const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...scopes] });
-const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);
 
 /**
  * An admin command, already parsed. The CLI runs it against the database directly, or sends it

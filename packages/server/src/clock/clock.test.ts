@@ -65,7 +65,7 @@ describe('POST /test-clock/advance', () => {
     const { loadCatalog } = await import('../catalog/load.ts');
     const ids = await loadCatalog(t.db, a.brandId, { hubs: [{ ref: 'daily', name: 'Daily', tiers: [
       { ref: 'd', name: 'Daily', price: { amount: 1, currency: 'USD' }, recurrence: { periodic: 'daily', interval: 1, count: 10 } }] }] });
-    const { createLink, submitCard } = await import('../checkout/test-fixtures.ts');
+    const { createLink, submitCard } = await import('../testing/checkout-fixtures.ts');
     const link = await createLink(t, a.key, { items: [{ id: ids.daily, plan: ids.d, type: 'membership' }], form: { formData: { fullName: 'Ada', email: 'd@example.com' } } });
     await submitCard(t, link.path, '4242 4242 4242 4242');
     await advance(t, a.key, { by: '30d' });

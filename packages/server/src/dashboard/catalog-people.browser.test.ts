@@ -8,7 +8,7 @@ import { browserSkip, launchChromium } from '../testing/browser.ts';
 import { createBrandWithCatalog, createKey, createMembership } from '../testing/factories.ts';
 import { freePort } from '../testing/processes.ts';
 import { addUserToBrand } from '../users/service.ts';
-import { cards, courseBody, createLink, submitCard } from '../checkout/test-fixtures.ts';
+import { cards, courseBody, createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { defaultDashboardDir } from './static.ts';
 
 /**

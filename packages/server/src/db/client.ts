@@ -3,7 +3,6 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { statementSpan, tracing } from '../observability/tracing.ts';
 
 /** Something SQL can be sent to: the database itself, or one open transaction. */
 export interface Queryable {
@@ -48,6 +47,19 @@ function commitListeners() {
       }
     },
   };
+}
+
+/** Runs one statement inside whatever records it (a span); `run` sends it. */
+export type StatementTracer = <T>(sql: string, name: string | undefined, run: () => Promise<T>) => Promise<T>;
+
+/**
+ * Set by observability/tracing.ts when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT): every
+ * statement of every handle then runs through it. Unset, a statement costs one variable read more.
+ * The database layer knows nothing of tracing; tracing hooks itself in here.
+ */
+let statementTracer: StatementTracer | undefined;
+export function traceStatements(tracer: StatementTracer | undefined): void {
+  statementTracer = tracer;
 }
 
 // pg returns int8 and numeric as strings and PGlite as numbers; every count and amount we
@@ -119,7 +131,7 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
   return {
     kind: 'pglite',
     async query<R>(sql: string, params: unknown[] = []) {
-      const res = await (tracing ? statementSpan(tracing, sql, undefined, () => lite.query<R>(sql, params)) : lite.query<R>(sql, params));
+      const res = await (statementTracer ? statementTracer(sql, undefined, () => lite.query<R>(sql, params)) : lite.query<R>(sql, params));
       return res.rows;
     },
     async exec(sql) { await lite.exec(sql); },
@@ -127,7 +139,7 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
       const tx: Queryable = {
         async query<R>(sql: string, params: unknown[] = []) {
           const run = () => txHandle!.query<R>(sql, params);
-          return (await (tracing ? statementSpan(tracing, sql, undefined, run) : run())).rows;
+          return (await (statementTracer ? statementTracer(sql, undefined, run) : run())).rows;
         },
         async exec(sql) { await txHandle!.exec(sql); },
       };
@@ -208,7 +220,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
     return res.rows as R[];
   };
   const run = <R>(client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = [], name?: string) => (
-    tracing ? statementSpan(tracing, sql, name, () => send<R>(client, sql, params, name)) : send<R>(client, sql, params, name));
+    statementTracer ? statementTracer(sql, name, () => send<R>(client, sql, params, name)) : send<R>(client, sql, params, name));
   return {
     kind: 'postgres',
     query: (sql, params, name) => run(pool, sql, params, name),

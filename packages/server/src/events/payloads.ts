@@ -4,6 +4,7 @@ import { VersionFields } from '../object-version.ts';
 import { Subscription } from '../subscriptions/schemas.ts';
 import { Transaction } from '../transactions/schemas.ts';
 import type { EventType } from './types.ts';
+import { Mode } from '../http/shapes.ts';
 
 /**
  * The `data` of every event type, one TypeBox shape each (DESIGN.md, Events and the worker). The
@@ -36,7 +37,7 @@ export const Payout = Type.Object({
   periodStart: Type.String({ format: 'date-time' }),
   periodEnd: Type.String({ format: 'date-time' }),
   settledAt: Type.String({ format: 'date-time' }),
-  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+  mode: Mode,
   ...VersionFields,
 }, { $id: 'Payout' });
 

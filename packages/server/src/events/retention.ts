@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../db/client.ts';
 import { allBrandIds } from '../brands/repository.ts';
 import type { WorkSource } from '../worker/loop.ts';
+import { periodic } from '../worker/periodic.ts';
 import { purgeProviderEventsBefore } from '../payments/stripe/repository.ts';
 import { purgeBefore } from './repository.ts';
 
@@ -23,23 +24,12 @@ export async function purgeEventsBefore(db: Queryable, cutoff: Date, batch = 100
   return purged;
 }
 
-/**
- * Runs the purge once per `everyMs` in each worker process, the first time `everyMs` after start
- * (so short-lived processes and tests never purge; running it in two processes is harmless).
- */
+/** Runs the purge once an hour (`everyMs`) in each worker process (worker/periodic.ts). */
 export function retentionSource(deps: { db: Db; log: FastifyBaseLogger; retentionMs: number; everyMs?: number }): WorkSource {
-  const everyMs = deps.everyMs ?? 3_600_000;
-  let lastRun = Date.now();
-  return {
-    name: 'event-retention',
-    async runOnce() {
-      if (Date.now() - lastRun < everyMs) return 0;
-      lastRun = Date.now();
-      const cutoff = new Date(Date.now() - deps.retentionMs);
-      const purged = await purgeEventsBefore(deps.db, cutoff);
-      if (purged) deps.log.info({ purged }, 'old events and their deliveries purged');
-      await purgeProviderEventsBefore(deps.db, cutoff);
-      return 0;
-    },
-  };
+  return periodic('event-retention', deps.everyMs ?? 3_600_000, async () => {
+    const cutoff = new Date(Date.now() - deps.retentionMs);
+    const purged = await purgeEventsBefore(deps.db, cutoff);
+    if (purged) deps.log.info({ purged }, 'old events and their deliveries purged');
+    await purgeProviderEventsBefore(deps.db, cutoff);
+  });
 }

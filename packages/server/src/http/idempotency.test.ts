@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../app.ts';
 import { openPostgres } from '../db/client.ts';
-import { cards, courseBody, submitCard } from '../checkout/test-fixtures.ts';
+import { cards, courseBody, submitCard } from '../testing/checkout-fixtures.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { testDbKind } from '../testing/db.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
@@ -170,7 +170,7 @@ describe('Idempotency-Key', () => {
 
 describe('idempotency key retention', () => {
   it('purges keys older than 24 hours and keeps the rest', async () => {
-    const { purgeExpired } = await import('./idempotency-store.ts');
+    const { purgeExpired } = await import('../idempotency/store.ts');
     const shop = await createBrandWithCatalog(t.db);
     await post(shop.testKey, 'old', courseBody(shop.ids));
     await post(shop.testKey, 'new', courseBody(shop.ids, { metadata: { n: '2' } }));

@@ -6,8 +6,8 @@ import type { Db, Queryable } from '../db/client.ts';
 import { AppError, invalid } from '../errors.ts';
 import { ok } from './envelope.ts';
 import { errorEnvelope, toAppError } from './error-handler.ts';
-import * as store from './idempotency-store.ts';
-import { openSecret, sealSecret } from '../webhooks/secret-box.ts';
+import * as store from '../idempotency/store.ts';
+import { openSecret, sealSecret } from '../security/secret-box.ts';
 
 /**
  * Idempotency-Key on every POST, PATCH and DELETE of /api/v1, as Stripe has it

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App } from './app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ok } from './envelope.ts';
+import { Mode } from './shapes.ts';
 
 export function pingRoute(app: App) {
   app.get('/ping', {
@@ -13,7 +14,7 @@ export function pingRoute(app: App) {
         200: Envelope(Type.Object({
           ok: Type.Boolean(),
           brandID: Type.String(),
-          mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+          mode: Mode,
           scopes: Type.Array(Type.String()),
         })),
       },

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../app.ts';
 import type { App } from './app-type.ts';
-import { courseBody } from '../checkout/test-fixtures.ts';
+import { courseBody } from '../testing/checkout-fixtures.ts';
 import { createLogger } from '../logger.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createBrandWithCatalog, createKey, createTransaction } from '../testing/factories.ts';

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { hubFields } from '../catalog/fields.ts';
 import { Tier, TierInput } from '../products/schemas.ts';
+import { Timestamp } from '../http/shapes.ts';
 
-const Timestamp = Type.String({ format: 'date-time' });
 
 // Our addition: the reference lists a hub's members but not the hub itself. A hub is a
 // membership community; its tiers are its plans (docs/catalog.md).

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Mode } from '../http/shapes.ts';
 
 /** Most records one import request may carry (docs/imports.md). */
 export const maxImportRecords = 10_000;
@@ -47,7 +48,7 @@ export const ImportStatus = Type.Union([Type.Literal('queued'), Type.Literal('pr
 export const Import = Type.Object({
   id: Type.String(),
   status: ImportStatus,
-  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+  mode: Mode,
   hubID: Type.Optional(Type.String({ description: 'Set for a hub member import.' })),
   productID: Type.Optional(Type.String({ description: 'Set for a product customer import.' })),
   plan: Type.String({ description: 'The tier every imported person joins on.' }),

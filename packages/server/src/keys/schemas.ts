@@ -1,15 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { scopes, type Scope } from '../auth/principal.ts';
+import { Mode } from '../http/shapes.ts';
+import { NullableTimestamp, Timestamp } from '../http/shapes.ts';
 
-const Timestamp = Type.String({ format: 'date-time' });
-const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...scopes] });
 
 /** An API key as the dashboard and `key list` show it: never the key, never its hash. */
 export const ApiKey = Type.Object({
   id: Type.String(),
   name: Type.Union([Type.String(), Type.Null()]),
-  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+  mode: Mode,
   scopes: Type.Array(ScopeName),
   prefix: Type.String({ description: '`svc_test_` or `svc_live_` and the next four characters.' }),
   lastFour: Type.Union([Type.String(), Type.Null()], { description: 'The key\'s last four characters (null for keys made before they were kept).' }),

@@ -7,6 +7,7 @@ import { parseAccountId } from './account.ts';
 import { recentCalls } from './app-calls.ts';
 import { findGrantOfBrand, listGrants, revokeGrant } from './repository.ts';
 import type { SessionReader } from './session.ts';
+import { Mode } from '../http/shapes.ts';
 
 const ConnectedApp = Type.Object({
   id: Type.String({ description: 'The grant id: what Disconnect takes.' }),
@@ -14,7 +15,7 @@ const ConnectedApp = Type.Object({
   name: Type.String(),
   redirectHost: Type.Union([Type.String(), Type.Null()]),
   scopes: Type.Array(Type.String()),
-  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+  mode: Mode,
   offline: Type.Boolean({ description: 'Whether the app holds a refresh token (stays connected past an hour).' }),
   connectedAt: Type.String({ format: 'date-time' }),
   lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

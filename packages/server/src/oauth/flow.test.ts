@@ -8,7 +8,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, Unaut
 import { readFileSync } from 'node:fs';
 import { loadCatalog } from '../catalog/load.ts';
 import { exampleCatalogPath } from '../cli/commands.ts';
-import { cards, courseBody } from '../checkout/test-fixtures.ts';
+import { cards, courseBody } from '../testing/checkout-fixtures.ts';
 import { authorizeAsCreator, startOAuthServer, type ConsentChoice, type OAuthTestServer } from '../testing/oauth.ts';
 
 let s: OAuthTestServer;

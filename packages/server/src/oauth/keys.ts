@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
-import { openSecret, sealSecret } from '../webhooks/secret-box.ts';
+import { openSecret, sealSecret } from '../security/secret-box.ts';
 import { findSetting, keepSetting, replaceSetting } from './repository.ts';
 
 const jwksId = 'signing-jwks';

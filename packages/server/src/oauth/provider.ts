@@ -3,7 +3,7 @@ import type { default as Provider, errors as ProviderErrors, KoaContextWithOIDC,
 import type { Deps } from '../deps.ts';
 import { esc, layout } from '../pages/html.ts';
 import type { Queryable } from '../db/client.ts';
-import { checkEndpointUrl, type Lookup } from '../webhooks/url-guard.ts';
+import { checkEndpointUrl, type Lookup } from '../security/url-guard.ts';
 import { cookieKeys, signingKeys } from './keys.ts';
 import { adapterClass } from './repository.ts';
 import { defaultScopes, grantableScopes, requestableScopes } from './scopes.ts';

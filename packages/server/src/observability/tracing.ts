@@ -1,4 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
+import { traceStatements } from '../db/client.ts';
 
 /**
  * OpenTelemetry tracing (docs/observability.md), on when OTEL_EXPORTER_OTLP_ENDPOINT is set.
@@ -6,7 +7,7 @@ import type { Tracer } from '@opentelemetry/api';
  * span first checks `tracing`, so a process without the setting pays one variable read.
  *
  * The spans are made by hand at the three places that matter (the HTTP edge, db/client.ts's
- * statements, webhooks/delivery.ts's attempts) rather than by the SDK's auto-instrumentation:
+ * statements through its `traceStatements` hook, webhooks/delivery.ts's attempts) rather than by the SDK's auto-instrumentation:
  * that patches modules as Node loads them, and `npm start` runs a bundle in which Fastify and pg
  * are not loaded as modules of their own (scripts/server-build.ts).
  */
@@ -50,13 +51,15 @@ export async function startTracing(settings: TracingSettings): Promise<Tracing> 
   api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   api.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   api.trace.setGlobalTracerProvider(provider);
-  tracing = {
+  const t: Tracing = {
     api,
     tracer: api.trace.getTracer('creator-commerce'),
     flush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
   };
-  return tracing;
+  traceStatements((sql, name, run) => statementSpan(t, sql, name, run));
+  tracing = t;
+  return t;
 }
 
 /** The first word of a statement (SELECT, INSERT, WITH, …): a span name that is bounded and says what ran. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadCatalog } from '../catalog/load.ts';
-import { cards, courseBody, createLink, submitCard } from '../checkout/test-fixtures.ts';
+import { cards, courseBody, createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createBrandWithCatalog, createKey } from '../testing/factories.ts';
 

@@ -2,8 +2,8 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { checkoutFieldFields, EventInput, itemFields, productFields as writableFields, tierFields } from '../catalog/fields.ts';
 import { refPattern } from '../catalog/schema.ts';
 import { Money } from '../money.ts';
+import { Timestamp } from '../http/shapes.ts';
 
-const Timestamp = Type.String({ format: 'date-time' });
 
 export const EventDetails = Type.Object({
   eventType: Type.String({ description: '`in_person`, `online` or `hybrid`.' }),

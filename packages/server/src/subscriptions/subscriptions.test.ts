@@ -119,7 +119,7 @@ describe('subscriptions', () => {
     const ids = await loadCatalog(t.db, b.brandId, { hubs: [{ ref: 'h', name: 'H', tiers: [{ ref: 'hf', name: 'Free', price: { amount: 0, currency: 'USD' } }] }],
       products: [{ ref: 'p', type: 'membership', title: 'Club pass', hub: 'h',
         tiers: [{ ref: 'pm', name: 'Monthly', price: { amount: 9, currency: 'USD' }, recurrence: { periodic: 'weekly', interval: 2, count: 0 } }] }] });
-    const { createLink, submitCard } = await import('../checkout/test-fixtures.ts');
+    const { createLink, submitCard } = await import('../testing/checkout-fixtures.ts');
     const link = await createLink(t, b.key, { items: [{ id: ids.p, plan: ids.pm, type: 'membership', hubID: ids.h }], form: { formData: { fullName: 'Ada', email: 'pass@example.com' } } });
     await submitCard(t, link.path, sub341);
     const rows = await t.db.query<{ id: string; hub_id: string | null; subscription_id: string }>('SELECT id, hub_id, subscription_id FROM memberships WHERE brand_id = $1', [b.brandId]);
@@ -300,7 +300,7 @@ describe('DELETE /hubs/{hubID}/members/{id}', () => {
     const b = await recurringBrand(t);
     const { membershipId, email } = await buyPlan(t, b, 'monthly');
     await t.request({ method: 'DELETE', url: `/api/v1/hubs/${b.ids.club}/members/${membershipId}`, key: b.key });
-    const { createLink, submitCard } = await import('../checkout/test-fixtures.ts');
+    const { createLink, submitCard } = await import('../testing/checkout-fixtures.ts');
     const link = await createLink(t, b.key, { items: [{ id: b.ids.club, plan: b.ids.monthly, type: 'membership' }], form: { formData: { fullName: 'Ada', email } } });
     await submitCard(t, link.path, '4242 4242 4242 4242');
     const m = await member(t, b, membershipId);

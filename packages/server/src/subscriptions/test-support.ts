@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { loadCatalog } from '../catalog/load.ts';
-import { createLink, submitCard } from '../checkout/test-fixtures.ts';
+import { createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import type { TestApp } from '../testing/app.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 

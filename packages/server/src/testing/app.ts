@@ -9,7 +9,7 @@ import type { App } from '../http/app-type.ts';
 import { KeyCache } from '../keys/cache.ts';
 import { catalogCacheFromConfig } from '../catalog/cache.ts';
 import { paymentsFromConfig, type StripeEndpoint } from '../payments/stripe/client.ts';
-import { systemLookup, type Lookup } from '../webhooks/url-guard.ts';
+import { systemLookup, type Lookup } from '../security/url-guard.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';
 import { workSources } from '../worker/sources.ts';
 import { openTestDb, type TestDb } from './db.ts';

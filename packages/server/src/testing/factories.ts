@@ -69,3 +69,6 @@ export function createTransaction(
     provider_reference: null,
   });
 }
+
+/** A brand's own rate limits (brands.rate_limit_*), for tests of the limiter that live in http/. */
+export { setRateLimits } from '../brands/repository.ts';

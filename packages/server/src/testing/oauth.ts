@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../app.ts';
 import type { App } from '../http/app-type.ts';
-import type { Lookup } from '../webhooks/url-guard.ts';
+import type { Lookup } from '../security/url-guard.ts';
 import { openTestDb, type TestDb } from './db.ts';
 import { testDeps } from './app.ts';
 import { freePort } from './processes.ts';

@@ -90,8 +90,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `main.ts` with ROLES=worker as a real process and waits until it runs. */
-export async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ChildProcess> {
+/** Starts `main.ts` with ROLES=worker as a real process and waits until it runs; `output()` is what it logged so far. */
+export async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ChildProcess & { output(): string }> {
   const child = spawn(process.execPath, [mainScript], { env: { ...process.env, WEBHOOK_ALLOW_LOOPBACK: 'true', ...env, ROLES: 'worker', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => { output += c; });
@@ -101,5 +101,5 @@ export async function startWorkerProcess(env: Record<string, string | undefined>
     if (child.exitCode !== null || Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`worker did not start: ${output}`); }
     await new Promise((r) => setTimeout(r, 25));
   }
-  return child;
+  return Object.assign(child, { output: () => output });
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import type { WorkSource } from '../worker/loop.ts';
+import { periodic } from '../worker/periodic.ts';
 import { deleteOldAttempts } from './attempts-repository.ts';
 import { deleteOldPasswordResets } from './links-repository.ts';
 import { sessionIdleMs } from './session.ts';
@@ -13,17 +14,9 @@ import { signInWindowMs } from './throttle.ts';
  * refused by then; this only keeps the tables small).
  */
 export function accountsPurgeSource(deps: { db: Db; log: FastifyBaseLogger; everyMs?: number }): WorkSource {
-  const everyMs = deps.everyMs ?? 3_600_000;
-  let lastRun = Date.now();
-  return {
-    name: 'accounts-purge',
-    async runOnce() {
-      if (Date.now() - lastRun < everyMs) return 0;
-      lastRun = Date.now();
-      await deleteExpiredSessions(deps.db, sessionIdleMs);
-      await deleteOldAttempts(deps.db, signInWindowMs);
-      await deleteOldPasswordResets(deps.db);
-      return 0;
-    },
-  };
+  return periodic('accounts-purge', deps.everyMs ?? 3_600_000, async () => {
+    await deleteExpiredSessions(deps.db, sessionIdleMs);
+    await deleteOldAttempts(deps.db, signInWindowMs);
+    await deleteOldPasswordResets(deps.db);
+  });
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { passwordMaxLength } from './passwords.ts';
+import { Mode } from '../http/shapes.ts';
 
 /** Shapes of the dashboard's session routes (/dashboard/api, docs/dashboard.md). */
 
@@ -7,7 +8,6 @@ const Email = Type.String({ minLength: 1, maxLength: 254, description: 'An email
 const Password = Type.String({ minLength: 1, maxLength: passwordMaxLength });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 export const Role = Type.Union([Type.Literal('owner'), Type.Literal('developer')]);
-const Mode = Type.Union([Type.Literal('test'), Type.Literal('live')]);
 const Plan = Type.Union([Type.Literal('free'), Type.Literal('plus')]);
 
 export const User = Type.Object({ id: Type.String(), name: Type.String(), email: Type.String() });

@@ -33,10 +33,16 @@ const outcome = (status: 'succeeded' | 'pending' | 'failed', extra: Partial<clai
   failingCutoff: new Date(Date.now() - 86_400_000), ...extra,
 });
 
+/** Caps as a worker holding `cap` (its whole allowance) for the named endpoints and brands, nothing else. */
+const full = (busy: { endpoints: string[]; brands: string[] }, cap = 16): claims.ClaimCaps => ({
+  heldByEndpoint: new Map(busy.endpoints.map((id) => [id, cap])), heldByBrand: new Map(busy.brands.map((id) => [id, cap])),
+  perEndpoint: cap, perBrand: cap,
+});
+
 describe('batched claims and attempt records', () => {
   it('records a batch where one receiver failed and others answered, each as its own outcome says', async () => {
     const { brandId, endpointIds } = await brandWithDeliveries(4);
-    const claimed = (await claims.claimDue(t.db, 100, 10_000, 'batch-test', { endpoints: [], brands: [] })).filter((d) => d.brand_id === brandId);
+    const claimed = (await claims.claimDue(t.db, 100, 10_000, 'batch-test', full({ endpoints: [], brands: [] }))).filter((d) => d.brand_id === brandId);
     assert.equal(claimed.length, 4, 'one statement claims every due delivery of the brand');
     const byEndpoint = new Map(claimed.map((d) => [d.endpoint_id, d]));
     const [ok, retry, gone, lost] = endpointIds.map((id) => byEndpoint.get(id)!);
@@ -83,11 +89,32 @@ describe('batched claims and attempt records', () => {
   it('claims nothing of a busy endpoint or brand, and gives claims back for another worker', async () => {
     const { brandId, endpointIds } = await brandWithDeliveries(3);
     const mine = (rows: claims.ClaimedDelivery[]) => rows.filter((d) => d.brand_id === brandId);
-    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test', { endpoints: [], brands: [brandId] })), []);
-    const first = mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test', { endpoints: [endpointIds[0]], brands: [] }));
+    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test', full({ endpoints: [], brands: [brandId] }))), []);
+    const first = mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test', full({ endpoints: [endpointIds[0]], brands: [] })));
     assert.deepEqual(first.map((d) => d.endpoint_id).sort(), endpointIds.slice(1).sort());
-    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test-2', { endpoints: [], brands: [] })).map((d) => d.endpoint_id), [endpointIds[0]], 'claimed ones are not claimed twice');
+    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test-2', full({ endpoints: [], brands: [] }))).map((d) => d.endpoint_id), [endpointIds[0]], 'claimed ones are not claimed twice');
     await claims.releaseClaims(t.db, first);
-    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test-3', { endpoints: [], brands: [] })).map((d) => d.endpoint_id).sort(), endpointIds.slice(1).sort());
+    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test-3', full({ endpoints: [], brands: [] }))).map((d) => d.endpoint_id).sort(), endpointIds.slice(1).sort());
+  });
+
+  it('takes only as many of an endpoint\'s and a brand\'s due deliveries as the worker may still hold', async () => {
+    const brand = await createBrand(t.db);
+    const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
+    const a = (await registerEndpoint(t, key, 'http://127.0.0.1:9/a', ['member.joined'])).id;
+    const b = (await registerEndpoint(t, key, 'http://127.0.0.1:9/b', ['member.joined'])).id;
+    await t.db.transaction(async (tx) => {
+      for (let i = 0; i < 10; i++) await recordEvent(tx, { brandId: brand.id, mode: 'test', type: 'member.joined', data: { membershipId: `mem_fit_${i}` } as never });
+    });
+    const mine = (rows: claims.ClaimedDelivery[]) => rows.filter((d) => d.brand_id === brand.id);
+    const caps = (heldA: number, heldBrand: number): claims.ClaimCaps => ({
+      heldByEndpoint: new Map([[a, heldA]]), heldByBrand: new Map([[brand.id, heldBrand]]), perEndpoint: 4, perBrand: 7,
+    });
+    // Endpoint a holds 3 of its 4: one more of a; b has room for 4; the brand 7 - 2 = 5 in all.
+    const first = mine(await claims.claimDue(t.db, 100, 10_000, 'fit-1', caps(3, 2)));
+    const count = (rows: claims.ClaimedDelivery[], id: string) => rows.filter((d) => d.endpoint_id === id).length;
+    assert.deepEqual([count(first, a), count(first, b), first.length], [1, 4, 5]);
+    const left = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhook_deliveries WHERE brand_id = $1 AND locked_by IS NULL', [brand.id]);
+    assert.equal(left[0].n, 15, 'nothing beyond the caps was claimed and given back');
   });
 });

@@ -33,13 +33,25 @@ const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.a
   ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at,
   e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.status AS endpoint_status`;
 
+/** What this worker already holds (being sent or ready), and the most it may hold, per endpoint and per brand. */
+export interface ClaimCaps {
+  heldByEndpoint: Map<string, number>;
+  heldByBrand: Map<string, number>;
+  perEndpoint: number;
+  perBrand: number;
+}
+
 /**
- * Takes up to `limit` due deliveries for `leaseMs`, oldest due first (walking
- * webhook_deliveries_queue, migration 018, so a claim costs the rows it takes, not the backlog),
- * except those of the endpoints and brands the worker is already sending as much as it may to
- * (`busy`: see delivery-source.ts, no noisy neighbours). SKIP LOCKED lets concurrent workers pass each other's
- * rows; the lease (locked_until) is what keeps a delivery from being sent twice at once after this
- * statement commits, and what hands it to another worker if this one dies.
+ * Takes due deliveries for `leaseMs`, oldest due first, looking at up to `limit` of them (walking
+ * webhook_deliveries_queue, migration 018, so a claim costs the rows it looks at, not the
+ * backlog), and of those only as many per endpoint and per brand as this worker may still hold
+ * (`caps`: see delivery-source.ts, no noisy neighbours). Endpoints and brands already at their cap
+ * are left out of the walk. Taking only what fits matters for one endpoint with a backlog: a
+ * claim that took a full batch and gave back all but the few that fit rewrote every row it gave
+ * back, and one endpoint drained at about 450 deliveries/s (issue 20). SKIP LOCKED lets
+ * concurrent workers pass each other's rows; the lease (locked_until) is what keeps a delivery
+ * from being sent twice at once after this statement commits, and what hands it to another
+ * worker if this one dies.
  *
  * Order (docs/webhooks.md): a delivery waits while an earlier one of the same object to the same
  * endpoint (same order_key, lower order_seq) is still pending and was never delivered, whether it
@@ -51,10 +63,11 @@ const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.a
  * claim never takes two deliveries of one object. A delivery that ends `failed` (retries used up,
  * endpoint disabled or deleted) stops holding the next one back. Resends (claimOne) skip this.
  */
-export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: string, busy: { endpoints: string[]; brands: string[] }) {
+export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: string, caps: ClaimCaps) {
+  const atCap = (held: Map<string, number>, cap: number) => [...held].filter(([, n]) => n >= cap).map(([id]) => id);
   return db.query<ClaimedDelivery>(
-    `WITH due AS (
-       SELECT w.brand_id, w.id FROM webhook_deliveries w
+    `WITH candidates AS (
+       SELECT w.brand_id, w.id, w.endpoint_id, w.next_attempt_at FROM webhook_deliveries w
        WHERE w.status = 'pending' AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
          AND NOT (w.endpoint_id = ANY ($4::text[])) AND NOT (w.brand_id = ANY ($5::text[]))
          AND (NOT w.behind_earlier OR NOT EXISTS (
@@ -63,7 +76,24 @@ export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: s
              AND earlier.order_seq < w.order_seq AND ${undeliveredSql('earlier')}
          ))
        ORDER BY w.next_attempt_at LIMIT $1
-       FOR UPDATE SKIP LOCKED
+     ), fits_endpoint AS (
+       SELECT c.brand_id, c.id, c.next_attempt_at FROM (
+         SELECT *, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS nth FROM candidates
+       ) c LEFT JOIN unnest($6::text[], $7::int[]) AS held (endpoint_id, n) ON held.endpoint_id = c.endpoint_id
+       WHERE c.nth + coalesce(held.n, 0) <= $10
+     ), fits AS (
+       SELECT c.brand_id, c.id FROM (
+         SELECT *, row_number() OVER (PARTITION BY brand_id ORDER BY next_attempt_at, id) AS nth FROM fits_endpoint
+       ) c LEFT JOIN unnest($8::text[], $9::int[]) AS held (brand_id, n) ON held.brand_id = c.brand_id
+       WHERE c.nth + coalesce(held.n, 0) <= $11
+     ), due AS (
+       -- Spelled so that no partial index on pending rows matches (status <> …, not = 'pending';
+       -- pending by the CHECK): with statistics that lagged a burst, the planner took such an
+       -- index for a handful of rows and walked all of it once per row to lock, instead of the
+       -- primary key (issue 20).
+       SELECT w.brand_id, w.id FROM webhook_deliveries w JOIN fits ON w.brand_id = fits.brand_id AND w.id = fits.id
+       WHERE w.status <> 'succeeded' AND w.status <> 'failed' AND (w.locked_until IS NULL OR w.locked_until <= now())
+       FOR UPDATE OF w SKIP LOCKED
      ), c AS (
        UPDATE webhook_deliveries d SET locked_until = clock_timestamp() + $2 * interval '1 millisecond', locked_by = $3
        FROM due WHERE d.brand_id = due.brand_id AND d.id = due.id
@@ -71,8 +101,11 @@ export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: s
      )
      SELECT ${claimedColumns} FROM c
      JOIN events ev ON ev.brand_id = c.brand_id AND ev.id = c.event_id
-     LEFT JOIN webhook_endpoints e ON e.brand_id = c.brand_id AND e.id = c.endpoint_id`,
-    [limit, leaseMs, claim, busy.endpoints, busy.brands],
+     LEFT JOIN webhook_endpoints e ON e.brand_id = c.brand_id AND e.id = c.endpoint_id
+     ORDER BY c.next_attempt_at`,
+    [limit, leaseMs, claim, atCap(caps.heldByEndpoint, caps.perEndpoint), atCap(caps.heldByBrand, caps.perBrand),
+      [...caps.heldByEndpoint.keys()], [...caps.heldByEndpoint.values()], [...caps.heldByBrand.keys()], [...caps.heldByBrand.values()],
+      caps.perEndpoint, caps.perBrand],
     'webhook_claim_due',
   );
 }
@@ -179,11 +212,19 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
          AND (NOT p.any_success OR w.failing_since IS NOT NULL)
      ), released AS (
        -- A delivery that finished may be what the next one of its object waited for (order):
-       -- wake the workers at commit rather than at their next poll.
+       -- wake the workers at commit rather than at their next poll. The next one is looked up
+       -- per finished delivery in a LATERAL … LIMIT 1, which the planner cannot turn into a join
+       -- of its own choosing: as a semi-join, with statistics that lagged a burst of new
+       -- deliveries, it scanned the whole pending set once per finished delivery (issue 20:
+       -- 18–30 s a batch at a backlog of 270,000, then the statement timeout).
        SELECT pg_notify($14, 'delivery') WHERE EXISTS (
-         SELECT 1 FROM d JOIN webhook_deliveries n
-           ON n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key AND n.order_seq > d.order_seq
-         WHERE d.status <> 'pending' AND n.behind_earlier AND ${undeliveredSql('n')})
+         SELECT 1 FROM d CROSS JOIN LATERAL (
+           SELECT n.behind_earlier FROM webhook_deliveries n
+           WHERE n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key
+             AND n.order_seq > d.order_seq AND ${undeliveredSql('n')}
+           ORDER BY n.order_seq LIMIT 1
+         ) next
+         WHERE d.status <> 'pending' AND next.behind_earlier)
      )
      SELECT id FROM d LEFT JOIN released ON true`,
     [

@@ -18,10 +18,11 @@ import { createDeliverer } from './delivery.ts';
  * bounded by the timeout) to be recorded, so nothing stays claimed.
  *
  * No noisy neighbours: at most `maxInFlightPerEndpoint` deliveries to one endpoint and
- * `maxInFlightPerBrand` for one brand are claimed by this worker (being sent or ready). Busy
- * endpoints and brands are left out of the next claim, and what one claim takes beyond a cap is
- * given back at once, so a receiver that hangs holds only its own slots. (Counted per worker: a
- * claim that counted every worker's deliveries halved the delivery rate.)
+ * `maxInFlightPerBrand` for one brand are claimed by this worker (being sent or ready). A claim
+ * takes only what fits under those caps, and when an answer frees a slot of an endpoint or brand
+ * that was at its cap the source asks the loop to run it again at once, so a receiver that hangs
+ * holds only its own slots and a fast one is kept busy. (Counted per worker: a claim that counted
+ * every worker's deliveries halved the delivery rate.)
  */
 export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'lookup' | 'secrets'>): WorkSource {
   const settings = deps.config.webhooks;
@@ -47,11 +48,15 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
     bump(perEndpoint, d.endpoint_id, by);
     bump(perBrand, d.brand_id, by);
   };
-  const busy = () => ({
-    endpoints: [...perEndpoint].filter(([, n]) => n >= settings.maxInFlightPerEndpoint).map(([id]) => id),
-    brands: [...perBrand].filter(([, n]) => n >= settings.maxInFlightPerBrand).map(([id]) => id),
+  const caps = (): claims.ClaimCaps => ({
+    heldByEndpoint: perEndpoint, heldByBrand: perBrand,
+    perEndpoint: settings.maxInFlightPerEndpoint, perBrand: settings.maxInFlightPerBrand,
   });
+  const atCap = (d: claims.ClaimedDelivery) => (perEndpoint.get(d.endpoint_id) ?? 0) >= settings.maxInFlightPerEndpoint
+    || (perBrand.get(d.brand_id) ?? 0) >= settings.maxInFlightPerBrand;
   let stopping = false;
+  // The worker loop's wake-up for this source alone (loop.ts, attach).
+  let wakeSelf = () => {};
 
   const failedToRecord = (d: claims.ClaimedDelivery) => (err: unknown) => (isConnectionError(err)
     // The database is away: the claim lapses and the delivery goes out again (at least once).
@@ -66,8 +71,13 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       }, failedToRecord(d))
       .finally(() => {
         sending.delete(sent);
+        // A slot freed on an endpoint or brand that was at its cap: the claims left its due
+        // deliveries out, so claim again now rather than at the next poll (one endpoint with a
+        // backlog otherwise drained at the pace of notifications and polls).
+        const wasAtCap = atCap(d);
         hold(d, -1);
         pump();
+        if (wasAtCap && !stopping) wakeSelf();
       });
     sending.add(sent);
   };
@@ -89,6 +99,9 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
 
   return {
     name: 'webhook-deliveries',
+    attach(wake) {
+      wakeSelf = wake;
+    },
     async runOnce() {
       // Claim in batches: wait until the ready deliveries are down to half a round, so each
       // claim statement takes many deliveries instead of one per finished delivery.
@@ -97,12 +110,12 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       if (giveBack.length) await release();
       if (stopping) return 0;
       const room = 2 * settings.concurrency - sending.size - ready.length;
-      const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), busy());
+      const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps());
       const claimedAt = Date.now();
       for (const d of claimed) {
-        const full = (perEndpoint.get(d.endpoint_id) ?? 0) >= settings.maxInFlightPerEndpoint
-          || (perBrand.get(d.brand_id) ?? 0) >= settings.maxInFlightPerBrand;
-        if (stopping || full) giveBack.push(d);
+        // The claim took only what fits (a slot can only have freed since), so this gives back
+        // nothing unless the worker is stopping.
+        if (stopping || atCap(d)) giveBack.push(d);
         else {
           hold(d, 1);
           ready.push({ d, claimedAt });

@@ -4,13 +4,13 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookSettings } from '../config.ts';
-import type { Queryable } from '../db/client.ts';
+import { isConnectionError, type Queryable } from '../db/client.ts';
 import type { Mode } from '../auth/principal.ts';
 import * as claims from './claim.ts';
 import type { DeliveryStatus } from './repository.ts';
-import { openSecret, secretContext } from './secret-box.ts';
+import { openSecret, secretContext } from '../security/secret-box.ts';
 import { deliveryHeaders, signingKey, type SigningKey } from './signing.ts';
-import { forbiddenAddress, guardedLookup, isDevLoopback, systemLookup, type Lookup } from './url-guard.ts';
+import { forbiddenAddress, guardedLookup, isDevLoopback, systemLookup, type Lookup } from '../security/url-guard.ts';
 import { recordDeliveryOutcome } from '../observability/metrics.ts';
 import { deliverySpan, tracing } from '../observability/tracing.ts';
 
@@ -176,25 +176,49 @@ export interface Deliverer {
  * Writes finished attempts in batches: a write starts as soon as one is waiting, and whatever
  * finishes meanwhile goes into the next write. Idle, that is one statement per attempt with no
  * added delay; under load, one statement for many (autocommit is the expensive part).
+ *
+ * A batch whose statement fails for another reason than a lost connection (the statement
+ * timeout, a deadlock) is written again in halves, down to single attempts, with one log line
+ * saying how many were retried that way: a failed statement wrote nothing, and giving up the
+ * whole batch let every claim in it lapse and the deliveries go out a second time (issue 20).
  */
-function attemptRecorder(db: Queryable) {
-  let queue: { item: claims.RecordedAttempt; done: (ok: boolean) => void; fail: (err: unknown) => void }[] = [];
+function attemptRecorder(db: Queryable, log: FastifyBaseLogger) {
+  type Waiting = { item: claims.RecordedAttempt; done: (ok: boolean) => void; fail: (err: unknown) => void };
+  let queue: Waiting[] = [];
   let writing = false;
   // setImmediate lets finished HTTP exchanges (I/O callbacks) join the queue before each write;
   // PGlite runs on this thread, so without it every write would carry one attempt.
   const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const write = async (batch: Waiting[]): Promise<unknown> => {
+    try {
+      const recorded = await claims.recordAttempts(db, batch.map((b) => b.item));
+      for (const b of batch) b.done(recorded.has(b.item.delivery.id));
+      return undefined;
+    } catch (err) {
+      if (batch.length === 1 || isConnectionError(err)) {
+        for (const b of batch) b.fail(err);
+        return undefined;
+      }
+      return err;
+    }
+  };
+  const writeInPieces = async (batch: Waiting[], err: unknown) => {
+    log.warn({ attempts: batch.length, reason: (err as Error).message }, 'webhook attempts: the batch\'s statement failed; writing them again in smaller pieces');
+    const pieces = [batch];
+    while (pieces.length) {
+      const piece = pieces.shift()!;
+      const failed = await write(piece);
+      if (failed) pieces.unshift(piece.slice(0, piece.length >> 1), piece.slice(piece.length >> 1));
+    }
+  };
   const flush = async () => {
     writing = true;
     await yieldToIo();
     while (queue.length) {
       const batch = queue.slice(0, 500);
       queue = queue.slice(batch.length);
-      try {
-        const recorded = await claims.recordAttempts(db, batch.map((b) => b.item));
-        for (const b of batch) b.done(recorded.has(b.item.delivery.id));
-      } catch (err) {
-        for (const b of batch) b.fail(err);
-      }
+      const failed = await write(batch);
+      if (failed) await writeInPieces(batch, failed);
       await yieldToIo();
     }
     writing = false;
@@ -234,7 +258,7 @@ const hostOf = (url: string) => { try { return new URL(url).host; } catch { retu
 export function createDeliverer(deps: DelivererDeps): Deliverer {
   const poster = createPoster(deps.settings.timeoutMs, deps.lookup, deps.settings.allowLoopback);
   const processId = randomBytes(6).toString('base64url');
-  const recorder = attemptRecorder(deps.db);
+  const recorder = attemptRecorder(deps.db, deps.log);
   const keyFor = signingKeys(deps.key);
   let seq = 0;
   const send: Deliverer['send'] = async (d) => {

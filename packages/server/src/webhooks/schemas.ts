@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { Mode } from '../http/shapes.ts';
+import { Timestamp } from '../http/shapes.ts';
 
-const Timestamp = Type.String({ format: 'date-time' });
 
 export const WebhookEndpoint = Type.Object({
   id: Type.String(),
@@ -75,7 +76,7 @@ const deliveryFields = {
   attempts: Type.Number({ description: 'Attempts made so far, resends included.' }),
   responseCode: Type.Optional(Type.Number({ description: 'HTTP status of the latest answer; absent when no receiver ever answered.' })),
   failureReason: Type.Optional(Type.String({ description: 'For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`.' })),
-  mode: Type.Union([Type.Literal('test'), Type.Literal('live')]),
+  mode: Mode,
   createdAt: Timestamp,
   lastAttemptAt: Type.Optional(Timestamp),
   nextAttemptAt: Type.Optional(Type.String({ format: 'date-time', description: 'For `pending`: when the next attempt is due.' })),

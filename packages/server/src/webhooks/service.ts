@@ -11,9 +11,9 @@ import { fanOutOne } from './fan-out.ts';
 import * as repo from './repository.ts';
 import { sampleEventData } from './samples.ts';
 import type { WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint } from './schemas.ts';
-import { openSecret, sealSecret, secretContext } from './secret-box.ts';
+import { openSecret, sealSecret, secretContext } from '../security/secret-box.ts';
 import { newSigningSecret } from './signing.ts';
-import { checkEndpointUrl, type Lookup } from './url-guard.ts';
+import { checkEndpointUrl, type Lookup } from '../security/url-guard.ts';
 
 export interface WebhookDeps {
   /** Seals signing secrets at rest. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openSecret, sealSecret } from './secret-box.ts';
+import { openSecret, sealSecret } from '../security/secret-box.ts';
 import { deliveryHeaders, newSigningSecret, serviceSignature, standardSignature } from './signing.ts';
-import { checkEndpointUrl, forbiddenAddress } from './url-guard.ts';
+import { checkEndpointUrl, forbiddenAddress } from '../security/url-guard.ts';
 import { randomBytes } from 'node:crypto';
 
 describe('signatures', () => {

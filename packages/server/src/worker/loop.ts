@@ -11,6 +11,12 @@ export interface WorkSource {
   runOnce(): Promise<number>;
   /** Lets in-flight work finish or hands it back (SIGTERM). */
   stop?(): Promise<void>;
+  /**
+   * Given this source's own wake-up: calling it runs this source again now instead of at the
+   * next NOTIFY or poll (the delivery source calls it when a receiver's answer frees a slot its
+   * caps were holding back; other sources are not woken by it).
+   */
+  attach?(wakeSelf: () => void): void;
 }
 
 export interface Worker {
@@ -26,13 +32,15 @@ export interface Worker {
  */
 export async function startWorker(db: Db, sources: WorkSource[], log: FastifyBaseLogger, pollMs = 1000): Promise<Worker> {
   let stopping = false;
-  // Bumped by every wake-up, so a NOTIFY that lands while a source is busy is not slept through.
-  let generation = 0;
-  const sleepers = new Set<() => void>();
-  const wake = () => {
-    generation++;
-    for (const done of [...sleepers]) done();
+  // Per source: bumped by every wake-up, so a NOTIFY (or the source's own wake-up) that lands
+  // while the source is busy is not slept through.
+  const states = sources.map(() => ({ generation: 0, sleeper: undefined as (() => void) | undefined }));
+  const wakeOne = (st: (typeof states)[number]) => {
+    st.generation++;
+    st.sleeper?.();
   };
+  const wake = () => states.forEach(wakeOne);
+  sources.forEach((source, i) => source.attach?.(() => wakeOne(states[i])));
   const unlisten = await db.listen(workChannel, wake);
 
   // A database outage is logged once (a warning, no stack) when the first source meets it, and
@@ -40,9 +48,9 @@ export async function startWorker(db: Db, sources: WorkSource[], log: FastifyBas
   // database this round says nothing either way); each source then sleeps its poll interval
   // between tries, as when idle.
   const failing = new Set<string>();
-  const loop = async (source: WorkSource) => {
+  const loop = async (source: WorkSource, st: (typeof states)[number]) => {
     while (!stopping) {
-      const seen = generation;
+      const seen = st.generation;
       let did = 0;
       try {
         did = await source.runOnce();
@@ -55,17 +63,17 @@ export async function startWorker(db: Db, sources: WorkSource[], log: FastifyBas
           }
           failing.add(source.name);
         }
-        if (generation !== seen) await new Promise((resolve) => setTimeout(resolve, pollMs));
+        if (st.generation !== seen) await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
-      if (did > 0 || generation !== seen) continue;
+      if (did > 0 || st.generation !== seen) continue;
       await new Promise<void>((resolve) => {
-        const done = () => { clearTimeout(timer); sleepers.delete(done); resolve(); };
+        const done = () => { clearTimeout(timer); st.sleeper = undefined; resolve(); };
         const timer = setTimeout(done, pollMs);
-        sleepers.add(done);
+        st.sleeper = done;
       });
     }
   };
-  const running = sources.map(loop);
+  const running = sources.map((source, i) => loop(source, states[i]));
 
   return {
     wake,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { courseBody, createLink } from '../../checkout/test-fixtures.ts';
+import { courseBody, createLink } from '../../testing/checkout-fixtures.ts';
 import { startTestApp, type TestApp } from '../../testing/app.ts';
 import { browserSkip, launchChromium } from '../../testing/browser.ts';
 import { createBrandWithCatalog } from '../../testing/factories.ts';

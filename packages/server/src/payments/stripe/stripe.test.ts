@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { courseBody, createLink, eventsOf } from '../../checkout/test-fixtures.ts';
+import { courseBody, createLink, eventsOf } from '../../testing/checkout-fixtures.ts';
 import { runDueSubscription } from '../../subscriptions/flows.ts';
 import { recurringBrand } from '../../subscriptions/test-support.ts';
 import { startTestApp, type TestApp } from '../../testing/app.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { cards, courseBody, createLink } from '../checkout/test-fixtures.ts';
+import { cards, courseBody, createLink } from '../testing/checkout-fixtures.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createBrandWithCatalog, createKey } from '../testing/factories.ts';
 import { forbiddenAddress } from './url-guard.ts';

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { openPostgres, type Db } from './client.ts';
+import { openPostgres, type Db } from '../db/client.ts';
 import { testDbKind } from '../testing/db.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { startServerProcess, urlWithSchema, type ServerProcess } from '../testing/processes.ts';
 import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy.ts';
-import { toAppError } from '../http/error-handler.ts';
+import { toAppError } from './error-handler.ts';
 
 /**
  * A database outage must never end a process, and is answered 503 with Retry-After, logged once.

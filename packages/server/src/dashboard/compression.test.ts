@@ -4,8 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { courseBody, createLink } from '../checkout/test-fixtures.ts';
-import { defaultDashboardDir } from '../dashboard/static.ts';
+import { courseBody, createLink } from '../testing/checkout-fixtures.ts';
+import { defaultDashboardDir } from './static.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 

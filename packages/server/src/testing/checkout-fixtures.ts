@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { TestApp } from '../testing/app.ts';
+import type { TestApp } from './app.ts';
 
 /** Shared by the checkout tests: a valid body for the example catalog, and paying a link through the hosted page. */
 

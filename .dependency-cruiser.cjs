@@ -1,0 +1,70 @@
+/**
+ * The layers of packages/server/src, checked in CI (`npm run check:layers`, docs/architecture.md).
+ * Shared layers (db/, http/, errors.ts and the small modules beside it) know no domain; domains
+ * talk to each other through services, never through another domain's routes; the worker runs
+ * without HTTP. Tests are held to the same rules: their fixtures live in testing/.
+ */
+const src = '^packages/server/src/';
+// Shared layers: every domain may use them; they import no domain. security/ holds the secret
+// box and the outbound URL guard (webhooks, OAuth and idempotency use them); idempotency/ the
+// Idempotency-Key store (http/ runs it, the worker purges it).
+const shared = `${src}(db|http|security|idempotency)/|${src}(errors|ids|money|logger|object-version|config)\\.ts$`;
+// What a shared layer may import besides other shared layers: auth/ (the request -> principal
+// resolvers that http/'s plugins run); and in its tests, testing/ and app.ts (the app under test).
+const sharedMayUse = `${src}auth/`;
+const testsMayUse = `${src}(testing/|app\\.ts$)`;
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles between files (README, Layout).',
+      from: { path: src },
+      to: { circular: true, viaOnly: { pathNot: '\\.test\\.ts$' } },
+    },
+    {
+      name: 'shared-layers-know-no-domain',
+      severity: 'error',
+      comment: 'db/, http/, security/, idempotency/ and errors.ts serve every domain and import none of them.',
+      from: { path: shared, pathNot: '\\.test\\.ts$' },
+      to: { path: src, pathNot: [shared, sharedMayUse] },
+    },
+    {
+      name: 'shared-layer-tests-know-no-domain',
+      severity: 'error',
+      comment: 'Their tests too: fixtures live in testing/, and a test about a domain lives in that domain.',
+      from: { path: `${src}(db|http|security|idempotency)/[^/]+\\.test\\.ts$` },
+      to: { path: src, pathNot: [shared, sharedMayUse, testsMayUse] },
+    },
+    {
+      name: 'db-knows-no-http',
+      severity: 'error',
+      comment: 'db/ is below http/.',
+      from: { path: `${src}db/` },
+      to: { path: `${src}(http|auth)/` },
+    },
+    {
+      name: 'no-other-domains-routes',
+      severity: 'error',
+      comment: 'A domain calls another domain\'s service, never its routes (app.ts, mcp/ and docs/ wire routes).',
+      from: { path: `${src}([^/]+)/`, pathNot: [`${src}(mcp|docs|testing|cli)/`, '\\.test\\.ts$'] },
+      to: { path: `${src}[^/]+/[^/]*routes\\.ts$`, pathNot: `${src}$1/` },
+    },
+    {
+      name: 'worker-has-no-http',
+      severity: 'error',
+      comment: 'The worker role runs without an HTTP server: worker/ imports nothing from http/.',
+      from: { path: `${src}worker/` },
+      to: { path: `${src}http/` },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    combinedDependencies: false,
+    moduleSystems: ['es6'],
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
