@@ -1,13 +1,44 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+
+/**
+ * Brotli (.br) and gzip (.gz) copies of every built asset, made once at build time at the highest
+ * settings, so the server sends them as they are and never compresses an asset per request
+ * (packages/server/src/dashboard/static.ts, `preCompressed`; docs/performance.md has the sizes).
+ */
+function precompress(): Plugin {
+  const br = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  return {
+    name: 'precompress',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const files = Object.keys(bundle).filter((name) => name.startsWith('assets/') && /\.(js|css|svg|json|txt|map)$/.test(name));
+      await Promise.all(files.map(async (name) => {
+        const path = join(options.dir!, name);
+        const bytes = await readFile(path);
+        await writeFile(`${path}.br`, await br(bytes, { params: {
+          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        } }));
+        await writeFile(`${path}.gz`, await gz(bytes, { level: 9 }));
+      }));
+    },
+  };
+}
 
 // The server serves dist/ under /dashboard (packages/server/src/dashboard/static.ts): every asset
 // URL carries that base, and hashed file names let the server cache them forever.
 export default defineConfig({
   base: '/dashboard/',
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     outDir: 'dist',

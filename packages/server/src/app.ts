@@ -37,6 +37,7 @@ import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
 import { dashboardStatic } from './dashboard/static.ts';
+import { installCompression } from './http/compression.ts';
 import { oauthResolver } from './auth/oauth-resolver.ts';
 import { providerOnFirstUse } from './oauth/provider.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -45,6 +46,9 @@ import { appsRoutes } from './oauth/apps-routes.ts';
 import { dashboardSessions } from './oauth/session.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { routeCatalog } from './mcp/catalog.ts';
+import { enableMetrics } from './observability/metrics.ts';
+import { installHttpMetrics, installRequestSpans } from './observability/http.ts';
+import { tracing } from './observability/tracing.ts';
 
 /** The HTTP app of one process, on the deps its composition root built. */
 export async function buildApp(deps: Deps): Promise<App> {
@@ -72,6 +76,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     trustProxy: deps.config.trustProxy as FastifyServerOptions['trustProxy'],
   };
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
+  // First, so every request is timed and traced from its first hook (docs/observability.md).
+  if (deps.config.observability.metricsPort !== undefined) installHttpMetrics(app, await enableMetrics());
+  if (tracing) installRequestSpans(app, tracing);
 
   // A text body on a JSON API is a mistake; answer 415 instead of handing a string to validation.
   app.removeContentTypeParser('text/plain');
@@ -150,9 +157,13 @@ export async function buildApp(deps: Deps): Promise<App> {
   appsRoutes(app, { db: deps.db, sessions });
   mcpRoutes(app, { publicUrl: deps.config.publicUrl, resolver: bearer, tools: catalog.tools });
 
-  docsRoutes(app);
-  checkoutPages(app, deps);
-  await dashboardStatic(app, { dir: deps.dashboardDir });
+  // The pages and their assets, compressed for browsers (http/compression.ts); the JSON API is not.
+  await app.register(async (pages) => {
+    await installCompression(pages);
+    docsRoutes(pages as unknown as App);
+    checkoutPages(pages, deps);
+    await dashboardStatic(pages, { dir: deps.dashboardDir });
+  });
   stripeWebhookRoutes(app, deps);
   if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken, config: deps.config });
   return app;

@@ -26,6 +26,8 @@ describe('configuration', () => {
     ['CATALOG_CACHE_CHECK_MS', '5', /CATALOG_CACHE_CHECK_MS/],
     ['PGLITE_SHARED_BUFFERS_MB', '0', /PGLITE_SHARED_BUFFERS_MB/],
     ['PGLITE_SHARED_BUFFERS_MB', '16MB', /PGLITE_SHARED_BUFFERS_MB/],
+    ['METRICS_PORT', 'ninety', /METRICS_PORT/],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318', /OTEL_EXPORTER_OTLP_ENDPOINT/],
   ] as const) {
     it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
       assert.throws(() => loadConfig({ [name]: value }), (err: Error) => err instanceof ConfigError && pattern.test(err.message));
@@ -49,6 +51,15 @@ describe('configuration', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it('serves no metrics and sends no traces unless asked', () => {
+    const off = loadConfig({}).observability;
+    assert.equal(off.metricsPort, undefined);
+    assert.equal(off.otlpEndpoint, undefined);
+    const on = loadConfig({ HOST: '10.0.0.5', METRICS_PORT: '9464', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_SERVICE_NAME: 'shop-eu' }).observability;
+    assert.deepEqual(on, { metricsPort: 9464, metricsHost: '10.0.0.5', otlpEndpoint: 'http://collector:4318', serviceName: 'shop-eu' });
+    assert.equal(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '127.0.0.1' }).observability.metricsHost, '127.0.0.1');
   });
 
   it('takes both Stripe settings or neither, and never repeats their values in its messages', () => {

@@ -46,6 +46,19 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** Live payments through Stripe (README, Live payments with Stripe); absent means live links answer 503. */
   stripe?: StripeSettings;
+  /** Prometheus metrics and OpenTelemetry tracing (docs/observability.md); both off by default. */
+  observability: ObservabilitySettings;
+}
+
+export interface ObservabilitySettings {
+  /** METRICS_PORT: where `GET /metrics` is served, on a listener of its own; absent means no metrics. */
+  metricsPort?: number;
+  /** METRICS_HOST: the interface that listener binds (HOST unless set). */
+  metricsHost: string;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: an OTLP/HTTP collector's base URL; absent means no tracing (nothing of OpenTelemetry loads). */
+  otlpEndpoint?: string;
+  /** OTEL_SERVICE_NAME: the `service.name` of this process's spans. */
+  serviceName: string;
 }
 
 export interface StripeSettings {
@@ -272,6 +285,16 @@ function stripeSettings(env: Env): StripeSettings | undefined {
   return { secretKey, webhookSecret };
 }
 
+function observabilitySettings(env: Env, host: string): ObservabilitySettings {
+  const rawPort = env.METRICS_PORT;
+  return {
+    metricsPort: rawPort === undefined || rawPort === '' ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: env.METRICS_HOST || host,
+    otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:'])?.replace(/\/+$/, ''),
+    serviceName: env.OTEL_SERVICE_NAME || 'creator-commerce',
+  };
+}
+
 function trustProxy(env: Env): Config['trustProxy'] {
   const raw = (env.TRUST_PROXY ?? '').trim();
   if (raw === '' || raw === 'false') return false;
@@ -306,9 +329,10 @@ export function loadConfig(env: Env = process.env): Config {
     ? { api: roleList.includes('api'), worker: roleList.includes('worker') }
     : { api: true, worker: true };
 
+  const host = env.HOST || '0.0.0.0';
   return {
     port,
-    host: env.HOST || '0.0.0.0',
+    host,
     dataDir: resolve(env.DATA_DIR || '.data'),
     databaseUrl,
     pgliteSharedBuffersMb: integer(env, 'PGLITE_SHARED_BUFFERS_MB', 16, 1, 4096),
@@ -333,5 +357,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     stripe: stripeSettings(env),
     trustProxy: trustProxy(env),
+    observability: observabilitySettings(env, host),
   };
 }

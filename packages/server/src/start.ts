@@ -15,6 +15,8 @@ import { configuredPayments } from './payments/configured.ts';
 import { systemLookup } from './security/url-guard.ts';
 import { workSources } from './worker/sources.ts';
 import { startWorker } from './worker/loop.ts';
+import { startTracing } from './observability/tracing.ts';
+import { startMetricsServer, type MetricsServer } from './observability/metrics-server.ts';
 
 /** A start-up failure that is the operator's to fix: its message is printed, without a stack. */
 class StartError extends Error {}
@@ -31,6 +33,9 @@ async function main() {
   const config = loadConfig();
   const secrets = resolveSecrets(config);
   const log = createLogger(config.logLevel);
+  // Before anything runs a statement or serves a request, so all of it is traced.
+  const { otlpEndpoint, serviceName, metricsPort, metricsHost } = config.observability;
+  const tracing = otlpEndpoint ? await startTracing({ endpoint: otlpEndpoint, serviceName }) : undefined;
 
   let db: Db;
   let lock: Awaited<ReturnType<typeof acquireDataLock>> | undefined;
@@ -53,6 +58,19 @@ async function main() {
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
   reached('migrations');
+  // Its own listener, whatever the roles: a worker-only process is scraped too.
+  let metrics: MetricsServer | undefined;
+  if (metricsPort !== undefined) {
+    try {
+      metrics = await startMetricsServer({ port: metricsPort, host: metricsHost, db, payoutBoundaries: config.payouts.schedule, log });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EADDRINUSE' && code !== 'EACCES') throw err;
+      await db.close();
+      await lock?.release();
+      throw new StartError(`METRICS_PORT ${metricsPort} ${code === 'EADDRINUSE' ? 'is in use' : 'may not be opened by this user'} (on ${metricsHost}); choose another one.`);
+    }
+  }
   const stopMaintenance = startEmbeddedMaintenance(db, (err) => log.error({ err }, 'ANALYZE failed'));
 
   const app = config.roles.api ? await buildApp(deps) : undefined;
@@ -63,6 +81,7 @@ async function main() {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (err as NodeJS.ErrnoException).code !== 'EACCES') throw err;
       stopMaintenance();
+      await metrics?.close();
       await app.close();
       await db.close();
       await lock?.release();
@@ -76,7 +95,7 @@ async function main() {
   reached('listening');
   const worker = config.roles.worker ? await startWorker(db, workSources(deps), log) : undefined;
   reached('worker');
-  log.info({ database: db.kind, roles: config.roles, port: config.port, startupMs: startup, rssMb: Math.round(process.memoryUsage().rss / 1048576) }, 'service started');
+  log.info({ database: db.kind, roles: config.roles, port: config.port, metricsPort: metrics?.port, tracing: Boolean(tracing), startupMs: startup, rssMb: Math.round(process.memoryUsage().rss / 1048576) }, 'service started');
 
   // SIGTERM drains: new requests get 503, in-flight requests finish (each within REQUEST_TIMEOUT),
   // the worker stops claiming and its in-flight work finishes (deliveries within WEBHOOK_TIMEOUT).
@@ -94,6 +113,8 @@ async function main() {
     stopMaintenance();
     await app?.close();
     await worker?.stop();
+    await metrics?.close();
+    await tracing?.shutdown().catch(() => {});
     redis?.disconnect();
     await db.close();
     await lock?.release();

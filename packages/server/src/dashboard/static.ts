@@ -58,6 +58,10 @@ export async function dashboardStatic(app: FastifyInstance, options: { dir?: str
     // per request rather than globbing once, and do not warn about a folder that is not there yet.
     wildcard: true,
     suppressWarning: true,
+    // The build writes a .br and a .gz beside each asset (vite.config.ts, precompress): sent as
+    // they are to a browser that accepts them, with Vary: Accept-Encoding. A build without them
+    // is compressed per request instead (http/compression.ts).
+    preCompressed: true,
     // Vite names every asset by its content hash: a changed file gets a new name.
     cacheControl: false,
     setHeaders: (res) => {

@@ -28,6 +28,8 @@ export interface Db extends Queryable {
    * answers (catalog/cache.ts).
    */
   onCommit(listener: (tx: Queryable) => void): () => void;
+  /** PostgreSQL's pool: connections open, idle, the most it opens, and queries waiting for one (metrics). */
+  poolUse?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -45,6 +47,19 @@ function commitListeners() {
       }
     },
   };
+}
+
+/** Runs one statement inside whatever records it (a span); `run` sends it. */
+export type StatementTracer = <T>(sql: string, name: string | undefined, run: () => Promise<T>) => Promise<T>;
+
+/**
+ * Set by observability/tracing.ts when tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT): every
+ * statement of every handle then runs through it. Unset, a statement costs one variable read more.
+ * The database layer knows nothing of tracing; tracing hooks itself in here.
+ */
+let statementTracer: StatementTracer | undefined;
+export function traceStatements(tracer: StatementTracer | undefined): void {
+  statementTracer = tracer;
 }
 
 // pg returns int8 and numeric as strings and PGlite as numbers; every count and amount we
@@ -116,14 +131,15 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
   return {
     kind: 'pglite',
     async query<R>(sql: string, params: unknown[] = []) {
-      const res = await lite.query<R>(sql, params);
+      const res = await (statementTracer ? statementTracer(sql, undefined, () => lite.query<R>(sql, params)) : lite.query<R>(sql, params));
       return res.rows;
     },
     async exec(sql) { await lite.exec(sql); },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
       const tx: Queryable = {
         async query<R>(sql: string, params: unknown[] = []) {
-          return (await txHandle!.query<R>(sql, params)).rows;
+          const run = () => txHandle!.query<R>(sql, params);
+          return (await (statementTracer ? statementTracer(sql, undefined, run) : run())).rows;
         },
         async exec(sql) { await txHandle!.exec(sql); },
       };
@@ -199,10 +215,12 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
   // from its next query, which fails.
   pool.on('connect', (client) => { client.on('error', () => {}); });
   const commits = commitListeners();
-  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = [], name?: string) => {
+  const send = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = [], name?: string) => {
     const res = await client.query<R & pg.QueryResultRow>(name ? { name, text: sql, values: params } : { text: sql, values: params });
     return res.rows as R[];
   };
+  const run = <R>(client: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = [], name?: string) => (
+    statementTracer ? statementTracer(sql, name, () => send<R>(client, sql, params, name)) : send<R>(client, sql, params, name));
   return {
     kind: 'postgres',
     query: (sql, params, name) => run(pool, sql, params, name),
@@ -239,6 +257,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
       return listenWithReconnect({ connectionString: url, options: sessionOptions }, channel, onNotify);
     },
     onCommit: commits.add,
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
     async close() { await pool.end(); },
   };
 }

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../http/app-type.ts';
 import { ErrorEnvelope } from '../http/envelope.ts';
 import { finishDocument } from './openapi.ts';
+import { precompressed, sendPrecompressed, type Precompressed } from '../http/compression.ts';
 import { contentSecurityPolicy, guideDocument, guides, readGuide, renderPage, scalarScript, type GuideName } from './page.ts';
 
 const errorResponses = {
@@ -55,11 +56,15 @@ export function docsRoutes(app: App) {
     return reply.headers(html).send(renderPage(`${guides[name]} guide`, `/docs/guides/${name}.json`, { hiddenClients: true, hideClientButton: true, hideModels: true }));
   });
 
-  // Scalar's bundle, from the package on disk, loaded when a page first asks for it.
-  let bundle: Promise<string> | undefined;
-  app.get(scalarScript, { schema: { hide: true } }, async (_req, reply) => {
-    bundle ??= scalarBundle().catch((err: unknown) => { bundle = undefined; throw err; });
-    return reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(await bundle);
+  // Scalar's bundle, from the package on disk, loaded when a page first asks for it, and
+  // compressed then, once (4.9 MB; 1.4 MB gzipped, 1.2 MB in brotli: http/compression.ts). Its
+  // name has no hash, so browsers keep it an hour and then ask again with its ETag (304).
+  let bundle: Promise<Precompressed> | undefined;
+  app.get(scalarScript, { schema: { hide: true }, compress: false }, async (req, reply) => {
+    bundle ??= scalarBundle().then((text) => precompressed(Buffer.from(text))).catch((err: unknown) => { bundle = undefined; throw err; });
+    const file = await bundle;
+    reply.type('application/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600');
+    return sendPrecompressed(req, reply, file);
   });
 
   app.get('/', { schema: { hide: true, response: { 200: Type.Object({ name: Type.String(), docs: Type.String(), openapi: Type.String() }) } } }, async () => ({

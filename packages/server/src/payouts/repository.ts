@@ -37,7 +37,8 @@ export function nextBoundary(t: Date, b: Boundaries): Date {
   return new Date((Math.floor((t.getTime() - b.offsetMs) / b.everyMs) + 1) * b.everyMs + b.offsetMs);
 }
 
-const nextBoundarySql = (col: string, every: string, offset: string) =>
+/** nextBoundary in SQL, for a column (the claim below; the payout lag in observability/backlog.ts). */
+export const nextBoundarySql = (col: string, every: string, offset: string) =>
   `to_timestamp(((floor((extract(epoch FROM ${col}) * 1000 - ${offset}) / ${every}) + 1) * ${every} + ${offset}) / 1000.0)`;
 
 /** Something became payable in this brand and mode at `at`: its balance waits for the next run. */

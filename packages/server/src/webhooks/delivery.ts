@@ -11,6 +11,8 @@ import type { DeliveryStatus } from './repository.ts';
 import { openSecret, secretContext } from '../security/secret-box.ts';
 import { deliveryHeaders, signingKey, type SigningKey } from './signing.ts';
 import { forbiddenAddress, guardedLookup, isDevLoopback, systemLookup, type Lookup } from '../security/url-guard.ts';
+import { recordDeliveryOutcome } from '../observability/metrics.ts';
+import { deliverySpan, tracing } from '../observability/tracing.ts';
 
 /** What one POST to a receiver came to. */
 export interface AttemptResult {
@@ -251,6 +253,8 @@ function signingKeys(key: Buffer, max = 1000) {
   };
 }
 
+const hostOf = (url: string) => { try { return new URL(url).host; } catch { return ''; } };
+
 /** The one path every delivery takes (worker and resend alike): sign, POST, record. */
 export function createDeliverer(deps: DelivererDeps): Deliverer {
   const poster = createPoster(deps.settings.timeoutMs, deps.lookup, deps.settings.allowLoopback);
@@ -260,7 +264,8 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
   let seq = 0;
   const send: Deliverer['send'] = async (d) => {
     if (!d.url || !d.secret_sealed || d.endpoint_status !== 'active') {
-      return { recorded: claims.abandonDelivery(deps.db, d, d.url ? 'endpoint_disabled' : 'endpoint_deleted') };
+      const recorded = claims.abandonDelivery(deps.db, d, d.url ? 'endpoint_disabled' : 'endpoint_deleted');
+      return { recorded: recorded.then(() => recordDeliveryOutcome('abandoned')) };
     }
     const context = secretContext(d.brand_id, d.endpoint_id);
     const secret = keyFor(d.secret_sealed, context);
@@ -270,12 +275,19 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
       ? keyFor(d.previous_secret_sealed, context)
       : undefined;
     const body = deliveryBody({ id: d.event_id, type: d.event_type, created: d.event_created_at, data: d.event_data });
-    const result = await poster.post({ url: d.url, mode: d.mode }, body, deliveryHeaders(secret, d.event_id, body, now, previous));
+    const headers = deliveryHeaders(secret, d.event_id, body, now, previous);
     const attempt = d.attempts + 1;
+    // With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), the attempt is a span and carries its traceparent.
+    const span = tracing && deliverySpan(tracing, {
+      deliveryId: d.id, eventId: d.event_id, eventType: d.event_type, endpointId: d.endpoint_id, attempt, host: hostOf(d.url),
+    }, headers);
+    const result = await poster.post({ url: d.url, mode: d.mode }, body, headers);
     const ok = result.responseCode !== null && result.responseCode >= 200 && result.responseCode < 300;
     const gone = result.responseCode === 410;
     const delay = ok || gone ? null : nextAttemptDelay(deps.settings, attempt, result.retryAfterMs);
     const status: DeliveryStatus = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+    const outcome = status === 'pending' ? 'retrying' : status;
+    span?.end({ responseCode: result.responseCode, error: result.error, outcome });
     const recorded = recorder.record({ delivery: d, attempt: result, outcome: {
       status,
       nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),
@@ -283,7 +295,9 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
       disableReason: gone ? 'gone: the endpoint answered 410 Gone' : null,
       failingCutoff: new Date(result.attemptedAt.getTime() - deps.settings.disableAfterMs),
     } }).then((mine) => {
-      if (!mine) deps.log.warn({ delivery: d.id }, 'webhook delivery claim expired before its attempt was recorded');
+      // Counted once recorded: an attempt whose claim expired is another worker's to make again.
+      if (mine) recordDeliveryOutcome(outcome, result.durationMs);
+      else deps.log.warn({ delivery: d.id }, 'webhook delivery claim expired before its attempt was recorded');
     });
     return { recorded };
   };
