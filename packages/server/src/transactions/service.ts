@@ -18,6 +18,8 @@ export function renderTransaction(row: repo.TransactionRow): Transaction {
     createdAt: row.created_at.toISOString(),
     ...(row.resource_id ? { resourceID: row.resource_id } : {}),
     metadata: row.metadata,
+    refundedAmount: toMajor(row.refunded_amount ?? 0, row.currency),
+    refunds: (row.refunds ?? []).map((r) => ({ ...r, amount: toMajor(r.amount, row.currency) })),
     ...versionOf(row),
   };
 }
