@@ -43,6 +43,8 @@ describe('GET /transactions', () => {
       createdAt: tx.created_at.toISOString(),
       resourceID: ids['brush-course'],
       metadata: { orderRef: 'A-1' },
+      refundedAmount: 0,
+      refunds: [],
       version: 1,
       updatedAt: tx.updated_at.toISOString(),
     });
