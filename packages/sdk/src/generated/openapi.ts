@@ -1461,10 +1461,14 @@ export interface components {
                 email: string;
                 name: string;
             };
+            /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
+            fee?: number;
             /** @description The metadata given when the payment link was made. */
             metadata: {
                 [key: string]: string;
             };
+            /** @description Our addition, with `fee`: what the brand keeps, amount − fee − refundedAmount, as a decimal. */
+            net?: number;
             /** @description Our addition: the decimal amount refunds have given back so far (succeeded refunds only). */
             refundedAmount: number;
             /** @description Our addition: the transaction's refunds, oldest first. */
@@ -1508,10 +1512,14 @@ export interface components {
                 email: string;
                 name: string;
             };
+            /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
+            fee?: number;
             /** @description The metadata given when the payment link was made. */
             metadata: {
                 [key: string]: string;
             };
+            /** @description Our addition, with `fee`: what the brand keeps, amount − fee − refundedAmount, as a decimal. */
+            net?: number;
             refund: components["schemas"]["Refund"];
             /** @description Our addition: the decimal amount refunds have given back so far (succeeded refunds only). */
             refundedAmount: number;

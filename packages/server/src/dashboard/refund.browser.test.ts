@@ -58,7 +58,7 @@ describe('refunding from the dashboard', () => {
     assert.equal((await submitCard(t, path, cards.ok)).statusCode, 303);
     const [txn] = (await t.request({ method: 'GET', url: '/api/v1/transactions', key: testKey })).json().data.items;
 
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
     await page.goto(`${base}/dashboard/signin`);
     await page.getByLabel('Email').fill('owner@example.com');
     await page.getByLabel('Password').fill('correct horse battery');
@@ -84,7 +84,12 @@ describe('refunding from the dashboard', () => {
     await shots(page, 'money-refund-confirm');
     await dialog.getByRole('button', { name: /^Refund .*10\.00/ }).click();
     await row.getByText(/10\.00 refunded/).waitFor();
+    await row.getByText(/fee \$2\.28 · net \$27\.22/).waitFor();
     await shots(page, 'money-refunded');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [header, line] = (await readFile(await download.path())).toString('utf8').replace(/^\uFEFF/, '').split('\r\n');
+    assert.match(header, /,refundedAmount,fee,net$/);
+    assert.match(line, /,10,2\.28,27\.22$/, 'the CSV has what was refunded, the fee and the net, last');
 
     const now = (await t.request({ method: 'GET', url: `/api/v1/transactions/${txn.txref}`, key: testKey })).json().data;
     assert.equal(now.refundedAmount, 10);

@@ -19,7 +19,7 @@ import type { PayoutRow, ScheduleRow } from './repository.ts';
  * currency's units (0.30 is 30 cents, 0 yen), never more than the amount itself. Free
  * transactions carry no fee and are in no payout.
  */
-export function feeOf(amount: number, currency: string, settings: PayoutSettings): number {
+export function feeOf(amount: number, currency: string, settings: Pick<PayoutSettings, 'feeBasisPoints' | 'feeFixed'>): number {
   if (amount <= 0) return 0;
   const percent = Math.floor((amount * settings.feeBasisPoints + 5_000) / 10_000);
   const fixed = Math.round(settings.feeFixed * 10 ** exponentOf(currency));

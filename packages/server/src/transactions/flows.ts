@@ -10,7 +10,7 @@ import { beginRefund, settleRefund } from './refunds.ts';
 import * as repo from './repository.ts';
 import type { TransactionRow } from './repository.ts';
 import type { RefundBody, Transaction } from './schemas.ts';
-import { renderTransaction } from './service.ts';
+import { renderTransaction, type FeeSettings } from './service.ts';
 
 /**
  * The refund flow (docs/refunds.md; DESIGN.md, Who commits): like paying a link, in three steps,
@@ -74,12 +74,12 @@ async function resumePending(db: Db, providers: PaymentProviders, principal: Pri
 }
 
 /** POST /transactions/{txref}/refund: the transaction as it stands after the refund (pending, when the provider is still processing it). */
-export async function refundTransaction(db: Db, providers: PaymentProviders, principal: Principal, txref: string, body: RefundBody): Promise<Transaction> {
+export async function refundTransaction(db: Db, providers: PaymentProviders, principal: Principal, txref: string, body: RefundBody, fees?: FeeSettings): Promise<Transaction> {
   await resumePending(db, providers, principal, txref);
   const begun = await db.transaction((tx) => beginRefund(tx, principal, txref, body));
   const { state, settled } = await complete(db, providers, begun.transaction, begun.refund, appOf(principal));
   if (state.status === 'failed') {
     throw new AppError('conflict', `The refund was refused: ${state.message} Nothing was given back; the refund is listed as failed on the transaction.`);
   }
-  return renderTransaction(settled?.transaction ?? (await repo.findByTxref(db, principal.brandId, principal.mode, txref))!);
+  return renderTransaction(settled?.transaction ?? (await repo.findByTxref(db, principal.brandId, principal.mode, txref))!, fees);
 }

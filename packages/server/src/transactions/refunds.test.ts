@@ -276,7 +276,10 @@ describe('refunds in payouts', () => {
     const sold = await buyProduct(t, b, 'usd'); // 10.00, fee 0.80
     await buyProduct(t, b, 'usd2'); // 19.99, fee 1.30
     const txref = await paidTxref(b.brandId, sold.id);
-    assert.equal((await refund(b.key, txref, { amount: 4 })).statusCode, 200);
+    const before = await txOf(b.key, txref);
+    assert.deepEqual([before.fee, before.net], [0.8, 9.2], 'fee and net before the payout: what it will charge');
+    const partly = (await refund(b.key, txref, { amount: 4 })).json().data;
+    assert.deepEqual([partly.fee, partly.net], [0.8, 5.2], 'net less what was given back');
     await advance(t, b.key, { by: '1d' });
     const [first] = await payouts(b.key);
     assert.equal(first.amount, 23.89); // 29.99 - 2.10 - 4.00
@@ -284,9 +287,13 @@ describe('refunds in payouts', () => {
     assert.equal(first.refunded, 4);
     assert.equal(first.refundCount, 1);
     assert.equal(first.transactionCount, 2);
+    const listed = (await t.request({ method: 'GET', url: '/api/v1/transactions', key: b.key })).json().data.items as any[];
+    const fees = listed.map((x) => x.fee).reduce((a, c) => a + c, 0);
+    assert.equal(Math.round(fees * 100) / 100, first.fee, 'the transactions\' fees add up to the payout\'s');
 
     // The rest of the 10.00 sale, already paid out: 6.00 owed back with nothing sold since.
-    assert.equal((await refund(b.key, txref)).statusCode, 200);
+    const whole = (await refund(b.key, txref)).json().data;
+    assert.deepEqual([whole.status, whole.fee, whole.net], ['refunded', 0.8, -0.8], 'a refunded payment keeps its fee');
     await advance(t, b.key, { by: '1d' });
     assert.equal((await payouts(b.key)).length, 1, 'no negative payout');
     const [owed] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM refunds WHERE brand_id = $1 AND status = \'succeeded\' AND payout_id IS NULL', [b.brandId]);

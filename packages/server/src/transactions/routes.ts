@@ -9,8 +9,10 @@ import type { PaymentProviders } from '../payments/providers.ts';
 import { refundTransaction } from './flows.ts';
 import { RefundBody, Transaction } from './schemas.ts';
 import * as service from './service.ts';
+import type { FeeSettings } from './service.ts';
 
-export function transactionRoutes(app: App, { db, payments }: { db: Db; payments: PaymentProviders }) {
+export function transactionRoutes(app: App, { db, payments, config }: { db: Db; payments: PaymentProviders; config: { payouts: FeeSettings } }) {
+  const fees = config.payouts;
   app.get('/transactions', {
     schema: {
       summary: 'List transactions',
@@ -20,7 +22,7 @@ export function transactionRoutes(app: App, { db, payments }: { db: Db; payments
       response: { 200: Envelope(ListOf(Transaction)) },
     },
     config: { auth: { scope: 'transactions:read' } },
-  }, async (req) => ok('Transactions retrieved', await service.listTransactions(db, principalOf(req), req.query)));
+  }, async (req) => ok('Transactions retrieved', await service.listTransactions(db, principalOf(req), req.query, fees)));
 
   app.get('/transactions/:id', {
     schema: {
@@ -30,7 +32,7 @@ export function transactionRoutes(app: App, { db, payments }: { db: Db; payments
       response: { 200: Envelope(Transaction) },
     },
     config: { auth: { scope: 'transactions:read' } },
-  }, async (req) => ok('Transaction retrieved', await service.getTransaction(db, principalOf(req), req.params.id)));
+  }, async (req) => ok('Transaction retrieved', await service.getTransaction(db, principalOf(req), req.params.id, fees)));
 
   app.post('/transactions/:id/refund', {
     schema: {
@@ -47,5 +49,5 @@ export function transactionRoutes(app: App, { db, payments }: { db: Db; payments
       response: { 200: Envelope(Transaction) },
     },
     config: { auth: { scope: 'transactions:write' } },
-  }, async (req, reply) => writeFlow(db, req, reply, () => refundTransaction(db, payments, principalOf(req), req.params.id, req.body ?? {}), 'Refund made'));
+  }, async (req, reply) => writeFlow(db, req, reply, () => refundTransaction(db, payments, principalOf(req), req.params.id, req.body ?? {}, fees), 'Refund made'));
 }

@@ -26,6 +26,11 @@ export const Transaction = Type.Object({
   metadata: Type.Record(Type.String(), Type.String(), { description: 'The metadata given when the payment link was made.' }),
   refundedAmount: Type.Number({ description: 'Our addition: the decimal amount refunds have given back so far (succeeded refunds only).' }),
   refunds: Type.Array(Refund, { description: 'Our addition: the transaction\'s refunds, oldest first.' }),
+  fee: Type.Optional(Type.Number({
+    description: 'Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. '
+      + 'Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md).',
+  })),
+  net: Type.Optional(Type.Number({ description: 'Our addition, with `fee`: what the brand keeps, amount − fee − refundedAmount, as a decimal.' })),
   ...VersionFields,
 }, { $id: 'Transaction' });
 

@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { CsvColumn } from './csv.ts';
 import { ExportCsvButton } from './ExportCsvButton.tsx';
-import { money, when } from './format.ts';
+import { money, shortMoney, when } from './format.ts';
 import { statusVariant } from './MembershipList.tsx';
 import { RefundDialog, refundable } from './RefundDialog.tsx';
 import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from './parts.tsx';
@@ -27,6 +27,8 @@ const columns: CsvColumn<Transaction>[] = [
   { header: 'metadata', value: (t) => (Object.keys(t.metadata ?? {}).length ? JSON.stringify(t.metadata) : '') },
   // Added columns go last, so a spreadsheet reading the earlier ones by position keeps working.
   { header: 'refundedAmount', value: (t) => t.refundedAmount },
+  { header: 'fee', value: (t) => t.fee },
+  { header: 'net', value: (t) => t.net },
 ];
 
 /** Where a product or hub id leads in the dashboard. */
@@ -61,7 +63,6 @@ export function TransactionsPage() {
               <TableHead>For</TableHead>
               <TableHead>Date</TableHead>
               <TableHead>Reference</TableHead>
-              <TableHead><span className="sr-only">Actions</span></TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -69,8 +70,13 @@ export function TransactionsPage() {
               <TableRow key={t.txref}>
                 <TableCell className="whitespace-nowrap">
                   <div className="font-medium">{money(t.amount, t.currency)}</div>
+                  {t.fee !== undefined && t.net !== undefined && t.amount > 0 && (
+                    <div className="text-xs text-muted-foreground" title="What you keep: the amount less the platform fee and refunds">
+                      fee {shortMoney(t.fee, t.currency)} · net {shortMoney(t.net, t.currency)}
+                    </div>
+                  )}
                   {t.refundedAmount > 0 && t.status !== 'refunded' && (
-                    <div className="text-xs text-muted-foreground">{money(t.refundedAmount, t.currency)} refunded</div>
+                    <div className="text-xs text-muted-foreground">{shortMoney(t.refundedAmount, t.currency)} refunded</div>
                   )}
                   {t.refunds.some((r) => r.status === 'pending') && <div className="text-xs text-muted-foreground">refund pending</div>}
                 </TableCell>
@@ -93,10 +99,8 @@ export function TransactionsPage() {
                   <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(t.txref)}`}>
                     Events and deliveries
                   </Link>
-                </TableCell>
-                <TableCell className="text-right">
                   {t.status === 'succeeded' && t.amount > 0 && refundable(t) > 0 && (
-                    <Button size="sm" variant="outline" onClick={() => setRefunding(t)} aria-label={`Refund ${t.customer.name}, ${money(t.amount, t.currency)}`}>
+                    <Button size="sm" variant="outline" className="mt-1 block" onClick={() => setRefunding(t)} aria-label={`Refund ${t.customer.name}, ${money(t.amount, t.currency)}`}>
                       Refund
                     </Button>
                   )}
