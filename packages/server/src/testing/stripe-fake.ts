@@ -14,7 +14,7 @@
  *
  * Endpoints: POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id,
  * POST and DELETE /v1/subscriptions/:id, POST /v1/refunds, GET /v1/refunds/:id,
- * GET /v1/invoice_payments?invoice=…, GET /c/pay/:id (the "hosted page").
+ * GET /v1/payment_intents/:id, GET /v1/invoice_payments?invoice=…, GET /c/pay/:id (the "hosted page").
  * Refunds follow Stripe's documented rules: a payment intent's charge can be refunded in parts up
  * to what it received; more is 400 `amount_too_large`, a fully refunded one 400
  * `charge_already_refunded`. Requests need the fake's secret
@@ -40,10 +40,10 @@ export interface StripeFake {
   refunds: Map<string, Obj>;
   /** Makes every later refund answer with this status (`pending` for a bank that takes days), or back to `succeeded`. */
   refundStatus: 'succeeded' | 'pending';
-  /** Stripe finishes a pending refund: its refund.updated event (and charge.refunded when it succeeded). */
+  /** Stripe finishes a pending refund: refund.updated (then refund.failed when it failed, charge.refunded when it succeeded). */
   settleRefund(refundId: string, status: 'succeeded' | 'failed'): Obj[];
-  /** The brand refunds in Stripe's dashboard: the refund made, and Stripe's charge.refunded event. */
-  refundInDashboard(intentId: string, amount?: number): { refund: Obj; event: Obj };
+  /** The brand refunds in Stripe's dashboard: the refund made, and Stripe's refund.created and charge.refunded events. */
+  refundInDashboard(intentId: string, amount?: number): { refund: Obj; events: Obj[] };
   /** The payment intent of a session (payment mode) or of its first invoice (subscription mode). */
   intentOfSession(sessionId: string): Obj;
   /** Every API request received: method, path and the decoded form body. */
@@ -178,6 +178,9 @@ export async function startStripeFake(): Promise<StripeFake> {
         Object.assign(sub, { status: 'canceled', canceled_at: stamp(), ended_at: stamp() });
         answer = { status: 200, json: visible(sub) };
       }
+    } else if (req.method === 'GET' && (m = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname))) {
+      const pi = intents.get(m[1]);
+      answer = pi ? { status: 200, json: visible(pi) } : error(404, `No such payment_intent: '${m[1]}'`);
     } else if (req.method === 'POST' && url.pathname === '/v1/refunds') {
       answer = createRefund(params);
     } else if (req.method === 'GET' && (m = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname))) {
@@ -267,7 +270,8 @@ export async function startStripeFake(): Promise<StripeFake> {
 
   function invoiceOf(sub: Obj, billingReason: string, paid: boolean, id = newId('in'), amount: number = sub._amount): Obj {
     if (paid) {
-      const intent = paidIntent(amount, sub.currency, sub.customer, sub.metadata);
+      // An invoice's payment intent carries none of the subscription's metadata, as in Stripe.
+      const intent = paidIntent(amount, sub.currency, sub.customer, {});
       invoicePayments.set(id, [{
         id: newId('inpay'), object: 'invoice_payment', amount_paid: amount, amount_requested: amount, created: stamp(), currency: sub.currency,
         invoice: id, is_default: true, livemode: false, payment: { type: 'payment_intent', payment_intent: intent.id }, status: 'paid',
@@ -313,14 +317,15 @@ export async function startStripeFake(): Promise<StripeFake> {
       refund.status = status;
       if (status === 'failed') intent._refunded -= refund.amount;
       const events = [event('refund.updated', refund)];
-      if (status === 'succeeded') events.push(event('charge.refunded', { ...chargeOf(intent), refunds: { object: 'list', data: [visible(refund)], has_more: false } }));
+      if (status === 'failed') events.push(event('refund.failed', refund));
+      else events.push(event('charge.refunded', chargeOf(intent)));
       return events;
     },
 
     refundInDashboard(intentId, amount) {
       const intent = intents.get(intentId)!;
       const refund = refundObject(intent, amount ?? intent.amount_received - intent._refunded, { reason: 'requested_by_customer' }, 'succeeded');
-      return { refund, event: event('charge.refunded', { ...chargeOf(intent), refunds: { object: 'list', data: [visible(refund)], has_more: false } }) };
+      return { refund, events: [event('refund.created', refund), event('charge.refunded', chargeOf(intent))] };
     },
 
     intentOfSession(sessionId) {

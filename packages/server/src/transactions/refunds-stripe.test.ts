@@ -151,3 +151,52 @@ describe('refunds through Stripe', () => {
     }
   });
 });
+
+describe('refunds Stripe reports by webhook', () => {
+  it('records a refund made in Stripe\'s dashboard once, with transaction.refunded, and ends the access of a full one', async () => {
+    const { brand, ids, liveKey } = await createBrandWithCatalog(t.db);
+    const { txref, intent } = await buyLive(liveKey, brand.id, courseBody(ids));
+    const { events } = stripe.refundInDashboard(intent.id);
+    const created = events.find((e) => e.type === 'refund.created')!;
+    assert.deepEqual((await stripe.deliver(created, hook)).json.data, { received: true, outcome: 'applied' });
+    assert.equal((await stripe.deliver(created, hook)).json.data.outcome, 'duplicate');
+    for (const e of events) assert.equal((await stripe.deliver(e, hook)).status, 200, 'charge.refunded is taken and ignored');
+    const now = (await t.request({ method: 'GET', url: `/api/v1/transactions/${txref}`, key: liveKey })).json().data;
+    assert.equal(now.status, 'refunded');
+    assert.equal(now.refundedAmount, 39.5);
+    assert.deepEqual(now.refunds.map((r: any) => [r.amount, r.status, r.reason]), [[39.5, 'succeeded', 'requested by customer (refunded in Stripe)']]);
+    const refunded = await eventsOf(t, brand.id, 'transaction.refunded');
+    assert.equal(refunded.length, 1);
+    assert.equal((await eventsOf(t, brand.id, 'member.removed')).length, 1);
+    // A refund through our API after that is refused here, before Stripe is asked.
+    assert.equal((await refund(liveKey, txref)).statusCode, 409);
+  });
+
+  it('settles a refund of ours Stripe left pending when Stripe reports its outcome, and ignores the report of one already settled', async () => {
+    const { brand, ids, liveKey } = await createBrandWithCatalog(t.db);
+    const { txref } = await buyLive(liveKey, brand.id, courseBody(ids));
+    stripe.refundStatus = 'pending';
+    try {
+      assert.equal((await refund(liveKey, txref, { amount: 20 })).statusCode, 200);
+    } finally {
+      stripe.refundStatus = 'succeeded';
+    }
+    const [row] = await t.db.query<{ provider_reference: string }>('SELECT provider_reference FROM refunds WHERE brand_id = $1', [brand.id]);
+    const [failedUpdate, failed] = stripe.settleRefund(row.provider_reference, 'failed');
+    assert.equal((await stripe.deliver(failedUpdate, hook)).json.data.outcome, 'applied');
+    assert.equal((await stripe.deliver(failed, hook)).json.data.outcome, 'ignored', 'settled by the first report');
+    let now = (await t.request({ method: 'GET', url: `/api/v1/transactions/${txref}`, key: liveKey })).json().data;
+    assert.deepEqual(now.refunds.map((r: any) => r.status), ['failed']);
+    assert.equal(now.refundedAmount, 0);
+    assert.equal((await eventsOf(t, brand.id, 'transaction.refunded')).length, 0);
+
+    // A refund that succeeded at once: Stripe's refund.created for it changes nothing more.
+    const ok = await refund(liveKey, txref, { amount: 5 });
+    assert.equal(ok.statusCode, 200);
+    const made = [...stripe.refunds.values()].at(-1)!;
+    assert.equal((await stripe.deliver(stripe.event('refund.created', made), hook)).json.data.outcome, 'ignored');
+    now = (await t.request({ method: 'GET', url: `/api/v1/transactions/${txref}`, key: liveKey })).json().data;
+    assert.equal(now.refundedAmount, 5);
+    assert.equal((await eventsOf(t, brand.id, 'transaction.refunded')).length, 1);
+  });
+});

@@ -34,7 +34,7 @@ export function sessionState(session: Stripe.Checkout.Session): PaymentState {
 }
 
 /** Stripe's refund statuses in ours: `requires_action` and `pending` wait; `canceled` is a failure. */
-function refundState(refund: Stripe.Refund): RefundState {
+export function refundState(refund: Stripe.Refund): RefundState {
   if (refund.status === 'succeeded') return { status: 'succeeded', reference: refund.id };
   if (refund.status === 'failed' || refund.status === 'canceled') {
     return { status: 'failed', reference: refund.id, message: `Stripe could not pay the refund back${refund.failure_reason ? ` (${refund.failure_reason})` : ''}.` };
