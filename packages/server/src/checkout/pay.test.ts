@@ -83,6 +83,7 @@ describe('paying a link', () => {
     assert.deepEqual(txn, {
       txref: txrefOf(location), type: 'purchase', status: 'succeeded', amount: 39.5, currency: 'USD',
       customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, createdAt: txn.createdAt, resourceID: ids['brush-course'], metadata: { orderId: '1042' },
+      refundedAmount: 0, refunds: [], fee: 2.28, net: 37.22,
       version: 2, updatedAt: txn.updatedAt,
     });
     const customers = (await t.request({ method: 'GET', url: `/api/v1/products/${ids['brush-course']}/customers`, key: testKey })).json().data.items;
