@@ -64,10 +64,15 @@ async function complete(db: Db, providers: PaymentProviders, payment: Transactio
   return { state, settled };
 }
 
-/** Finishes the transaction's refunds left pending by an earlier request (see the top of this file). */
+/**
+ * Finishes the transaction's refunds left pending by an earlier request (see the top of this
+ * file). A payment whose provider this server does not have (Stripe not configured) is refused
+ * here, before anything is written.
+ */
 async function resumePending(db: Db, providers: PaymentProviders, principal: Principal, txref: string) {
   const payment = await repo.findByTxref(db, principal.brandId, principal.mode, txref);
   if (!payment) throw notFound('transaction');
+  if (payment.provider) providerFor(providers, payment.provider);
   const stale = (await refunds.refundsOf(db, payment.brand_id, payment.id))
     .filter((r) => r.status === 'pending' && Date.now() - r.updated_at.getTime() >= resumeAfterMs);
   for (const refund of stale) await complete(db, providers, payment, refund, appOf(principal));

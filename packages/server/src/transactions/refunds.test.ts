@@ -150,7 +150,7 @@ describe('POST /transactions/{id}/refund', () => {
     assert.equal((await eventsOf(t, brand.id, 'member.removed')).length, 1);
   });
 
-  it('refuses a payment that did not succeed, a free one, and one no provider took, with 409 and nothing written', async () => {
+  it('refuses a payment that did not succeed, a free one, one no provider took (409) and one whose provider is not configured (503), writing nothing', async () => {
     const { brand, ids, testKey } = await createBrandWithCatalog(t.db);
     const link = await createLink(t, testKey, courseBody(ids));
     await submitCard(t, link.path, cards.declined);
@@ -165,6 +165,15 @@ describe('POST /transactions/{id}/refund', () => {
     const byHand = await refund(testKey, imported.txref);
     assert.equal(byHand.statusCode, 409);
     assert.match(byHand.json().message, /not paid through a payment provider/);
+    // Paid through Stripe, on a server without the Stripe settings: 503, and nothing held.
+    const viaStripe = await insertTransaction(t.db, {
+      brand_id: brand.id, id: newId('txn'), txref: `tx_${newId('txn').slice(4)}`, mode: 'test', type: 'purchase', status: 'succeeded', amount: 1000,
+      currency: 'USD', customer_name: 'Ada', customer_email: 'ada@example.com', resource_id: null, metadata: {}, payment_link_id: null,
+      provider: 'stripe', provider_reference: 'cs_test_elsewhere',
+    });
+    const unconfigured = await refund(testKey, viaStripe.txref);
+    assert.equal(unconfigured.statusCode, 503);
+    assert.match(unconfigured.json().message, /paid through stripe, which is not configured on this server/);
     const [n] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM refunds WHERE brand_id = $1', [brand.id]);
     assert.equal(n.n, 0);
     assert.equal((await refund(testKey, 'tx_nosuchthing')).statusCode, 404);
