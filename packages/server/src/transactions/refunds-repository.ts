@@ -25,34 +25,37 @@ export interface RefundRow {
 export type NewRefundRow = Pick<RefundRow, 'brand_id' | 'id' | 'mode' | 'transaction_id' | 'amount' | 'currency' | 'reason' | 'revoke_access' | 'provider'>;
 
 /**
- * The transaction's refundedAmount and refunds[] (and `refunded` once nothing is left), recomputed
- * from its refund rows in the statement that changed them, with the transaction's version. Run
- * after every change of a refund row; returns the transaction as it now stands.
+ * Recomputes the transaction's refundedAmount and refunds[] (and `refunded` once nothing is left)
+ * from its refund rows, with the transaction's version, and returns the transaction. Its own
+ * statement, run after the change of a refund row while the caller holds the transaction's row
+ * lock: it reads every refund committed before that lock was granted, so two refunds of one
+ * transaction settling at once cannot each write a summary that misses the other.
  */
-const summarise = (refundCte: string) => `
-  , summary AS (
-    SELECT
-      COALESCE(sum(r.amount) FILTER (WHERE r.status = 'succeeded'), 0)::bigint AS refunded,
-      COALESCE(jsonb_agg(jsonb_build_object(
-        'id', r.id, 'amount', r.amount, 'reason', r.reason, 'status', r.status,
-        'createdAt', to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-      ) ORDER BY r.created_at, r.id), '[]'::jsonb) AS list
-    FROM (
-      SELECT id, amount, reason, status, created_at FROM refunds
-      WHERE brand_id = $1 AND transaction_id = (SELECT transaction_id FROM ${refundCte}) AND id <> (SELECT id FROM ${refundCte})
-      UNION ALL SELECT id, amount, reason, status, created_at FROM ${refundCte}
-    ) r
-  )
-  UPDATE transactions t
-  SET refunded_amount = summary.refunded,
-      refunds = summary.list,
-      status = CASE WHEN t.status IN ('succeeded', 'refunded') THEN CASE WHEN summary.refunded >= t.amount THEN 'refunded' ELSE 'succeeded' END ELSE t.status END,
-      ${bumpVersionSql}
-  FROM summary
-  WHERE t.brand_id = $1 AND t.id = (SELECT transaction_id FROM ${refundCte})
-  RETURNING t.*`;
+async function resummarise(db: Queryable, brandId: string, transactionId: string): Promise<TransactionRow> {
+  const [row] = await db.query<TransactionRow>(
+    `WITH summary AS (
+       SELECT
+         COALESCE(sum(r.amount) FILTER (WHERE r.status = 'succeeded'), 0)::bigint AS refunded,
+         COALESCE(jsonb_agg(jsonb_build_object(
+           'id', r.id, 'amount', r.amount, 'reason', r.reason, 'status', r.status,
+           'createdAt', to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+         ) ORDER BY r.created_at, r.id), '[]'::jsonb) AS list
+       FROM refunds r WHERE r.brand_id = $1 AND r.transaction_id = $2
+     )
+     UPDATE transactions t
+     SET refunded_amount = summary.refunded,
+         refunds = summary.list,
+         status = CASE WHEN t.status IN ('succeeded', 'refunded') THEN CASE WHEN summary.refunded >= t.amount THEN 'refunded' ELSE 'succeeded' END ELSE t.status END,
+         ${bumpVersionSql}
+     FROM summary
+     WHERE t.brand_id = $1 AND t.id = $2
+     RETURNING t.*`,
+    [brandId, transactionId],
+  );
+  return row;
+}
 
-/** Records a pending refund, and returns it with its transaction as it now shows it. */
+/** Records a pending refund (the caller holds the transaction's row lock), and returns it with its transaction as it now shows it. */
 export async function insertRefund(db: Queryable, r: NewRefundRow): Promise<{ refund: RefundRow; transaction: TransactionRow }> {
   const [refund] = await db.query<RefundRow>(
     `INSERT INTO refunds (brand_id, id, mode, transaction_id, amount, currency, reason, status, revoke_access, provider)
@@ -63,20 +66,10 @@ export async function insertRefund(db: Queryable, r: NewRefundRow): Promise<{ re
   return { refund, transaction };
 }
 
-/** Recomputes a transaction's refund summary from its rows (after an insert). */
-async function resummarise(db: Queryable, brandId: string, transactionId: string): Promise<TransactionRow> {
-  const [row] = await db.query<TransactionRow>(
-    `WITH changed AS (SELECT * FROM refunds WHERE brand_id = $1 AND transaction_id = $2 ORDER BY created_at DESC, id DESC LIMIT 1)
-     ${summarise('changed')}`,
-    [brandId, transactionId],
-  );
-  return row;
-}
-
 /**
- * Moves a pending refund to the provider's outcome, and its transaction's summary with it, in one
- * statement. Conditional on `pending`: of any number of callers racing (a retry, a webhook) one
- * gets the rows back and goes on to record the event; the others get undefined.
+ * Moves a pending refund to the provider's outcome, and its transaction's summary with it, under
+ * the transaction's row lock. Conditional on `pending`: of any number of callers racing (a retry,
+ * a webhook) one gets the rows back and goes on to record the event; the others get undefined.
  */
 export async function finishRefund(
   db: Queryable,
@@ -84,23 +77,19 @@ export async function finishRefund(
   id: string,
   outcome: { status: 'succeeded'; reference: string } | { status: 'failed'; reference: string | null; message: string },
 ): Promise<{ refund: RefundRow; transaction: TransactionRow } | undefined> {
-  const [row] = await db.query<TransactionRow & { refund: RefundRow }>(
-    `WITH moved AS (
-       UPDATE refunds SET status = $3, provider_reference = COALESCE($4, provider_reference), failure_message = $5,
-         updated_at = date_trunc('milliseconds', clock_timestamp())
-       WHERE brand_id = $1 AND id = $2 AND status = 'pending'
-       RETURNING *
-     ) ${summarise('moved')}, (SELECT to_jsonb(moved) FROM moved) AS refund`,
+  await db.query(
+    `SELECT 1 FROM transactions WHERE brand_id = $1 AND id = (SELECT transaction_id FROM refunds WHERE brand_id = $1 AND id = $2) FOR UPDATE`,
+    [brandId, id],
+  );
+  const [refund] = await db.query<RefundRow>(
+    `UPDATE refunds SET status = $3, provider_reference = COALESCE($4, provider_reference), failure_message = $5,
+       updated_at = date_trunc('milliseconds', clock_timestamp())
+     WHERE brand_id = $1 AND id = $2 AND status = 'pending'
+     RETURNING *`,
     [brandId, id, outcome.status, outcome.reference, outcome.status === 'failed' ? outcome.message : null],
   );
-  if (!row) return undefined;
-  const { refund, ...transaction } = row;
-  return { refund: reviveRefund(refund), transaction: transaction as TransactionRow };
-}
-
-/** to_jsonb gives timestamps as text: back to Dates, as the driver gives them. */
-function reviveRefund(r: RefundRow): RefundRow {
-  return { ...r, created_at: new Date(r.created_at), updated_at: new Date(r.updated_at) };
+  if (!refund) return undefined;
+  return { refund, transaction: await resummarise(db, brandId, refund.transaction_id) };
 }
 
 /** Keeps the provider's reference of a refund still pending (the provider is processing it). */
