@@ -136,10 +136,10 @@ describe('the client against the real server', () => {
     const link = await client.paymentLinks.create(courseBody(ids) as any);
     await submitCard(live.t, new URL(link.link).pathname, cards.ok);
     const txn = (await client.transactions.list({ limit: 5 })).items.find((x) => x.status === 'succeeded' && x.refundedAmount === 0)!;
-    const part = await client.transactions.refund(txn.txref, { amount: 9.5, reason: 'Late' }, { idempotencyKey: 'sdk-refund-1' });
+    const part = await client.transactions.refund(txn.txref, { amount: 9.5, reason: 'Late' }, { idempotencyKey: 'order-9001' });
     assert.equal(part.refundedAmount, 9.5);
     assert.equal(part.refunds[0].reason, 'Late');
-    const again = await client.transactions.refund(txn.txref, { amount: 9.5, reason: 'Late' }, { idempotencyKey: 'sdk-refund-1' });
+    const again = await client.transactions.refund(txn.txref, { amount: 9.5, reason: 'Late' }, { idempotencyKey: 'order-9001' });
     assert.deepEqual(again, part, 'the same key refunds once');
     const over = await client.transactions.refund(txn.txref, { amount: 100 }).catch((e: unknown) => e);
     assert.ok(over instanceof ValidationError);
