@@ -132,6 +132,24 @@ describe('the client against the real server', () => {
     assert.ok(customers.some((c) => c.email === 'ada@example.com'));
   });
 
+  it('refunds a transaction in parts, once per idempotency key, and says why one is refused', async () => {
+    const link = await client.paymentLinks.create(courseBody(ids) as any);
+    await submitCard(live.t, new URL(link.link).pathname, cards.ok);
+    const txn = (await client.transactions.list({ limit: 5 })).items.find((x) => x.status === 'succeeded' && x.refundedAmount === 0)!;
+    const part = await client.transactions.refund(txn.txref, { amount: 9.5, reason: 'Late' }, { idempotencyKey: 'order-9001' });
+    assert.equal(part.refundedAmount, 9.5);
+    assert.equal(part.refunds[0].reason, 'Late');
+    const again = await client.transactions.refund(txn.txref, { amount: 9.5, reason: 'Late' }, { idempotencyKey: 'order-9001' });
+    assert.deepEqual(again, part, 'the same key refunds once');
+    const over = await client.transactions.refund(txn.txref, { amount: 100 }).catch((e: unknown) => e);
+    assert.ok(over instanceof ValidationError);
+    const rest = await client.transactions.refund(txn.txref);
+    assert.equal(rest.status, 'refunded');
+    assert.equal(rest.net, -(rest.fee ?? 0));
+    const twice = await client.transactions.refund(txn.txref).catch((e: unknown) => e);
+    assert.ok(twice instanceof ConflictError);
+  });
+
   it('imports hub members and product customers, and follows the import', async () => {
     const queued = await client.hubs.members.import(ids['studio-club'], {
       records: [{ fullName: 'Grace Hopper', email: 'grace@example.com' }, { fullName: 'Alan Turing', email: 'alan@example.com' }],

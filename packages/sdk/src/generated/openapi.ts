@@ -512,6 +512,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a transaction
+         * @description Our addition (docs/refunds.md). Gives money back to the buyer through the provider that took the payment: all that is left, or `amount` of it (several partial refunds may follow one another up to the amount paid). Sends `transaction.refunded`. A refund that gives back all that is left ends the access the payment bought (memberships `removed` with `member.removed`, a subscription cancelled) unless `revokeAccess` is false; a partial one does not unless it is true. Refused with 409 when the payment has not succeeded, is already fully refunded, or the provider refuses; 400 naming `amount` when it is more than is left. A retry with the same Idempotency-Key never refunds twice.
+         *
+         *     Scope: `transactions:write`.
+         */
+        post: operations["refundTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -824,6 +846,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "transaction.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.refunded
+         * @description Sent to endpoints subscribed to `transaction.refunded`. Verify the signature over the raw body before trusting it (the SDK's `verifyWebhook` does), answer 2xx quickly, and dedupe on the event id: delivery is at least once.
+         */
+        post: operations["onTransactionRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "transaction.succeeded": {
         parameters: {
             query?: never;
@@ -924,7 +966,7 @@ export interface components {
          * @description The kinds of event a webhook endpoint can subscribe to.
          * @enum {string}
          */
-        EventType: "transaction.succeeded" | "transaction.failed" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed";
+        EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed";
         Hub: {
             /** Format: date-time */
             createdAt: string;
@@ -1136,6 +1178,10 @@ export interface components {
             periodEnd: string;
             /** Format: date-time */
             periodStart: string;
+            /** @description Our addition: how many refunds were deducted. */
+            refundCount: number;
+            /** @description Our addition: refunds deducted, as a decimal (docs/refunds.md). amount = gross - fee - refunded. */
+            refunded: number;
             /** Format: date-time */
             settledAt: string;
             transactionCount: number;
@@ -1226,6 +1272,18 @@ export interface components {
             url?: string;
             /** @description `public`, `unlisted` or `private`. */
             visibility: string;
+        };
+        Refund: {
+            /** @description Decimal amount given back, in the transaction's currency. */
+            amount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description `rfd_…` */
+            id: string;
+            /** @description Why, as given when it was asked for; null when none was. */
+            reason: string | null;
+            /** @description `pending` while the provider processes it (its amount is held), then `succeeded` or `failed`. */
+            status: "pending" | "succeeded" | "failed";
         };
         RolledSigningSecret: {
             /** @description When the previous secret stops signing; null when it stopped at once (overlap 0). */
@@ -1403,13 +1461,21 @@ export interface components {
                 email: string;
                 name: string;
             };
+            /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
+            fee?: number;
             /** @description The metadata given when the payment link was made. */
             metadata: {
                 [key: string]: string;
             };
+            /** @description Our addition, with `fee`: what the brand keeps, amount − fee − refundedAmount, as a decimal. */
+            net?: number;
+            /** @description Our addition: the decimal amount refunds have given back so far (succeeded refunds only). */
+            refundedAmount: number;
+            /** @description Our addition: the transaction's refunds, oldest first. */
+            refunds: components["schemas"]["Refund"][];
             /** @description What was bought: a product or hub id. */
             resourceID?: string;
-            /** @description `pending`, `succeeded` or `failed`. */
+            /** @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md). */
             status: string;
             /** @description The transaction reference; the id in /transactions/{id}. */
             txref: string;
@@ -1435,6 +1501,58 @@ export interface components {
              * @enum {string}
              */
             type: "transaction.failed";
+        };
+        TransactionRefundedData: {
+            /** @description Decimal amount, e.g. 25.5. */
+            amount: number;
+            /** Format: date-time */
+            createdAt: string;
+            currency: string;
+            customer: {
+                email: string;
+                name: string;
+            };
+            /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
+            fee?: number;
+            /** @description The metadata given when the payment link was made. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Our addition, with `fee`: what the brand keeps, amount − fee − refundedAmount, as a decimal. */
+            net?: number;
+            refund: components["schemas"]["Refund"];
+            /** @description Our addition: the decimal amount refunds have given back so far (succeeded refunds only). */
+            refundedAmount: number;
+            /** @description Our addition: the transaction's refunds, oldest first. */
+            refunds: components["schemas"]["Refund"][];
+            /** @description What was bought: a product or hub id. */
+            resourceID?: string;
+            /** @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md). */
+            status: string;
+            /** @description The transaction reference; the id in /transactions/{id}. */
+            txref: string;
+            /** @description `purchase` or `renewal`. */
+            type: string;
+            /**
+             * Format: date-time
+             * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+             */
+            updatedAt: string;
+            /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+            version: number;
+        };
+        /** @description The body of a `transaction.refunded` delivery. */
+        TransactionRefundedEvent: {
+            /** Format: date-time */
+            created: string;
+            data: components["schemas"]["TransactionRefundedData"];
+            /** @description The event id (`evt_…`): the same on every retry and resend; dedupe on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transaction.refunded";
         };
         /** @description The body of a `transaction.succeeded` delivery. */
         TransactionSucceededEvent: {
@@ -1549,7 +1667,7 @@ export interface components {
             url: string;
         };
         /** @description Any webhook delivery body, discriminated on `type`. */
-        WebhookEvent: components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionFailedEvent"] | components["schemas"]["PayoutSettledEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionExpiredEvent"] | components["schemas"]["SubscriptionCompletedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRemovedEvent"];
+        WebhookEvent: components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionFailedEvent"] | components["schemas"]["TransactionRefundedEvent"] | components["schemas"]["PayoutSettledEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionExpiredEvent"] | components["schemas"]["SubscriptionCompletedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRemovedEvent"];
     };
     responses: {
         /** @description `validation_failed` or `invalid_json`: a parameter or body field is invalid; `message` names it and `data.details` lists every problem. */
@@ -2862,6 +2980,56 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    refundTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The txref. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Decimal amount to give back, at most what is left (the amount paid less earlier refunds). Omitted: all that is left. */
+                    amount?: number;
+                    /** @description Why, in words; kept on the refund and sent to the provider. */
+                    reason?: string;
+                    /** @description End the access the transaction bought (memberships removed, subscription cancelled). Default: true when this refund gives back all that is left, false for a partial refund. */
+                    revokeAccess?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Refund a transaction */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Transaction"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -3462,6 +3630,37 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TransactionFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else (or no answer in time) is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTransactionRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64-decoded secret after `whsec_`. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the signing secret string (`whsec_…`). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionRefundedEvent"];
             };
         };
         responses: {

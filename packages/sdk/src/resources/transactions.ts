@@ -1,6 +1,6 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { ListParams, Transaction } from '../types.ts';
+import type { ListParams, RefundParams, Transaction } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class Transactions {
@@ -15,5 +15,15 @@ export class Transactions {
   /** GET /transactions/{txref}. Scope `transactions:read`. */
   get(txref: string, options?: RequestOptions): Promise<Transaction> {
     return this.#r.request({ method: 'GET', path: `/transactions/${segment(txref, 'txref')}`, options });
+  }
+
+  /**
+   * POST /transactions/{txref}/refund: gives money back to the buyer (docs/refunds.md). Without
+   * `amount`, all that is left, which also ends the access it bought unless `revokeAccess: false`.
+   * The request carries an Idempotency-Key, reused on retries, so a retried refund never pays twice.
+   * Scope `transactions:write`.
+   */
+  refund(txref: string, params: RefundParams = {}, options?: RequestOptions): Promise<Transaction> {
+    return this.#r.request({ method: 'POST', path: `/transactions/${segment(txref, 'txref')}/refund`, body: params, options });
   }
 }

@@ -21,6 +21,8 @@ export async function examples(apiKey: string, secret: string, rawBody: string, 
   const more: boolean = page.hasMore;
   const cursor: string = page.nextCursor;
   for await (const p of client.transactions.list().pages()) p.items.map((t) => t.txref);
+  const refunded = await client.transactions.refund('tx_…', { amount: 10, reason: 'Bought twice' });
+  refunded.refunds.map((r) => r.status);
   const all = await client.hubs.members.list('hub_1').toArray({ max: 1000 });
   all[0]?.membershipId;
   // @ts-expect-error: toArray needs a cap
@@ -65,6 +67,10 @@ export async function examples(apiKey: string, secret: string, rawBody: string, 
       break;
     case 'payout.settled':
       event.data.fee;
+      break;
+    case 'transaction.refunded':
+      event.data.refund.amount;
+      event.data.refundedAmount;
       break;
   }
   const joined: WebhookEventOf<'member.joined'> | undefined = event.type === 'member.joined' ? event : undefined;

@@ -7,6 +7,7 @@ export const scopes = [
   'customers:write',
   'checkout:write',
   'transactions:read',
+  'transactions:write',
   'webhooks:write',
 ] as const;
 

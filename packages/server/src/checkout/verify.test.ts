@@ -73,7 +73,7 @@ describe('POST /payments/verify', () => {
     assert.equal(res.statusCode, 200);
     assert.deepEqual({ ...res.json().data, createdAt: 'x', updatedAt: 'x' }, {
       txref, type: 'purchase', status: 'succeeded', amount: 39.5, currency: 'USD', customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-      createdAt: 'x', resourceID: ids['brush-course'], metadata: { cart: 'c_9' }, version: 2, updatedAt: 'x',
+      createdAt: 'x', resourceID: ids['brush-course'], metadata: { cart: 'c_9' }, refundedAmount: 0, refunds: [], version: 2, updatedAt: 'x',
     });
     await verify(testKey, txref);
     assert.equal((await eventsOf(t, brand.id)).length, 2, 'verifying a settled transaction records nothing');

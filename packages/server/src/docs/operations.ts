@@ -76,6 +76,12 @@ export const operationDocs: Record<string, OperationDoc> = {
   'post /payments/verify': { id: 'verifyPayment', sdk: "const transaction = await client.payments.verify({ txref: 'tx_…' });", body: { txref: 'tx_…' }, errors: [404, ...withBody, 503] },
   'get /transactions': { id: 'listTransactions', sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);' },
   'get /transactions/{id}': { id: 'getTransaction', sdk: "const transaction = await client.transactions.get('tx_…');", errors: [404] },
+  'post /transactions/{id}/refund': {
+    id: 'refundTransaction',
+    sdk: "// Partial: 10.00 back, access kept. Leave out amount to refund all that is left (and end the access it bought).\nconst transaction = await client.transactions.refund('tx_…', { amount: 10, reason: 'Bought twice by mistake' });\nconsole.log(transaction.refundedAmount, transaction.refunds);",
+    body: { amount: 10, reason: 'Bought twice by mistake' },
+    errors: [404, 503, ...withBody],
+  },
   'get /webhooks': { id: 'listWebhookEndpoints', sdk: 'const endpoints = await client.webhooks.list().toArray({ max: 100 });' },
   'post /webhooks': {
     id: 'createWebhookEndpoint',

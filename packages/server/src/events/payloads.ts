@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { Membership } from '../memberships/schemas.ts';
 import { VersionFields } from '../object-version.ts';
 import { Subscription } from '../subscriptions/schemas.ts';
-import { Transaction } from '../transactions/schemas.ts';
+import { Transaction, TransactionRefundedData } from '../transactions/schemas.ts';
 import type { EventType } from './types.ts';
 import { Mode } from '../http/shapes.ts';
 
@@ -27,13 +27,15 @@ export const SubscriptionEventData = Type.Object({
   transaction: Type.Optional(Transaction),
 }, { $id: 'SubscriptionEventData' });
 
-/** payout.settled: settled earnings of one currency and mode, net of fees. */
+/** payout.settled: settled earnings of one currency and mode, net of fees and refunds. */
 export const Payout = Type.Object({
   id: Type.String({ description: '`po_…`' }),
   amount: Type.Number({ description: 'Net amount paid out: gross minus fees, as a decimal.' }),
   currency: Type.String(),
   fee: Type.Number({ description: 'Platform fees deducted, as a decimal.' }),
   transactionCount: Type.Integer({ minimum: 0 }),
+  refunded: Type.Number({ description: 'Our addition: refunds deducted, as a decimal (docs/refunds.md). amount = gross - fee - refunded.' }),
+  refundCount: Type.Integer({ minimum: 0, description: 'Our addition: how many refunds were deducted.' }),
   periodStart: Type.String({ format: 'date-time' }),
   periodEnd: Type.String({ format: 'date-time' }),
   settledAt: Type.String({ format: 'date-time' }),
@@ -44,6 +46,7 @@ export const Payout = Type.Object({
 export const eventPayloads = {
   'transaction.succeeded': Transaction,
   'transaction.failed': Transaction,
+  'transaction.refunded': TransactionRefundedData,
   'payout.settled': Payout,
   'subscription.renewed': SubscriptionEventData,
   'subscription.expired': SubscriptionEventData,

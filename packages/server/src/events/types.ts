@@ -2,6 +2,7 @@
 export const eventTypes = [
   'transaction.succeeded',
   'transaction.failed',
+  'transaction.refunded',
   'payout.settled',
   'subscription.renewed',
   'subscription.expired',

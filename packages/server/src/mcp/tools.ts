@@ -31,6 +31,14 @@ export const toolSpecs: ToolSpec[] = [
   { name: 'verify_payment', method: 'POST', path: '/payments/verify', description: 'Ask the payment provider again whether a transaction (txref) was paid, and record the answer.', idempotent: true },
   { name: 'list_transactions', method: 'GET', path: '/transactions', description: 'List transactions, newest first (page with cursor).', ...read },
   { name: 'get_transaction', method: 'GET', path: '/transactions/:id', description: 'Get one transaction by its txref.', ...read },
+  {
+    name: 'refund_transaction', method: 'POST', path: '/transactions/:id/refund',
+    description: 'Give money back to the buyer of a transaction (txref), through the provider that took it. This moves real money in live mode and cannot be undone: '
+      + 'before calling, tell the user the exact amount and currency (get_transaction shows what is left) and get their confirmation. '
+      + 'Without amount it refunds all that is left and, unless revokeAccess is false, ends the access the payment bought; a partial refund keeps access unless revokeAccess is true. '
+      + 'Pass an idempotencyKey so that a retry never refunds twice.',
+    destructive: true,
+  },
   { name: 'list_webhooks', method: 'GET', path: '/webhooks', description: 'List the brand\'s webhook endpoints.', ...read },
   { name: 'get_webhook', method: 'GET', path: '/webhooks/:id', description: 'Get one webhook endpoint.', ...read },
   { name: 'create_webhook', method: 'POST', path: '/webhooks', description: 'Add a webhook endpoint (an https URL) subscribed to event types; returns its signing secret once.' },

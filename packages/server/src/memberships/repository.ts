@@ -197,3 +197,13 @@ export async function plansInUse(db: Queryable, brandId: string, tierIds: string
   );
   return rows.map((r) => r.plan);
 }
+
+/** The person's membership of a hub or product (one per person, any status), by email as activateMembership matches it. */
+export async function findByPerson(db: Queryable, brandId: string, mode: Mode, target: { hubId: string | null; productId: string | null }, email: string, options: { forUpdate?: boolean } = {}) {
+  const column = target.hubId !== null ? 'hub_id' : 'product_id';
+  const [row] = await db.query<MembershipRow>(
+    `SELECT * FROM memberships WHERE brand_id = $1 AND mode = $2 AND ${column} = $3 AND lower(email) = lower($4)${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [brandId, mode, target.hubId ?? target.productId, email],
+  );
+  return row;
+}

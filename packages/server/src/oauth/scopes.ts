@@ -13,6 +13,7 @@ const words: Partial<Record<string, string>> = {
   'customers:write': 'Add, import and remove members and customers',
   'checkout:write': 'Create payment links and verify payments',
   'transactions:read': 'See your transactions and payouts',
+  'transactions:write': 'Refund payments (money goes back to buyers, and a full refund ends the access it bought)',
   // Events and the delivery log hold members' names and emails: the words say so.
   'webhooks:write': 'Manage webhooks, see events and deliveries (with members\' names and emails), resend and send test events',
 };

@@ -76,6 +76,31 @@ export interface PaymentProvider {
    * `reference`, at the end of the paid period or now. Idempotent.
    */
   cancelSubscription?(input: { reference: string; atPeriodEnd: boolean }): Promise<void>;
-  /** Gives the money back (no route uses it yet). */
-  refundPayment(db: Queryable, input: { brandId: string; reference: string }): Promise<PaymentState>;
+  /**
+   * Gives `amount` (minor units) of a succeeded payment back to the buyer (docs/refunds.md).
+   * Idempotent per `refundId` (our refund's id, the provider's idempotency key): asking again with
+   * the same id answers the first refund and moves no money. A refund the provider refuses (more
+   * than is left, say) is `failed` with its reason; one it is still processing is `pending`.
+   */
+  refundPayment(db: Queryable, input: NewRefund): Promise<RefundState>;
+  /** Where a refund the provider answered `pending` stands now, by the reference it gave. */
+  lookupRefund?(db: Queryable, input: { brandId: string; reference: string }): Promise<RefundState>;
 }
+
+export interface NewRefund {
+  brandId: string;
+  /** The payment's reference (as createPayment returned it, or the provider's invoice for its own renewals). */
+  reference: string;
+  refundId: string;
+  /** Minor units, at most what is left of the payment. */
+  amount: number;
+  currency: string;
+  txref: string;
+  reason: string | null;
+}
+
+/** What a provider says about one refund; `reference` is its own id for it. */
+export type RefundState =
+  | { status: 'succeeded'; reference: string }
+  | { status: 'pending'; reference: string }
+  | { status: 'failed'; reference: string | null; message: string };

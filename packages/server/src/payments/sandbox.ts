@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
-import type { PaymentProvider, PaymentState } from './provider.ts';
+import type { NewRefund, PaymentProvider, PaymentState, RefundState } from './provider.ts';
 
 /**
  * The built-in provider for test mode: no network, no real money, and the outcome chosen by the
@@ -118,12 +118,55 @@ export const sandboxProvider: PaymentProvider = {
     return stateOf(await current(db, brandId, reference));
   },
 
-  async refundPayment(db, { brandId, reference }) {
-    await db.query(
-      `UPDATE sandbox_payments SET status = 'refunded', updated_at = date_trunc('milliseconds', clock_timestamp())
-       WHERE brand_id = $1 AND reference = $2 AND status = 'succeeded'`,
-      [brandId, reference],
-    );
-    return stateOf(await current(db, brandId, reference));
+  async refundPayment(db, refund) {
+    return refundSandboxPayment(db, refund);
+  },
+
+  async lookupRefund(db, { brandId, reference }) {
+    const [row] = await db.query('SELECT 1 FROM sandbox_refunds WHERE brand_id = $1 AND reference = $2', [brandId, reference]);
+    return row ? { status: 'succeeded', reference } : { status: 'failed', reference, message: 'The sandbox has no such refund.' };
   },
 };
+
+/**
+ * A sandbox refund, at once and in full or in part. Keyed by the caller's refund id: the row
+ * keyed by it is inserted first (a twin racing with the same id waits on it and then inserts
+ * nothing), and only an inserted row moves the payment's refunded amount, conditional on enough
+ * being left; a repeat finds that row and answers it again.
+ */
+async function refundSandboxPayment(db: Queryable, r: NewRefund): Promise<RefundState> {
+  const [done] = await db.query<{ reference: string }>(
+    'SELECT reference FROM sandbox_refunds WHERE brand_id = $1 AND idempotency_key = $2', [r.brandId, r.refundId]);
+  if (done) return { status: 'succeeded', reference: done.reference };
+  const reference = `sbx_re_${randomBytes(12).toString('base64url')}`;
+  const [outcome] = await db.query<{ inserted: boolean; moved: boolean }>(
+    `WITH ins AS (
+       INSERT INTO sandbox_refunds (brand_id, idempotency_key, reference, payment, amount)
+       VALUES ($1, $3, $5, $2, $4)
+       ON CONFLICT (brand_id, idempotency_key) DO NOTHING
+       RETURNING reference
+     ), paid AS (
+       UPDATE sandbox_payments
+       SET refunded_amount = refunded_amount + $4,
+           status = CASE WHEN refunded_amount + $4 = amount THEN 'refunded' ELSE status END,
+           updated_at = date_trunc('milliseconds', clock_timestamp())
+       WHERE brand_id = $1 AND reference = $2 AND status = 'succeeded' AND refunded_amount + $4 <= amount
+         AND EXISTS (SELECT 1 FROM ins)
+       RETURNING reference
+     )
+     SELECT EXISTS (SELECT 1 FROM ins) AS inserted, EXISTS (SELECT 1 FROM paid) AS moved`,
+    [r.brandId, r.reference, r.refundId, r.amount, reference],
+  );
+  if (outcome.moved) return { status: 'succeeded', reference };
+  if (!outcome.inserted) return refundSandboxPayment(db, r); // a twin with the same id made it: answer that one
+  // Recorded but refused: forget the row, so the id does not stand for a refund that moved nothing.
+  await db.query('DELETE FROM sandbox_refunds WHERE brand_id = $1 AND idempotency_key = $2', [r.brandId, r.refundId]);
+  const payment = await current(db, r.brandId, r.reference);
+  return {
+    status: 'failed',
+    reference: null,
+    message: payment.status === 'refunded' ? 'The sandbox payment is already fully refunded.'
+      : payment.status === 'succeeded' ? 'The amount is more than is left to refund on the sandbox payment.'
+        : `The sandbox payment is ${payment.status}, so there is nothing to refund.`,
+  };
+}

@@ -9,6 +9,7 @@ import { versionOf } from '../object-version.ts';
 import type { Principal } from '../auth/principal.ts';
 import { exponentOf, toMajor } from '../money.ts';
 import * as transactions from '../transactions/repository.ts';
+import * as refunds from '../transactions/refunds-repository.ts';
 import * as repo from './repository.ts';
 import type { PayoutRow, ScheduleRow } from './repository.ts';
 
@@ -18,7 +19,7 @@ import type { PayoutRow, ScheduleRow } from './repository.ts';
  * currency's units (0.30 is 30 cents, 0 yen), never more than the amount itself. Free
  * transactions carry no fee and are in no payout.
  */
-export function feeOf(amount: number, currency: string, settings: PayoutSettings): number {
+export function feeOf(amount: number, currency: string, settings: Pick<PayoutSettings, 'feeBasisPoints' | 'feeFixed'>): number {
   if (amount <= 0) return 0;
   const percent = Math.floor((amount * settings.feeBasisPoints + 5_000) / 10_000);
   const fixed = Math.round(settings.feeFixed * 10 ** exponentOf(currency));
@@ -32,6 +33,8 @@ export function renderPayout(row: PayoutRow): EventData<'payout.settled'> {
     currency: row.currency,
     fee: toMajor(row.fee, row.currency),
     transactionCount: row.transaction_count,
+    refunded: toMajor(row.refunded ?? 0, row.currency),
+    refundCount: row.refund_count ?? 0,
     periodStart: row.period_start.toISOString(),
     periodEnd: row.period_end.toISOString(),
     settledAt: row.settled_at.toISOString(),
@@ -42,32 +45,40 @@ export function renderPayout(row: PayoutRow): EventData<'payout.settled'> {
 
 /**
  * One payout run of a brand's balance in one mode, at `at` (the schedule's boundary), in the
- * caller's transaction: every succeeded paid transaction not yet in a payout goes into this run's
- * payout of its currency, with its fee; one payout.settled per currency. A balance with nothing
- * left to pay is dropped until something is paid again. Returns the payouts made.
+ * caller's transaction. Per currency: every paid transaction that succeeded and is not yet in a
+ * payout (refunded since or not), with its fee, less every succeeded refund not yet deducted
+ * (docs/refunds.md). A currency whose balance would be negative (refunds of money already paid
+ * out, more than the new sales) gets no payout: its transactions and refunds stay unsettled and
+ * are carried forward to the next run that has something to pay out of (docs/payouts.md). One
+ * payout.settled per payout made. With nothing left to pay, the balance is dropped until
+ * something is paid or refunded again. Returns the payouts made.
  */
 export async function settleBalance(tx: Queryable, schedule: ScheduleRow, at: Date, settings: PayoutSettings): Promise<PayoutRow[]> {
-  const unsettled = await transactions.unsettled(tx, schedule.brand_id, schedule.mode);
-  if (!unsettled.length) {
-    await repo.deleteSchedule(tx, schedule.brand_id, schedule.mode);
-    return [];
-  }
-  const byCurrency = new Map<string, typeof unsettled>();
-  for (const t of unsettled) byCurrency.set(t.currency, [...(byCurrency.get(t.currency) ?? []), t]);
+  const sales = await transactions.unsettled(tx, schedule.brand_id, schedule.mode);
+  const givenBack = await refunds.unsettledRefunds(tx, schedule.brand_id, schedule.mode);
+  const currencies = [...new Set([...sales, ...givenBack].map((r) => r.currency))].sort();
   const payouts: PayoutRow[] = [];
-  for (const [currency, rows] of [...byCurrency].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const currency of currencies) {
+    const rows = sales.filter((t) => t.currency === currency);
+    const refundRows = givenBack.filter((r) => r.currency === currency);
     const fees = rows.map((t) => ({ id: t.id, fee: feeOf(t.amount, currency, settings) }));
     const gross = rows.reduce((sum, t) => sum + t.amount, 0);
     const fee = fees.reduce((sum, f) => sum + f.fee, 0);
+    const refunded = refundRows.reduce((sum, r) => sum + r.amount, 0);
+    if (gross - fee - refunded < 0) continue; // carried forward
     const payout = await repo.insertPayout(tx, {
-      brand_id: schedule.brand_id, id: newId('po'), mode: schedule.mode, currency, amount: gross - fee, fee,
-      transaction_count: rows.length, period_start: schedule.period_start, period_end: at, settled_at: at,
+      brand_id: schedule.brand_id, id: newId('po'), mode: schedule.mode, currency, amount: gross - fee - refunded, fee,
+      transaction_count: rows.length, refunded, refund_count: refundRows.length,
+      period_start: schedule.period_start, period_end: at, settled_at: at,
     });
     await transactions.settleInto(tx, schedule.brand_id, payout.id, fees);
+    await refunds.deductInto(tx, schedule.brand_id, payout.id, refundRows.map((r) => r.id));
     await recordEvent(tx, { brandId: payout.brand_id, mode: payout.mode, type: 'payout.settled', data: renderPayout(payout) });
     payouts.push(payout);
   }
-  await repo.moveSchedule(tx, schedule.brand_id, schedule.mode, at);
+  // A negative balance waits for a sale (which notes the balance payable again), not for every run.
+  if (payouts.length) await repo.moveSchedule(tx, schedule.brand_id, schedule.mode, at);
+  else await repo.deleteSchedule(tx, schedule.brand_id, schedule.mode);
   return payouts;
 }
 

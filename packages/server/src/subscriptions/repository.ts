@@ -132,3 +132,13 @@ export async function tiersInUse(db: Queryable, brandId: string, tierIds: string
   );
   return rows.map((r) => r.tier_id);
 }
+
+/** The customer's newest subscription of a tier: the one a renewal transaction of that tier paid. */
+export async function findForRenewal(db: Queryable, brandId: string, mode: Mode, tierId: string, email: string) {
+  const [row] = await db.query<SubscriptionRow>(
+    `SELECT * FROM subscriptions WHERE brand_id = $1 AND mode = $2 AND tier_id = $3 AND lower(customer_email) = lower($4)
+     ORDER BY started_at DESC, id DESC LIMIT 1 FOR UPDATE`,
+    [brandId, mode, tierId, email],
+  );
+  return row;
+}

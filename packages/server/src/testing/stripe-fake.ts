@@ -13,7 +13,11 @@
  *   await stripe.deliver(events[0], `${base}/providers/stripe/webhook`);
  *
  * Endpoints: POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id,
- * POST and DELETE /v1/subscriptions/:id, GET /c/pay/:id (the "hosted page"). Requests need the fake's secret
+ * POST and DELETE /v1/subscriptions/:id, POST /v1/refunds, GET /v1/refunds/:id,
+ * GET /v1/payment_intents/:id, GET /v1/invoice_payments?invoice=…, GET /c/pay/:id (the "hosted page").
+ * Refunds follow Stripe's documented rules: a payment intent's charge can be refunded in parts up
+ * to what it received; more is 400 `amount_too_large`, a fully refunded one 400
+ * `charge_already_refunded`. Requests need the fake's secret
  * key as a Bearer token; a repeated Idempotency-Key gets the first answer back, as Stripe does.
  */
 import { randomBytes } from 'node:crypto';
@@ -31,6 +35,17 @@ export interface StripeFake {
   origin: string;
   sessions: Map<string, Obj>;
   subscriptions: Map<string, Obj>;
+  /** Payment intents by id (each paid session or invoice has one), with `_refunded` kept beside them. */
+  intents: Map<string, Obj>;
+  refunds: Map<string, Obj>;
+  /** Makes every later refund answer with this status (`pending` for a bank that takes days), or back to `succeeded`. */
+  refundStatus: 'succeeded' | 'pending';
+  /** Stripe finishes a pending refund: refund.updated (then refund.failed when it failed, charge.refunded when it succeeded). */
+  settleRefund(refundId: string, status: 'succeeded' | 'failed'): Obj[];
+  /** The brand refunds in Stripe's dashboard: the refund made, and Stripe's refund.created and charge.refunded events. */
+  refundInDashboard(intentId: string, amount?: number): { refund: Obj; events: Obj[] };
+  /** The payment intent of a session (payment mode) or of its first invoice (subscription mode). */
+  intentOfSession(sessionId: string): Obj;
   /** Every API request received: method, path and the decoded form body. */
   requests: { method: string; path: string; body: Obj }[];
   sessionUrl(id: string): string;
@@ -81,6 +96,9 @@ export async function startStripeFake(): Promise<StripeFake> {
   const sessions = new Map<string, Obj>();
   const subscriptions = new Map<string, Obj>();
   const intents = new Map<string, Obj>();
+  const refunds = new Map<string, Obj>();
+  /** invoice id -> its invoice_payment objects. */
+  const invoicePayments = new Map<string, Obj[]>();
   const idempotent = new Map<string, { status: number; json: Obj }>();
   const requests: StripeFake['requests'] = [];
   let origin = '';
@@ -160,11 +178,67 @@ export async function startStripeFake(): Promise<StripeFake> {
         Object.assign(sub, { status: 'canceled', canceled_at: stamp(), ended_at: stamp() });
         answer = { status: 200, json: visible(sub) };
       }
+    } else if (req.method === 'GET' && (m = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname))) {
+      const pi = intents.get(m[1]);
+      answer = pi ? { status: 200, json: visible(pi) } : error(404, `No such payment_intent: '${m[1]}'`);
+    } else if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+      answer = createRefund(params);
+    } else if (req.method === 'GET' && (m = /^\/v1\/refunds\/([^/]+)$/.exec(url.pathname))) {
+      const r = refunds.get(m[1]);
+      answer = r ? { status: 200, json: visible(r) } : error(404, `No such refund: '${m[1]}'`);
+    } else if (req.method === 'GET' && url.pathname === '/v1/invoice_payments') {
+      const invoice = url.searchParams.get('invoice') ?? '';
+      const status = url.searchParams.get('status');
+      const data = (invoicePayments.get(invoice) ?? []).filter((p) => !status || p.status === status);
+      answer = { status: 200, json: { object: 'list', data, has_more: false, url: '/v1/invoice_payments' } };
     } else {
       answer = error(404, `Unrecognized request URL (${req.method}: ${url.pathname}).`);
     }
     if (cacheKey) idempotent.set(cacheKey, answer);
     return answer;
+  }
+
+  /** A succeeded payment intent with its charge, as Stripe makes one when a session or an invoice is paid. */
+  function paidIntent(amount: number, currency: string, customer: string | null, metadata: Obj): Obj {
+    const intent = {
+      id: newId('pi'), object: 'payment_intent', livemode: false, created: stamp(), amount, amount_received: amount, currency, customer,
+      status: 'succeeded', metadata, latest_charge: newId('ch'), _refunded: 0,
+    };
+    intents.set(intent.id, intent);
+    return intent;
+  }
+
+  let refundStatus: 'succeeded' | 'pending' = 'succeeded';
+
+  function refundObject(intent: Obj, amount: number, params: Obj, status: string): Obj {
+    const refund = {
+      id: newId('re'), object: 'refund', amount, balance_transaction: null, charge: intent.latest_charge, created: stamp(),
+      currency: intent.currency, metadata: params.metadata ?? {}, payment_intent: intent.id, reason: params.reason ?? null,
+      receipt_number: null, source_transfer_reversal: null, status, transfer_reversal: null,
+    };
+    refunds.set(refund.id, refund);
+    if (status !== 'failed') intent._refunded += amount;
+    return refund;
+  }
+
+  function createRefund(params: Obj): { status: number; json: Obj } {
+    const intent = params.payment_intent ? intents.get(params.payment_intent) : undefined;
+    if (!intent) return error(404, `No such payment_intent: '${params.payment_intent ?? ''}'`);
+    const left = intent.amount_received - intent._refunded;
+    if (left <= 0) return { status: 400, json: { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge ${intent.latest_charge} has already been refunded.` } } };
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (amount > left) {
+      return { status: 400, json: { error: { type: 'invalid_request_error', code: 'amount_too_large', param: 'amount', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})` } } };
+    }
+    return { status: 200, json: visible(refundObject(intent, amount, params, refundStatus)) };
+  }
+
+  function chargeOf(intent: Obj): Obj {
+    return {
+      id: intent.latest_charge, object: 'charge', livemode: false, created: intent.created, amount: intent.amount, amount_captured: intent.amount,
+      amount_refunded: intent._refunded, currency: intent.currency, customer: intent.customer, metadata: intent.metadata, paid: true,
+      payment_intent: intent.id, refunded: intent._refunded >= intent.amount, status: 'succeeded',
+    };
   }
 
   const server: Server = createServer((req, res) => {
@@ -194,7 +268,16 @@ export async function startStripeFake(): Promise<StripeFake> {
     };
   }
 
-  function invoiceOf(sub: Obj, billingReason: string, paid: boolean, id = newId('in')): Obj {
+  function invoiceOf(sub: Obj, billingReason: string, paid: boolean, id = newId('in'), amount: number = sub._amount): Obj {
+    if (paid) {
+      // An invoice's payment intent carries none of the subscription's metadata, as in Stripe.
+      const intent = paidIntent(amount, sub.currency, sub.customer, {});
+      invoicePayments.set(id, [{
+        id: newId('inpay'), object: 'invoice_payment', amount_paid: amount, amount_requested: amount, created: stamp(), currency: sub.currency,
+        invoice: id, is_default: true, livemode: false, payment: { type: 'payment_intent', payment_intent: intent.id }, status: 'paid',
+        status_transitions: { canceled_at: null, paid_at: stamp() },
+      }]);
+    }
     return {
       id,
       object: 'invoice',
@@ -222,7 +305,35 @@ export async function startStripeFake(): Promise<StripeFake> {
     origin,
     sessions,
     subscriptions,
+    intents,
+    refunds,
+    get refundStatus() { return refundStatus; },
+    set refundStatus(status) { refundStatus = status; },
     requests,
+
+    settleRefund(refundId, status) {
+      const refund = refunds.get(refundId)!;
+      const intent = intents.get(refund.payment_intent)!;
+      refund.status = status;
+      if (status === 'failed') intent._refunded -= refund.amount;
+      const events = [event('refund.updated', refund)];
+      if (status === 'failed') events.push(event('refund.failed', refund));
+      else events.push(event('charge.refunded', chargeOf(intent)));
+      return events;
+    },
+
+    refundInDashboard(intentId, amount) {
+      const intent = intents.get(intentId)!;
+      const refund = refundObject(intent, amount ?? intent.amount_received - intent._refunded, { reason: 'requested_by_customer' }, 'succeeded');
+      return { refund, events: [event('refund.created', refund), event('charge.refunded', chargeOf(intent))] };
+    },
+
+    intentOfSession(sessionId) {
+      const session = sessions.get(sessionId)!;
+      if (session.payment_intent) return intents.get(session.payment_intent)!;
+      const payment = invoicePayments.get(session.invoice)?.[0];
+      return intents.get(payment?.payment.payment_intent)!;
+    },
     sessionUrl: (id) => `${origin}/c/pay/${id}`,
 
     complete(sessionId, options = {}) {
@@ -248,24 +359,13 @@ export async function startStripeFake(): Promise<StripeFake> {
           _amount: Number(recurring?.price_data?.unit_amount ?? 0),
         };
         subscriptions.set(sub.id, sub);
-        const invoice: Obj = { ...invoiceOf(sub, 'subscription_create', paid), amount_paid: paid ? session.amount_total : 0, amount_due: session.amount_total };
+        const invoice: Obj = { ...invoiceOf(sub, 'subscription_create', paid, newId('in'), session.amount_total), amount_paid: paid ? session.amount_total : 0, amount_due: session.amount_total };
         session.subscription = sub.id;
         session.invoice = invoice.id;
         events.push(event('checkout.session.completed', session), event(paid ? 'invoice.paid' : 'invoice.payment_failed', invoice));
       } else {
-        const intent = {
-          id: newId('pi'),
-          object: 'payment_intent',
-          livemode: false,
-          created: stamp(),
-          amount: session.amount_total,
-          amount_received: paid ? session.amount_total : 0,
-          currency: session.currency,
-          customer,
-          status: paid ? 'succeeded' : 'processing',
-          metadata: session._params.payment_intent_data?.metadata ?? {},
-        };
-        intents.set(intent.id, intent);
+        const intent = paidIntent(session.amount_total, session.currency, customer, session._params.payment_intent_data?.metadata ?? {});
+        if (!paid) Object.assign(intent, { amount_received: 0, status: 'processing' });
         session.payment_intent = intent.id;
         events.push(event('checkout.session.completed', session));
         if (paid) events.push(event('payment_intent.succeeded', intent));

@@ -28,13 +28,24 @@ export interface TransactionRow {
   fee?: number | null;
   /** The OAuth app whose payment link this pays (migration 015), or null. */
   app_id?: string | null;
+  /** Succeeded refunds in all, and every refund as the API lists it (amounts in minor units), kept by refunds-repository.ts. */
+  refunded_amount?: number;
+  refunds?: RefundSummary[];
   created_at: Date;
   /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
   version: number;
   updated_at: Date;
 }
 
-export type NewTransaction = Omit<TransactionRow, 'created_at' | 'updated_at' | 'version' | 'failure_code' | 'failure_message'>;
+export interface RefundSummary {
+  id: string;
+  amount: number;
+  reason: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  createdAt: string;
+}
+
+export type NewTransaction = Omit<TransactionRow, 'refunded_amount' | 'refunds' | 'created_at' | 'updated_at' | 'version' | 'failure_code' | 'failure_message'>;
 
 export async function insertTransaction(db: Queryable, t: NewTransaction): Promise<TransactionRow> {
   const [row] = await db.query<TransactionRow>(
@@ -58,9 +69,9 @@ export function listTransactions(db: Queryable, brandId: string, mode: Mode, pag
   );
 }
 
-export async function findByTxref(db: Queryable, brandId: string, mode: Mode, txref: string) {
+export async function findByTxref(db: Queryable, brandId: string, mode: Mode, txref: string, options: { forUpdate?: boolean } = {}) {
   const [row] = await db.query<TransactionRow>(
-    'SELECT * FROM transactions WHERE brand_id = $1 AND mode = $2 AND txref = $3',
+    `SELECT * FROM transactions WHERE brand_id = $1 AND mode = $2 AND txref = $3${options.forUpdate ? ' FOR UPDATE' : ''}`,
     [brandId, mode, txref],
   );
   return row;
@@ -107,10 +118,13 @@ export async function finishPending(
   return row;
 }
 
-/** Succeeded paid transactions of a brand and mode not yet in a payout, locked for settling. */
+/**
+ * Paid transactions of a brand and mode that succeeded (refunded since or not) and are not yet in
+ * a payout, locked for settling: a refund is deducted as its own line (docs/refunds.md).
+ */
 export function unsettled(db: Queryable, brandId: string, mode: Mode) {
   return db.query<TransactionRow>(
-    `SELECT * FROM transactions WHERE brand_id = $1 AND mode = $2 AND status = 'succeeded' AND payout_id IS NULL AND amount > 0
+    `SELECT * FROM transactions WHERE brand_id = $1 AND mode = $2 AND status IN ('succeeded', 'refunded') AND payout_id IS NULL AND amount > 0
      ORDER BY created_at, id FOR UPDATE`,
     [brandId, mode],
   );

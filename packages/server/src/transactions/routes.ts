@@ -4,10 +4,15 @@ import { PageQuery } from '../db/paging.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
-import { Transaction } from './schemas.ts';
+import { writeFlow } from '../http/idempotency.ts';
+import type { PaymentProviders } from '../payments/providers.ts';
+import { refundTransaction } from './flows.ts';
+import { RefundBody, Transaction } from './schemas.ts';
 import * as service from './service.ts';
+import type { FeeSettings } from './service.ts';
 
-export function transactionRoutes(app: App, { db }: { db: Db }) {
+export function transactionRoutes(app: App, { db, payments, config }: { db: Db; payments: PaymentProviders; config: { payouts: FeeSettings } }) {
+  const fees = config.payouts;
   app.get('/transactions', {
     schema: {
       summary: 'List transactions',
@@ -17,7 +22,7 @@ export function transactionRoutes(app: App, { db }: { db: Db }) {
       response: { 200: Envelope(ListOf(Transaction)) },
     },
     config: { auth: { scope: 'transactions:read' } },
-  }, async (req) => ok('Transactions retrieved', await service.listTransactions(db, principalOf(req), req.query)));
+  }, async (req) => ok('Transactions retrieved', await service.listTransactions(db, principalOf(req), req.query, fees)));
 
   app.get('/transactions/:id', {
     schema: {
@@ -27,5 +32,22 @@ export function transactionRoutes(app: App, { db }: { db: Db }) {
       response: { 200: Envelope(Transaction) },
     },
     config: { auth: { scope: 'transactions:read' } },
-  }, async (req) => ok('Transaction retrieved', await service.getTransaction(db, principalOf(req), req.params.id)));
+  }, async (req) => ok('Transaction retrieved', await service.getTransaction(db, principalOf(req), req.params.id, fees)));
+
+  app.post('/transactions/:id/refund', {
+    schema: {
+      summary: 'Refund a transaction',
+      description: 'Our addition (docs/refunds.md). Gives money back to the buyer through the provider that took the payment: all '
+        + 'that is left, or `amount` of it (several partial refunds may follow one another up to the amount paid). Sends '
+        + '`transaction.refunded`. A refund that gives back all that is left ends the access the payment bought (memberships '
+        + '`removed` with `member.removed`, a subscription cancelled) unless `revokeAccess` is false; a partial one does not unless '
+        + 'it is true. Refused with 409 when the payment has not succeeded, is already fully refunded, or the provider refuses; 400 '
+        + 'naming `amount` when it is more than is left. A retry with the same Idempotency-Key never refunds twice.',
+      tags: ['Transactions'],
+      params: Type.Object({ id: Type.String({ description: 'The txref.' }) }),
+      body: RefundBody,
+      response: { 200: Envelope(Transaction) },
+    },
+    config: { auth: { scope: 'transactions:write' } },
+  }, async (req, reply) => writeFlow(db, req, reply, () => refundTransaction(db, payments, principalOf(req), req.params.id, req.body ?? {}, fees), 'Refund made'));
 }

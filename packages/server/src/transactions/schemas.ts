@@ -1,17 +1,57 @@
 import { Type, type Static } from 'typebox';
 import { VersionFields } from '../object-version.ts';
 
+/** One refund of a transaction (docs/refunds.md). Our addition. */
+export const Refund = Type.Object({
+  id: Type.String({ description: '`rfd_…`' }),
+  amount: Type.Number({ description: 'Decimal amount given back, in the transaction\'s currency.' }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why, as given when it was asked for; null when none was.' }),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')], {
+    description: '`pending` while the provider processes it (its amount is held), then `succeeded` or `failed`.',
+  }),
+  createdAt: Type.String({ format: 'date-time' }),
+}, { $id: 'Refund' });
+
+export type Refund = Static<typeof Refund>;
+
 export const Transaction = Type.Object({
   txref: Type.String({ description: 'The transaction reference; the id in /transactions/{id}.' }),
   type: Type.String({ description: '`purchase` or `renewal`.' }),
-  status: Type.String({ description: '`pending`, `succeeded` or `failed`.' }),
+  status: Type.String({ description: '`pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md).' }),
   amount: Type.Number({ description: 'Decimal amount, e.g. 25.5.' }),
   currency: Type.String(),
   customer: Type.Object({ name: Type.String(), email: Type.String() }),
   createdAt: Type.String({ format: 'date-time' }),
   resourceID: Type.Optional(Type.String({ description: 'What was bought: a product or hub id.' })),
   metadata: Type.Record(Type.String(), Type.String(), { description: 'The metadata given when the payment link was made.' }),
+  refundedAmount: Type.Number({ description: 'Our addition: the decimal amount refunds have given back so far (succeeded refunds only).' }),
+  refunds: Type.Array(Refund, { description: 'Our addition: the transaction\'s refunds, oldest first.' }),
+  fee: Type.Optional(Type.Number({
+    description: 'Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. '
+      + 'Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md).',
+  })),
+  net: Type.Optional(Type.Number({ description: 'Our addition, with `fee`: what the brand keeps, amount − fee − refundedAmount, as a decimal.' })),
   ...VersionFields,
 }, { $id: 'Transaction' });
 
 export type Transaction = Static<typeof Transaction>;
+
+export const RefundBody = Type.Object({
+  amount: Type.Optional(Type.Number({
+    exclusiveMinimum: 0,
+    description: 'Decimal amount to give back, at most what is left (the amount paid less earlier refunds). Omitted: all that is left.',
+  })),
+  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Why, in words; kept on the refund and sent to the provider.' })),
+  revokeAccess: Type.Optional(Type.Boolean({
+    description: 'End the access the transaction bought (memberships removed, subscription cancelled). '
+      + 'Default: true when this refund gives back all that is left, false for a partial refund.',
+  })),
+}, { additionalProperties: false });
+
+export type RefundBody = Static<typeof RefundBody>;
+
+/** transaction.refunded's data: the transaction as it now stands, and the refund that caused the event. */
+export const TransactionRefundedData = Type.Object({
+  ...Transaction.properties,
+  refund: Refund,
+}, { $id: 'TransactionRefundedData' });

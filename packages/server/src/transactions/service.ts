@@ -2,12 +2,29 @@ import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { notFound } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { PayoutSettings } from '../config.ts';
 import { toMajor } from '../money.ts';
+import { feeOf } from '../payouts/service.ts';
 import { versionOf } from '../object-version.ts';
 import * as repo from './repository.ts';
 import type { Transaction } from './schemas.ts';
 
-export function renderTransaction(row: repo.TransactionRow): Transaction {
+/** The fee settings (config.payouts) that `fee` and `net` are rendered with. */
+export type FeeSettings = Pick<PayoutSettings, 'feeBasisPoints' | 'feeFixed'>;
+
+/**
+ * `fee` and `net` of a payment that succeeded (refunded since or not): the platform fee its payout
+ * charged, or, before it is paid out, the fee the next payout will charge under the current
+ * settings (docs/payouts.md); net is the amount less that fee less what refunds gave back.
+ */
+function feesOf(row: repo.TransactionRow, fees: FeeSettings | undefined): { fee?: number; net?: number } {
+  if (!fees || (row.status !== 'succeeded' && row.status !== 'refunded')) return {};
+  const fee = row.fee ?? feeOf(row.amount, row.currency, fees);
+  return { fee: toMajor(fee, row.currency), net: toMajor(row.amount - fee - (row.refunded_amount ?? 0), row.currency) };
+}
+
+/** A transaction as the API shows it; with `fees`, also its `fee` and `net` (GET, lists, refunds). */
+export function renderTransaction(row: repo.TransactionRow, fees?: FeeSettings): Transaction {
   return {
     txref: row.txref,
     type: row.type,
@@ -18,19 +35,22 @@ export function renderTransaction(row: repo.TransactionRow): Transaction {
     createdAt: row.created_at.toISOString(),
     ...(row.resource_id ? { resourceID: row.resource_id } : {}),
     metadata: row.metadata,
+    refundedAmount: toMajor(row.refunded_amount ?? 0, row.currency),
+    refunds: (row.refunds ?? []).map((r) => ({ ...r, amount: toMajor(r.amount, row.currency) })),
+    ...feesOf(row, fees),
     ...versionOf(row),
   };
 }
 
-export async function listTransactions(db: Queryable, principal: Principal, query: { limit?: number; cursor?: string }) {
+export async function listTransactions(db: Queryable, principal: Principal, query: { limit?: number; cursor?: string }, fees?: FeeSettings) {
   const page = pageRequest('transactions', query);
   const rows = await repo.listTransactions(db, principal.brandId, principal.mode, page);
-  return toPage('transactions', page, rows, renderTransaction);
+  return toPage('transactions', page, rows, (row) => renderTransaction(row, fees));
 }
 
 /** A transaction of the principal's brand and mode; anything else is not_found, never forbidden. */
-export async function getTransaction(db: Queryable, principal: Principal, txref: string) {
+export async function getTransaction(db: Queryable, principal: Principal, txref: string, fees?: FeeSettings) {
   const row = await repo.findByTxref(db, principal.brandId, principal.mode, txref);
   if (!row) throw notFound('transaction');
-  return renderTransaction(row);
+  return renderTransaction(row, fees);
 }

@@ -43,6 +43,11 @@ describe('GET /transactions', () => {
       createdAt: tx.created_at.toISOString(),
       resourceID: ids['brush-course'],
       metadata: { orderRef: 'A-1' },
+      refundedAmount: 0,
+      refunds: [],
+      // 5% of 25.50 rounded half up (1.28) plus 0.30: the fee its payout will charge.
+      fee: 1.58,
+      net: 23.92,
       version: 1,
       updatedAt: tx.updated_at.toISOString(),
     });

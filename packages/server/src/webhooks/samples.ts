@@ -20,6 +20,8 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date()):
     createdAt: at,
     resourceID: `prod_sample_${tag}`,
     metadata: { sample: 'true' },
+    refundedAmount: 0,
+    refunds: [],
     version: status === 'pending' ? 1 : 2,
     updatedAt: at,
   });
@@ -53,6 +55,10 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date()):
   const samples: { [K in EventType]: () => EventPayloads[K] } = {
     'transaction.succeeded': () => transaction('succeeded'),
     'transaction.failed': () => transaction('failed'),
+    'transaction.refunded': () => {
+      const refund = { id: `rfd_sample_${tag}`, amount: 10, reason: 'Bought twice by mistake', status: 'succeeded' as const, createdAt: at };
+      return { ...transaction('succeeded'), refundedAmount: 10, refunds: [refund], version: 4, refund };
+    },
     'subscription.renewed': () => subscription('active', 'succeeded'),
     'subscription.expired': () => subscription('expired'),
     'subscription.completed': () => subscription('completed', 'succeeded'),
@@ -64,6 +70,8 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date()):
       currency: 'USD',
       fee: 62.5,
       transactionCount: 48,
+      refunded: 0,
+      refundCount: 0,
       periodStart: new Date(now.getTime() - 86_400_000).toISOString(),
       periodEnd: at,
       settledAt: at,

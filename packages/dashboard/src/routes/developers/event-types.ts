@@ -7,6 +7,7 @@ import type { EventType } from '@creator-commerce/sdk';
 const descriptions = {
   'transaction.succeeded': 'A payment went through.',
   'transaction.failed': 'A payment failed.',
+  'transaction.refunded': 'Money was given back on a payment (in full or in part).',
   'payout.settled': 'A payout reached the bank account.',
   'subscription.renewed': 'A subscription was charged for another period.',
   'subscription.expired': 'A subscription ended without renewal.',

@@ -10,5 +10,6 @@ export const scopeSentences: { scope: string; sentence: string }[] = [
   { scope: 'customers:write', sentence: 'Import, remove and cancel members and customers.' },
   { scope: 'checkout:write', sentence: 'Create payment links and verify payments.' },
   { scope: 'transactions:read', sentence: 'Read transactions and payouts.' },
+  { scope: 'transactions:write', sentence: 'Refund transactions: give money back to buyers (a full refund ends the access it bought).' },
   { scope: 'webhooks:write', sentence: 'Manage webhook endpoints, read events and deliveries, resend and send test events.' },
 ];

@@ -1,12 +1,16 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { Transaction } from '@creator-commerce/sdk';
 import { v1 } from '@/api';
 import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import type { CsvColumn } from './csv.ts';
 import { ExportCsvButton } from './ExportCsvButton.tsx';
-import { money, when } from './format.ts';
+import { money, shortMoney, when } from './format.ts';
 import { statusVariant } from './MembershipList.tsx';
+import { RefundDialog, refundable } from './RefundDialog.tsx';
 import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from './parts.tsx';
 import { useCatalogNames, useList } from './use-list.ts';
 
@@ -21,6 +25,10 @@ const columns: CsvColumn<Transaction>[] = [
   { header: 'resourceID', value: (t) => t.resourceID },
   { header: 'createdAt', value: (t) => t.createdAt },
   { header: 'metadata', value: (t) => (Object.keys(t.metadata ?? {}).length ? JSON.stringify(t.metadata) : '') },
+  // Added columns go last, so a spreadsheet reading the earlier ones by position keeps working.
+  { header: 'refundedAmount', value: (t) => t.refundedAmount },
+  { header: 'fee', value: (t) => t.fee },
+  { header: 'net', value: (t) => t.net },
 ];
 
 /** Where a product or hub id leads in the dashboard. */
@@ -31,6 +39,8 @@ export function TransactionsPage() {
   const path = v1('/transactions');
   const list = useList<Transaction>(path);
   const names = useCatalogNames();
+  const qc = useQueryClient();
+  const [refunding, setRefunding] = useState<Transaction | null>(null);
   return (
     <div>
       <PageHeader
@@ -58,7 +68,18 @@ export function TransactionsPage() {
           <TableBody>
             {list.items.map((t) => (
               <TableRow key={t.txref}>
-                <TableCell className="font-medium whitespace-nowrap">{money(t.amount, t.currency)}</TableCell>
+                <TableCell className="whitespace-nowrap">
+                  <div className="font-medium">{money(t.amount, t.currency)}</div>
+                  {t.fee !== undefined && t.net !== undefined && t.amount > 0 && (
+                    <div className="text-xs text-muted-foreground" title="What you keep: the amount less the platform fee and refunds">
+                      fee {shortMoney(t.fee, t.currency)} · net {shortMoney(t.net, t.currency)}
+                    </div>
+                  )}
+                  {t.refundedAmount > 0 && t.status !== 'refunded' && (
+                    <div className="text-xs text-muted-foreground">{shortMoney(t.refundedAmount, t.currency)} refunded</div>
+                  )}
+                  {t.refunds.some((r) => r.status === 'pending') && <div className="text-xs text-muted-foreground">refund pending</div>}
+                </TableCell>
                 <TableCell>
                   <Badge variant={statusVariant(t.status)}>{t.status}</Badge>
                   {t.type === 'renewal' && <span className="ml-1 text-xs text-muted-foreground">renewal</span>}
@@ -78,6 +99,11 @@ export function TransactionsPage() {
                   <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(t.txref)}`}>
                     Events and deliveries
                   </Link>
+                  {t.status === 'succeeded' && t.amount > 0 && refundable(t) > 0 && (
+                    <Button size="sm" variant="outline" className="mt-1 block" onClick={() => setRefunding(t)} aria-label={`Refund ${t.customer.name}, ${money(t.amount, t.currency)}`}>
+                      Refund
+                    </Button>
+                  )}
                 </TableCell>
               </TableRow>
             ))}
@@ -85,6 +111,7 @@ export function TransactionsPage() {
         </Table>
       )}
       <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+      <RefundDialog transaction={refunding} onClose={() => setRefunding(null)} onDone={() => qc.invalidateQueries({ queryKey: ['list', path] })} />
     </div>
   );
 }

@@ -14,3 +14,12 @@ export function when(iso: string | undefined | null): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A short amount for secondary lines, with the currency's symbol ("$2.28"); the row's main amount names the currency. */
+export function shortMoney(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).format(amount);
+  } catch {
+    return String(amount);
+  }
+}

@@ -1,6 +1,6 @@
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import type { Recurrence } from '../../checkout/pricing.ts';
-import type { NewPayment, PaymentProvider, PaymentState } from '../provider.ts';
+import type { NewPayment, PaymentProvider, PaymentState, RefundState } from '../provider.ts';
 import { callStripe, stripeUnavailable } from './calls.ts';
 
 /**
@@ -33,11 +33,37 @@ export function sessionState(session: Stripe.Checkout.Session): PaymentState {
   return { status: 'pending', ...(session.url ? { redirectUrl: session.url } : {}) };
 }
 
+/** Stripe's refund statuses in ours: `requires_action` and `pending` wait; `canceled` is a failure. */
+export function refundState(refund: Stripe.Refund): RefundState {
+  if (refund.status === 'succeeded') return { status: 'succeeded', reference: refund.id };
+  if (refund.status === 'failed' || refund.status === 'canceled') {
+    return { status: 'failed', reference: refund.id, message: `Stripe could not pay the refund back${refund.failure_reason ? ` (${refund.failure_reason})` : ''}.` };
+  }
+  return { status: 'pending', reference: refund.id };
+}
+
 const idOf = (ref: string | { id: string } | null | undefined) => (typeof ref === 'string' ? ref : ref?.id ?? null);
 
 /** `checkoutOrigin`: where Stripe's Checkout pages are served (the fake's own origin in tests). */
 export function stripeProvider(client: Stripe, publicUrl: string, checkoutOrigin = 'https://checkout.stripe.com'): PaymentProvider {
   const retrieve = (reference: string) => callStripe(() => client.checkout.sessions.retrieve(reference));
+  /** The invoice's paid payment intent (a subscription's first invoice, or a renewal's). */
+  const invoiceIntent = async (invoice: string) => {
+    const payments = await callStripe(() => client.invoicePayments.list({ invoice, status: 'paid', limit: 10 }));
+    return idOf(payments.data.find((p) => p.payment.type === 'payment_intent')?.payment.payment_intent);
+  };
+  /**
+   * The payment intent a refund goes to: a payment-mode session's own; a subscription-mode
+   * session's first invoice's; a renewal's invoice's (our renewals made by Stripe keep the invoice, in_…).
+   */
+  const paymentIntentOf = async (reference: string) => {
+    if (reference.startsWith('in_')) return invoiceIntent(reference);
+    const session = await retrieve(reference);
+    const intent = idOf(session.payment_intent);
+    if (intent) return intent;
+    const invoice = idOf(session.invoice);
+    return invoice ? invoiceIntent(invoice) : null;
+  };
   return {
     name: 'stripe',
     // Stripe's page asks for the card; ours only shows the order and a button.
@@ -118,12 +144,27 @@ export function stripeProvider(client: Stripe, publicUrl: string, checkoutOrigin
       }
     },
 
-    async refundPayment(_db, { reference }) {
-      const session = await retrieve(reference);
-      const intent = idOf(session.payment_intent);
-      if (!intent) return sessionState(session);
-      await callStripe(() => client.refunds.create({ payment_intent: intent }, { idempotencyKey: `refund-${reference}` }));
-      return { status: 'refunded' };
+    async refundPayment(_db, r) {
+      const intent = await paymentIntentOf(r.reference);
+      if (!intent) return { status: 'failed', reference: null, message: 'Stripe holds no payment for this transaction to refund.' };
+      try {
+        const refund = await client.refunds.create({
+          payment_intent: intent,
+          amount: r.amount,
+          // Stripe's `reason` is one of three words; ours is free text, kept in the metadata.
+          metadata: { txref: r.txref, brand_id: r.brandId, refund_id: r.refundId, ...(r.reason ? { reason: r.reason.slice(0, 500) } : {}) },
+        }, { idempotencyKey: `refund-${r.refundId}` });
+        return refundState(refund);
+      } catch (err) {
+        // Stripe refusing this refund (already refunded in its dashboard, more than is left): a
+        // failed refund with Stripe's words, not an outage.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError) return { status: 'failed', reference: null, message: `Stripe refused the refund: ${err.message}` };
+        throw stripeUnavailable(err);
+      }
+    },
+
+    async lookupRefund(_db, { reference }) {
+      return refundState(await callStripe(() => client.refunds.retrieve(reference)));
     },
   };
 }

@@ -8,6 +8,9 @@ import * as transactions from '../../transactions/repository.ts';
 import type { PaymentProviders } from '../providers.ts';
 import { callStripe } from './calls.ts';
 import { claimProviderEvent } from './repository.ts';
+import { applyReportedRefund } from '../../transactions/provider-refunds.ts';
+import type { ProviderCancellation } from '../../transactions/access.ts';
+import { refundState } from './provider.ts';
 
 /**
  * What each Stripe event does (docs/subscriptions.md, "Live payments with Stripe"). Stripe
@@ -67,8 +70,37 @@ async function settlePurchase(tx: Queryable, payments: PaymentProviders, ref: { 
 
 const paidStatuses = new Set(['paid', 'no_payment_required']);
 
-async function apply(tx: Queryable, ctx: StripeEventContext, event: Stripe.Event): Promise<StripeEventOutcome> {
+/**
+ * refund.created / refund.updated / refund.failed (docs/refunds.md): the outcome of a refund we
+ * left pending, or a refund made in Stripe's dashboard. Ours carry our ids in their metadata; for
+ * one made in Stripe's dashboard the payment intent's metadata names our txref (a one-off
+ * purchase's does; an invoice's does not, so such a refund of a subscription payment is not
+ * matched). Stripe subscriptions the refund ended are returned to stop after commit.
+ */
+async function applyRefundEvent(tx: Queryable, ctx: StripeEventContext, refund: Stripe.Refund, stop: ProviderCancellation[]): Promise<StripeEventOutcome> {
+  const meta = refund.metadata ?? {};
+  let brandId = text(meta.brand_id);
+  let txref = text(meta.txref);
+  const intentId = idOf(refund.payment_intent);
+  if (!text(meta.refund_id) && (!brandId || !txref) && intentId) {
+    const intent = await callStripe(() => ctx.stripe.paymentIntents.retrieve(intentId));
+    ({ brandId, txref } = ours(intent.metadata));
+  }
+  const { outcome, cancellations } = await applyReportedRefund(tx, {
+    provider: 'stripe', reference: refund.id, amount: refund.amount, state: refundState(refund),
+    reason: text(meta.reason) ?? (refund.reason ? `${refund.reason.replaceAll('_', ' ')} (refunded in Stripe)` : 'Refunded in Stripe'),
+    refundId: text(meta.refund_id), brandId, txref,
+  });
+  stop.push(...cancellations);
+  return outcome;
+}
+
+async function apply(tx: Queryable, ctx: StripeEventContext, event: Stripe.Event, stop: ProviderCancellation[]): Promise<StripeEventOutcome> {
   switch (event.type) {
+    case 'refund.created':
+    case 'refund.updated':
+    case 'refund.failed':
+      return applyRefundEvent(tx, ctx, event.data.object, stop);
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded': {
       const session = event.data.object;
@@ -158,10 +190,13 @@ async function stopBillingIfCompleted(db: Db, ctx: StripeEventContext, event: St
 
 /** Acts on one verified Stripe event, once (see the top of this file). */
 export async function handleStripeEvent(db: Db, ctx: StripeEventContext, event: Stripe.Event): Promise<StripeEventOutcome> {
+  const stop: ProviderCancellation[] = [];
   const outcome = await db.transaction(async (tx) => {
     if (!await claimProviderEvent(tx, { provider: 'stripe', id: event.id, type: event.type, brandId: brandOf(event) })) return 'duplicate' as const;
-    return apply(tx, ctx, event);
+    return apply(tx, ctx, event, stop);
   });
+  // A refund that ended a subscription Stripe bills: Stripe stops billing it too (after commit).
+  for (const s of stop) await ctx.payments.named(s.provider)?.cancelSubscription?.({ reference: s.reference, atPeriodEnd: false });
   await stopBillingIfCompleted(db, ctx, event);
   return outcome;
 }

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { loadCatalog } from '../catalog/load.ts';
+import { cards, courseBody } from '../testing/checkout-fixtures.ts';
+import { exampleCatalogPath } from '../cli/commands.ts';
+import { authorizeAsCreator, startOAuthServer, type OAuthTestServer } from '../testing/oauth.ts';
+
+/**
+ * The refund_transaction MCP tool (docs/refunds.md): offered only with transactions:write,
+ * annotated as destructive, running the real route (so its refusals are the route's), and
+ * attributed to the app. Through the full OAuth flow, as an assistant connects.
+ */
+let s: OAuthTestServer;
+before(async () => { s = await startOAuthServer(); });
+after(async () => { await s.close(); });
+
+const redirectUrl = 'http://127.0.0.1:33418/callback';
+
+async function connect(cookie: string, scopes: string[]) {
+  const state: { client?: unknown; tokens?: unknown; verifier?: string; authUrl?: URL } = {};
+  const provider = {
+    get redirectUrl() { return redirectUrl; },
+    get clientMetadata() {
+      return { client_name: 'Refund Assistant', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    },
+    state: () => 'state-1',
+    clientInformation: () => state.client as never,
+    saveClientInformation: (info: unknown) => { state.client = info; },
+    tokens: () => state.tokens as never,
+    saveTokens: (tokens: unknown) => { state.tokens = tokens; },
+    redirectToAuthorization: (url: URL) => { state.authUrl = url; },
+    saveCodeVerifier: (v: string) => { state.verifier = v; },
+    codeVerifier: () => state.verifier!,
+  } as unknown as OAuthClientProvider;
+  const mcpUrl = new URL(`${s.url}/api/mcp`);
+  const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  await assert.rejects(new Client({ name: 'test', version: '2' }).connect(first), UnauthorizedError);
+  const { redirect } = await authorizeAsCreator(s, state.authUrl!.href, cookie, { decision: 'approve', mode: 'test', scopes });
+  await first.finishAuth(redirect.searchParams.get('code')!, redirect.searchParams.get('iss')!);
+  const client = new Client({ name: 'test', version: '2' });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+  return client;
+}
+
+describe('the refund_transaction MCP tool', () => {
+  it('is offered with transactions:write only, marked destructive, and refunds through the route', async () => {
+    const { cookie, brandId } = await s.signUp('plus');
+    const ids = await s.db.transaction((tx) => loadCatalog(tx, brandId, JSON.parse(readFileSync(exampleCatalogPath, 'utf8'))));
+
+    const reader = await connect(cookie, ['transactions:read']);
+    assert.ok(!(await reader.listTools()).tools.some((t) => t.name === 'refund_transaction'));
+    await reader.close();
+
+    const client = await connect(cookie, ['transactions:read', 'transactions:write', 'checkout:write']);
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'refund_transaction')!;
+    assert.ok(tool, 'offered with transactions:write');
+    assert.equal(tool.annotations?.destructiveHint, true);
+    assert.equal(tool.annotations?.readOnlyHint, false);
+    assert.match(tool.description ?? '', /confirmation/);
+    assert.deepEqual(Object.keys((tool.inputSchema as { properties: object }).properties).sort(), ['amount', 'id', 'idempotencyKey', 'reason', 'revokeAccess']);
+
+    const link = await client.callTool({ name: 'create_payment_link', arguments: courseBody(ids) });
+    const { link: url } = link.structuredContent as { link: string };
+    const paid = await s.app.inject({ method: 'POST', url: `${new URL(url).pathname}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ card: cards.ok }).toString() });
+    assert.ok(paid.statusCode < 400, paid.body);
+    const [{ txref }] = await s.db.query<{ txref: string }>('SELECT txref FROM transactions WHERE brand_id = $1 AND status = \'succeeded\'', [brandId]);
+
+    const over = await client.callTool({ name: 'refund_transaction', arguments: { id: txref, amount: 100 } });
+    assert.equal(over.isError, true);
+    assert.match((over.content as { text: string }[])[0].text, /amount: is more than the 39\.50 USD left/);
+
+    const once = { id: txref, amount: 5, reason: 'Goodwill', idempotencyKey: 'mcp-refund-1' };
+    const first = await client.callTool({ name: 'refund_transaction', arguments: once });
+    const again = await client.callTool({ name: 'refund_transaction', arguments: once });
+    assert.equal(first.isError, undefined);
+    assert.deepEqual(again.structuredContent, first.structuredContent, 'a retry with the same key refunds once');
+    assert.equal((first.structuredContent as { refundedAmount: number }).refundedAmount, 5);
+    const [refunds] = await s.db.query<{ n: number; app: string | null }>(
+      `SELECT count(*)::int AS n, max(e.app_id) AS app FROM refunds r
+       JOIN events e ON e.brand_id = r.brand_id AND e.type = 'transaction.refunded' WHERE r.brand_id = $1`, [brandId]);
+    assert.equal(refunds.n, 1);
+    assert.ok(refunds.app, 'transaction.refunded names the app that asked');
+    await client.close();
+  });
+});
