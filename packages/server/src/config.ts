@@ -71,6 +71,8 @@ export interface RateLimitSettings {
   test: number;
   /** Failed authentications per minute from one client address before further attempts get 429. */
   authFailuresPerMinute: number;
+  /** OAuth dynamic client registrations an hour from one client address before further ones get 429. */
+  registrationsPerHour: number;
 }
 
 export interface WebhookSettings {
@@ -330,6 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
       live: integer(env, 'RATE_LIMIT_LIVE', 100, 1, 1_000_000),
       test: integer(env, 'RATE_LIMIT_TEST', 25, 1, 1_000_000),
       authFailuresPerMinute: integer(env, 'RATE_LIMIT_AUTH_FAILURES', 30, 1, 1_000_000),
+      registrationsPerHour: integer(env, 'RATE_LIMIT_OAUTH_REGISTRATIONS', 30, 1, 1_000_000),
     },
     stripe: stripeSettings(env),
     trustProxy: trustProxy(env),

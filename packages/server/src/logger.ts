@@ -16,13 +16,18 @@ const redact = [
 ];
 
 /**
- * Fastify's request serializer, with the query's one-time tokens masked: the dashboard's reset and
- * invite links (`/dashboard/reset-password?token=…`) arrive as page requests, and their URL is logged.
+ * Query parameters masked in a logged URL: the dashboard's one-time tokens (reset and invite links
+ * arrive as page requests), OAuth's codes, and secrets a client sent in a query string by mistake.
+ */
+const secretParams = /([?&](?:token|code|refresh_token|access_token|id_token|client_secret|password|code_verifier|api_key|apikey|x-service-api|key|secret)=)[^&#]*/gi;
+
+/**
+ * Fastify's request serializer, with the query's secrets masked (`secretParams`).
  */
 function requestForLog(req: { method?: string; url?: string; headers?: Record<string, unknown>; host?: string; ip?: string; socket?: { remotePort?: number } }) {
   return {
     method: req.method,
-    url: typeof req.url === 'string' ? req.url.replace(/([?&](?:token|code)=)[^&#]*/gi, '$1[redacted]') : req.url,
+    url: typeof req.url === 'string' ? req.url.replace(secretParams, '$1[redacted]') : req.url,
     version: req.headers?.['accept-version'],
     host: req.host,
     remoteAddress: req.ip,
