@@ -83,7 +83,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     done();
   });
   installRequestDeadlines(app, deps.config.requestTimeoutMs);
-  installErrorHandling(app);
+  installErrorHandling(app, { db: deps.db });
   const onAuthFailure = await installRateLimits(app, { settings: deps.config.rateLimits, redis: deps.redis });
   // Keys' "last used", noted per request in memory and written at most once a minute per key.
   const keyUses = new LastUsedRecorder(deps.db, { log: app.log });
