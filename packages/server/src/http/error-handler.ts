@@ -150,35 +150,38 @@ export function errorEnvelope(requestId: string, err: AppError) {
 
 export function installErrorHandling(app: FastifyInstance, options: { db?: Queryable } = {}) {
   // One warning when an outage starts (and a reminder every minute while it lasts), one info
-  // line when it ends: not a stack trace per request. The end is when the database answers again,
-  // asked once a second: an answer that needed no database (a cached list, a static page) said
-  // nothing about it, and ending the outage there logged its start again on the next request.
+  // line when it ends: not a stack trace per request. The end is when the database answers again
+  // (asked once a second, and at once after any answer below 500): an answer that needed no
+  // database (a cached list, a metadata document) says nothing about it by itself, and ending the
+  // outage on one logged its start again with the next request.
   let outage = false;
   let outageLoggedAt = -Infinity;
   let probe: NodeJS.Timeout | undefined;
+  let asking = false;
   const ended = () => {
     outage = false;
     clearInterval(probe);
     probe = undefined;
     app.log.info('database reachable again');
   };
+  const ask = () => {
+    if (asking || !options.db) return;
+    asking = true;
+    options.db.query('SELECT 1').then(() => { if (outage) ended(); }, () => {}).finally(() => { asking = false; });
+  };
   const watch = () => {
     if (probe || !options.db) return;
-    let asking = false;
-    probe = setInterval(() => {
-      if (asking) return;
-      asking = true;
-      options.db!.query('SELECT 1').then(() => { if (outage) ended(); }, () => {}).finally(() => { asking = false; });
-    }, 1000);
+    probe = setInterval(ask, 1000);
     probe.unref();
   };
   app.addHook('onClose', async () => clearInterval(probe));
-  if (!options.db) {
-    app.addHook('onResponse', (_req, reply, done) => {
-      if (outage && reply.statusCode < 500) ended();
-      done();
-    });
-  }
+  app.addHook('onResponse', (_req, reply, done) => {
+    if (outage && reply.statusCode < 500) {
+      if (options.db) ask();
+      else ended();
+    }
+    done();
+  });
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const appError = toAppError(err);
     if (appError instanceof DatabaseUnavailableError) {
