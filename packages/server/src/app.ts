@@ -44,6 +44,7 @@ import { installAppCallLog } from './oauth/app-calls.ts';
 import { appsRoutes } from './oauth/apps-routes.ts';
 import { dashboardSessions } from './oauth/session.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import { clientAuthMethod } from './oauth/repository.ts';
 import { routeCatalog } from './mcp/catalog.ts';
 
 /** The HTTP app of one process, on the deps its composition root built. */
@@ -148,7 +149,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   const sessions = dashboardSessions(deps.db);
   await oauthRoutes(app, deps, providerOnFirstUse(deps), sessions);
   appsRoutes(app, { db: deps.db, sessions });
-  mcpRoutes(app, { publicUrl: deps.config.publicUrl, resolver: bearer, tools: catalog.tools });
+  mcpRoutes(app, { publicUrl: deps.config.publicUrl, resolver: bearer, tools: catalog.tools, onAuthFailure, clientAuthMethod: (id) => clientAuthMethod(deps.db, id) });
 
   docsRoutes(app);
   checkoutPages(app, deps);

@@ -7,6 +7,8 @@ import { esc, layout } from '../pages/html.ts';
 import type { Queryable } from '../db/client.ts';
 import { checkEndpointUrl, type Lookup } from '../webhooks/url-guard.ts';
 import { cookieKeys, signingKeys } from './keys.ts';
+import { findBrand } from '../brands/repository.ts';
+import { parseAccountId } from './account.ts';
 import { adapterClass, clientHasGrant } from './repository.ts';
 import { defaultScopes, grantableScopes, requestableScopes } from './scopes.ts';
 
@@ -103,10 +105,17 @@ export async function configuredProvider(options: { db: Queryable; publicUrl: st
         if (key !== 'software_id') return;
         checkClientMetadata(metadata, errors);
         checkRedirectUris(metadata, errors);
+        // A registered `scope` would cap what the client may ever ask for, and MCP clients register
+        // with the challenge's read scopes: then stepping up (a tool answering 403
+        // insufficient_scope) could only fail. The creator decides on the consent screen instead.
+        delete metadata.scope;
       },
     },
     features: {
       devInteractions: { enabled: false },
+      // Off, so it is neither advertised nor bound into tokens: /api/mcp and the REST API take
+      // Bearer tokens only, and a DPoP-bound token they accepted without its proof would bind nothing.
+      dPoP: { enabled: false },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       // RFC 7591: open, any client may register itself (MCP clients do).
@@ -150,8 +159,21 @@ export async function configuredProvider(options: { db: Queryable; publicUrl: st
       Grant: 365 * day,
       RefreshToken: 30 * day,
     },
-    // Every refresh rotates; a refresh token used twice revokes its grant (oidc-provider's reuse detection).
-    rotateRefreshToken: true,
+    // Every refresh rotates; a refresh token used twice revokes its grant (oidc-provider's reuse
+    // detection). Called before the token is used up, so what would refuse the request is checked
+    // here: a `resource` the token was not issued for (refused later, it used the token up and the
+    // client's corrected retry counted as reuse), and a brand that has moved to Free.
+    async rotateRefreshToken(ctx: KoaContextWithOIDC) {
+      const token = ctx.oidc.entities.RefreshToken as unknown as { resourceIndicators: Set<string>; accountId: string };
+      const asked = [ctx.oidc.params?.resource ?? []].flat() as string[];
+      if (asked.length > 1 || asked.some((r) => !token.resourceIndicators.has(r))) {
+        throw new errors.InvalidTarget('the resource is not one this refresh token was issued for; send the one the app was authorized for, or none');
+      }
+      const brandId = parseAccountId(token.accountId)?.brandId;
+      const brand = brandId ? await findBrand(options.db, brandId) : undefined;
+      if (brand?.plan !== 'plus') throw new errors.CustomOIDCProviderError('invalid_grant', 'Connecting apps needs the Plus plan; this brand is on Free.');
+      return true;
+    },
     issueRefreshToken: async (_ctx: unknown, client: ProviderClient, code: { scopes: Set<string> }) =>
       client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
     // Public clients (PKCE, no secret) may call the token and revocation endpoints from a browser.

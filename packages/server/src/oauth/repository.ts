@@ -96,6 +96,17 @@ export async function clientHasGrant(db: Queryable, clientId: string): Promise<b
   return rows.length > 0;
 }
 
+/**
+ * How a client authenticates at the token endpoint ('none' for a public client); a client known
+ * by its metadata document URL (not stored) is public. Undefined for an unknown client.
+ */
+export async function clientAuthMethod(db: Queryable, clientId: string): Promise<string | undefined> {
+  if (/^https:\/\//.test(clientId)) return 'none';
+  if (!storable(clientId)) return undefined;
+  const [row] = await db.query<{ method: string | null }>("SELECT payload->>'token_endpoint_auth_method' AS method FROM oauth_records WHERE kind = 'Client' AND id = $1", [clientId]);
+  return row ? row.method ?? 'client_secret_basic' : undefined;
+}
+
 /** Removes a grant and every code and token issued under it: the next use of any of them fails. */
 export async function revokeGrant(db: Queryable, grantId: string) {
   await db.query(

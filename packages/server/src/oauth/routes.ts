@@ -126,7 +126,8 @@ export async function oauthRoutes(app: App, deps: Deps, providerOf: () => Promis
         action: `${oauthPath}${consentPrefix}${details.uid}`,
         csrfToken: session.csrfToken,
         appName: client.clientName ?? (metadataUrl ? new URL(metadataUrl).host : 'An app'),
-        redirectHost: redirect?.host ?? 'an unknown address',
+        // A native app's scheme is shown with it (cursor://anysphere.cursor-retrieval), a web app's host alone.
+        redirectHost: !redirect ? 'an unknown address' : /^https?:$/.test(redirect.protocol) ? redirect.host : `${redirect.protocol}//${redirect.host}`,
         ...(metadataUrl ? { metadataUrl } : {}),
         brandName: brand.name,
         scopes,
@@ -140,8 +141,10 @@ export async function oauthRoutes(app: App, deps: Deps, providerOf: () => Promis
       const loaded = await load(req, reply);
       if (!loaded) return reply;
       // The form posts here, and the answer redirects to the app: CSP form-action covers redirects too.
-      const appOrigin = URL.parse(String(loaded.details.params.redirect_uri ?? ''))?.origin;
-      return sendPage(reply, 200, consentPage(loaded.view), { formAction: appOrigin && appOrigin !== 'null' ? [appOrigin] : [] });
+      // A native app's own scheme (cursor://…) has no origin: the scheme itself is the source.
+      const appUrl = URL.parse(String(loaded.details.params.redirect_uri ?? ''));
+      const appSource = !appUrl ? undefined : /^https?:$/.test(appUrl.protocol) ? appUrl.origin : appUrl.protocol;
+      return sendPage(reply, 200, consentPage(loaded.view), { formAction: appSource && appSource !== 'null' ? [appSource] : [] });
     });
 
     pages.post<{ Params: { uid: string }; Body: { csrf?: string; decision?: string; mode?: string; scope?: string[] } }>(
