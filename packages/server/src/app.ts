@@ -19,7 +19,7 @@ import { installJsonDepthLimit } from './http/json-depth.ts';
 import { documentIdempotencyHeader, installIdempotencyGuard } from './http/idempotency.ts';
 import { installRateLimits } from './http/rate-limit.ts';
 import { installPathIdCheck } from './http/path-ids.ts';
-import { installTextRule, validatorsByPart } from './http/validation.ts';
+import { installTextRule, validatorsByPart, installQueryCheck } from './http/validation.ts';
 import { serializersOnUse, validatorsOnUse } from './http/compile-on-use.ts';
 import { pingRoute } from './http/ping.ts';
 import { adminRoutes } from './cli/admin-route.ts';
@@ -44,6 +44,7 @@ import { installAppCallLog } from './oauth/app-calls.ts';
 import { appsRoutes } from './oauth/apps-routes.ts';
 import { dashboardSessions } from './oauth/session.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import { restChallenge } from './auth/challenge.ts';
 import { clientAuthMethod } from './oauth/repository.ts';
 import { routeCatalog } from './mcp/catalog.ts';
 
@@ -93,7 +94,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.addHook('onReady', async () => deps.catalogCache.start());
   app.addHook('onClose', async () => deps.catalogCache.stop());
   const bearer = oauthResolver(deps);
-  installAuth(app, [apiKeyResolver({ ...deps, keyUses }), sessionResolver(deps), bearer], { onFailure: onAuthFailure });
+  installAuth(app, [apiKeyResolver({ ...deps, keyUses }), sessionResolver(deps), bearer], { onFailure: onAuthFailure, challenge: restChallenge(deps.config.publicUrl) });
   // What each OAuth app did lately, for the dashboard's Apps page.
   installAppCallLog(app, deps.db);
   // After auth, so a session principal is known; before any body is read.
@@ -103,6 +104,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   app.addHook('onRoute', documentIdempotencyHeader);
   app.addHook('onRoute', documentRoute);
+  installQueryCheck(app, '/api/v1/');
   installIdempotencyGuard(app, deps.secrets.webhookKey);
   await app.register(swagger, {
     // Shapes with an $id become named components (Product, Membership, …) instead of def-N.
