@@ -49,7 +49,7 @@ const errorResponses: Record<number, { name: string; description: string }> = {
   413: { name: 'PayloadTooLarge', description: '`payload_too_large`: the body is larger than the server accepts.' },
   415: { name: 'UnsupportedMediaType', description: '`unsupported_media_type`: send the body as JSON with `Content-Type: application/json`.' },
   429: { name: 'RateLimited', description: '`rate_limited`: too many requests; retry after the `Retry-After` header\'s seconds.' },
-  503: { name: 'ServiceUnavailable', description: '`service_unavailable`: the operation cannot run on this server right now (e.g. live payments are not configured).' },
+  503: { name: 'ServiceUnavailable', description: '`service_unavailable`: the operation cannot run right now (the database is unreachable; retry after `Retry-After`); or `not_configured`: this server is not set up for it (e.g. live payments without Stripe\'s settings), so retrying will not help.' },
 };
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -104,7 +104,7 @@ export function finishDocument(raw: Json): Json {
   doc.info.description = `${doc.info.description}\n\nAuthenticate with a brand API key in \`x-service-api\`, or an OAuth access token as \`Authorization: Bearer\`. `
     + 'Lists take `limit` (1 to 100, default 20) and `cursor` (the previous page\'s `nextCursor`). '
     + `Guides: ${Object.entries(guides).map(([name, title]) => `[${title}](/docs/guides/${name})`).join(', ')}. `
-    + 'Official SDK: `npm install @creator-commerce/sdk`.';
+    + 'Official SDK: `@creator-commerce/sdk`; until it is published, install it from the repository: `npm install <repo>/packages/sdk`, or `npm run sdk:pack` and install the tarball (packages/sdk/README.md).';
   doc.tags = tags;
   doc.components.securitySchemes = {
     ApiKey: { type: 'apiKey', in: 'header', name: 'x-service-api', description: 'A brand API key: `svc_test_…` (test mode) or `svc_live_…` (live mode).' },
