@@ -917,7 +917,7 @@ export interface components {
          * @description Stable machine code of an error. `idempotency_key_reused` and `idempotency_in_progress` are reserved for idempotency keys.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "invalid_signature" | "authentication_required" | "invalid_credentials" | "scope_missing" | "csrf_failed" | "forbidden" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "invalid_json" | "invalid_signature" | "authentication_required" | "invalid_credentials" | "scope_missing" | "csrf_failed" | "forbidden" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable" | "not_configured";
         /** @description An event, exactly as its webhook deliveries carry it. */
         Event: components["schemas"]["WebhookEvent"];
         /**
@@ -1623,7 +1623,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description `service_unavailable`: the operation cannot run on this server right now (e.g. live payments are not configured). */
+        /** @description `service_unavailable`: the operation cannot run right now (the database is unreachable; retry after `Retry-After`); or `not_configured`: this server is not set up for it (e.g. live payments without Stripe's settings), so retrying will not help. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
