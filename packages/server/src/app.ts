@@ -44,6 +44,7 @@ import { installAppCallLog } from './oauth/app-calls.ts';
 import { appsRoutes } from './oauth/apps-routes.ts';
 import { dashboardSessions } from './oauth/session.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import { OneLinePerRequest } from './logger.ts';
 import { restChallenge } from './auth/challenge.ts';
 import { clientAuthMethod } from './oauth/repository.ts';
 import { routeCatalog } from './mcp/catalog.ts';
@@ -53,6 +54,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   wireEventSubscribers();
   const options: FastifyServerOptions = {
     loggerInstance: deps.log,
+    // Pretty logs (a person at a terminal) get one line per request instead of Fastify's two.
+    ...(deps.config.logFormat === 'pretty' ? { logController: new OneLinePerRequest() } : {}),
     bodyLimit: deps.config.bodyLimitBytes,
     // Our own id on every request; an id the client sends is not trusted.
     genReqId: newRequestId,
