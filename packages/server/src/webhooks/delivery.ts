@@ -251,6 +251,7 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
     const gone = result.responseCode === 410;
     const delay = ok || gone ? null : nextAttemptDelay(deps.settings, attempt, result.retryAfterMs);
     const status: DeliveryStatus = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+    deps.log.info({ delivery: d.id, endpoint: d.endpoint_id, eventType: d.event_type, attempt, responseCode: result.responseCode, error: result.error, durationMs: result.durationMs, outcome: status, nextRetryInSeconds: delay === null ? null : Math.round(delay / 1000) }, 'webhook delivery attempt');
     const recorded = recorder.record({ delivery: d, attempt: result, outcome: {
       status,
       nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),
