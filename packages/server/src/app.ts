@@ -44,6 +44,7 @@ import { installAppCallLog } from './oauth/app-calls.ts';
 import { appsRoutes } from './oauth/apps-routes.ts';
 import { dashboardSessions } from './oauth/session.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import { testHelperRoutes } from './checkout/test-helpers.ts';
 import { OneLinePerRequest } from './logger.ts';
 import { restChallenge } from './auth/challenge.ts';
 import { clientAuthMethod } from './oauth/repository.ts';
@@ -144,6 +145,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     subscriptionRoutes(v1, deps);
     payoutRoutes(v1, deps);
     clockRoutes(v1, deps);
+    testHelperRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {

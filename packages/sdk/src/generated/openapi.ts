@@ -470,6 +470,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/test/payment-links/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a test payment link
+         * @description Our addition. Pays a test-mode payment link with a sandbox card, exactly as a buyer submitting the hosted page does (the page's form posts the same `card` field): the transaction, memberships, events and webhooks are the same. Returns the transaction (`succeeded` or `failed`); a link already paid returns the payment that paid it. Test keys only (a live key gets 404).
+         *
+         *     Scope: `checkout:write`.
+         */
+        post: operations["payTestPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions": {
         parameters: {
             query?: never;
@@ -2780,6 +2802,51 @@ export interface operations {
                             /** Format: date-time */
                             now: string;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    payTestPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The payment link's id (`plink_…`), from POST /payment-links. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A sandbox test card: `4242 4242 4242 4242` succeeds, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` has insufficient funds, `4000 0000 0000 0341` succeeds once per brand and is declined after. Spaces are ignored. */
+                    card: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Pay a test payment link */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Transaction"];
                     };
                 };
             };

@@ -32,6 +32,7 @@ export const tags = [
   { name: 'Events', description: 'Every event of the key\'s mode, in the webhook body\'s shape, for reconciling after downtime.' },
   { name: 'Payouts', description: 'Settled earnings, net of platform fees, one per currency per run.' },
   { name: 'Test clock', description: 'Moving a brand\'s test-mode time forward to run renewals, retries and payouts now.' },
+  { name: 'Test helpers', description: 'Test mode only: doing from code what a buyer does on the hosted pages (paying a payment link with a sandbox card).' },
 ];
 
 /** The events routes are tagged Webhooks in their route files; the document gives them their own tag. */

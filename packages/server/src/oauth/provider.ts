@@ -239,6 +239,9 @@ function renderPage(ctx: { type: string; body: unknown; set(name: string, value:
 
 const loopbacks = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** NUL, or a UTF-16 surrogate without its pair: text PostgreSQL cannot store. */
+const unstorableText = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** Sizes a registration may not exceed: it is stored, and its name shown on the consent screen. */
 export const clientLimits = { name: 200, uri: 2000, uris: 10, text: 2000, list: 20 };
 
@@ -257,7 +260,7 @@ function checkClientMetadata(metadata: Record<string, unknown>, errors: typeof P
     if (values.length > clientLimits.list) throw new errors.InvalidClientMetadata(`${key} may list ${clientLimits.list} values at most`);
     for (const v of values) {
       if (typeof v !== 'string') continue;
-      if (v.includes('\u0000') || !v.isWellFormed()) throw new errors.InvalidClientMetadata(`${key} contains a NUL character or an unpaired surrogate`);
+      if (unstorableText.test(v)) throw new errors.InvalidClientMetadata(`${key} contains a NUL character or an unpaired surrogate`);
       const max = key === 'client_name' ? clientLimits.name : key.endsWith('_uri') || key.endsWith('_uris') ? clientLimits.uri : clientLimits.text;
       if (v.length > max) throw new errors.InvalidClientMetadata(`${key} is longer than ${max} characters`);
     }

@@ -76,7 +76,7 @@ export function adapterClass(db: Queryable) {
 }
 
 /** Text PostgreSQL can compare: an id with a NUL or an unpaired surrogate (`?client_id=%00`) finds nothing rather than failing. */
-const storable = (value: unknown): value is string => typeof value === 'string' && !value.includes('\u0000') && value.isWellFormed();
+const storable = (value: unknown): value is string => typeof value === 'string' && !/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value);
 
 async function findRecord(db: Queryable, kind: string, column: 'id' | 'uid' | 'user_code', value: string) {
   if (!storable(value)) return undefined;
