@@ -290,7 +290,7 @@ function checkRedirectUris(metadata: Record<string, unknown>, errors: typeof Pro
     if (url.protocol === 'http:' && loopbacks.has(url.hostname)) native = true;
     else if (url.protocol === 'https:') loopbackHttps ||= loopbacks.has(url.hostname);
     else if (url.protocol === 'http:' || forbiddenSchemes.has(url.protocol)) {
-      throw new errors.InvalidClientMetadata('redirect_uris must use https, http on a loopback address (127.0.0.1, [::1], localhost), or an app\'s own scheme (app.example://callback)');
+      throw new errors.InvalidClientMetadata('redirect_uris must use https, or http on a loopback address (127.0.0.1, [::1], localhost), or an app\'s own scheme (app.example://callback)');
     } else native = true;
   }
   // A native client's https URIs must not be loopback (oidc-provider's rule); a web client's may.
