@@ -87,7 +87,7 @@ async function runOn(rawDb: Db, plan: { requests: number }[]): Promise<ImportRun
   const defaults = loadConfig({ IMPORT_BATCH_SIZE: process.env.IMPORT_BATCH_SIZE });
   // The rate limit (one import request a second for a test key) would only measure itself here.
   const config: Config = {
-    ...defaults, logLevel: 'silent', rateLimits: { live: 1_000_000, test: 1_000_000, authFailuresPerMinute: 1_000_000 },
+    ...defaults, logLevel: 'silent', rateLimits: { live: 1_000_000, test: 1_000_000, authFailuresPerMinute: 1_000_000, registrationsPerHour: 1_000_000 },
     webhooks: { ...defaults.webhooks, secretKey: randomBytes(32), allowLoopback: true },
   };
   const log = pino({ level: 'silent' });

@@ -6,6 +6,7 @@ import { Events, Imports } from './resources/events.ts';
 import { Products } from './resources/products.ts';
 import { Transactions } from './resources/transactions.ts';
 import { Webhooks } from './resources/webhooks.ts';
+import { TestHelpers } from './resources/test-helpers.ts';
 import type { Ping } from './types.ts';
 
 /**
@@ -25,6 +26,8 @@ export class Client {
   readonly memberships: Memberships;
   readonly payouts: Payouts;
   readonly testClock: TestClock;
+  /** Test mode only: paying a payment link from code. */
+  readonly testHelpers: TestHelpers;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -40,6 +43,7 @@ export class Client {
     this.memberships = new Memberships(this.#r);
     this.payouts = new Payouts(this.#r);
     this.testClock = new TestClock(this.#r);
+    this.testHelpers = new TestHelpers(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

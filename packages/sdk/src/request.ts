@@ -49,6 +49,8 @@ const maxRetryAfterMs = 60_000;
 function isRetryable(err: ServiceError): boolean {
   if (err instanceof ConnectionError) return true;
   if (err.status === 409) return err.code === 'idempotency_in_progress';
+  // 503 not_configured: the server is not set up for this (live payments without Stripe); asking again cannot help.
+  if (err.code === 'not_configured') return false;
   return err.status === 429 || err.status === 500 || err.status === 502 || err.status === 503 || err.status === 504;
 }
 
@@ -68,6 +70,35 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 function newIdempotencyKey(): string {
   return globalThis.crypto.randomUUID();
+}
+
+/**
+ * What went wrong on the network, in the system's words: Node's fetch says only "fetch failed"
+ * and keeps the reason in `cause` (`ECONNREFUSED 127.0.0.1:3000`; for a name with several
+ * addresses, an AggregateError whose `errors` each name one).
+ */
+export function describeNetworkError(err: unknown): string {
+  const reasons: string[] = [];
+  const visit = (e: unknown, depth: number) => {
+    if (!e || typeof e !== 'object' || depth > 4) return;
+    const { code, address, port, errors, cause } = e as { code?: unknown; address?: unknown; port?: unknown; errors?: unknown; cause?: unknown };
+    if (Array.isArray(errors) && errors.length) {
+      for (const inner of errors) visit(inner, depth + 1);
+      return;
+    }
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET' || typeof address === 'string') {
+      const where = typeof address === 'string' ? ` ${address.includes(':') ? `[${address}]` : address}${port !== undefined ? `:${String(port)}` : ''}` : '';
+      if (typeof code === 'string') {
+        reasons.push(`${code}${where}`);
+        return;
+      }
+    }
+    visit(cause, depth + 1);
+  };
+  visit(err, 0);
+  const unique = [...new Set(reasons)];
+  if (unique.length) return unique.join(', ');
+  return (err as Error)?.message ?? String(err);
 }
 
 /** The transport every resource calls: auth, JSON, retries, idempotency keys, timeouts and typed errors. */
@@ -142,7 +173,7 @@ export class Requester {
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
         if (timedOut) throw new TimeoutError({ code: 'timeout', message: `No answer from ${url.origin} within ${timeout} ms.`, cause });
-        throw new ConnectionError({ code: 'connection_error', message: `Could not reach ${url.origin}: ${(cause as Error)?.message ?? String(cause)}.`, cause });
+        throw new ConnectionError({ code: 'connection_error', message: `Could not reach ${url.origin}: ${describeNetworkError(cause)}.`, cause });
       }
       let text: string;
       try {

@@ -130,6 +130,12 @@ describe('the client against the real server', () => {
 
     const customers = await client.products.customers.list(ids['brush-course']).toArray({ max: 10 });
     assert.ok(customers.some((c) => c.email === 'ada@example.com'));
+
+    // Test mode pays from code too, through the same flow (testHelpers).
+    const another = await client.paymentLinks.create(courseBody(ids) as any);
+    const byCode = await client.testHelpers.payPaymentLink(another.id, { card: cards.ok });
+    assert.equal(byCode.status, 'succeeded');
+    assert.deepEqual(await client.transactions.get(byCode.txref), byCode);
   });
 
   it('refunds a transaction in parts, once per idempotency key, and says why one is refused', async () => {

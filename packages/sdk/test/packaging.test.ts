@@ -49,7 +49,7 @@ if (testDbKind === 'pglite') describe('the packed SDK', () => {
 
   before(async () => {
     const packDir = await mkdtemp(join(tmpdir(), 'sdk-pack-'));
-    // `npm pack` runs `prepare`, which builds dist/ from src/.
+    // `npm pack` runs `prepack`, which builds dist/ from src/.
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: sdkDir });
     tarball = join(packDir, JSON.parse(stdout.slice(stdout.indexOf('[')))[0].filename);
 

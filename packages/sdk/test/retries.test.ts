@@ -205,3 +205,24 @@ describe('typed errors', () => {
     assert.equal(e.requestId, 'req_h');
   });
 });
+
+describe('answers not worth retrying, and network failures in words', () => {
+  it('does not retry 503 not_configured (the server is not set up for it)', async () => {
+    const client = fresh(failThenSucceed(5, 503, 'not_configured', { 'retry-after': '0' }));
+    const err = await client.products.list().catch((e: unknown) => e);
+    assert.ok(err instanceof APIError);
+    assert.equal(err.code, 'not_configured');
+    assert.equal(seen.length, 1, 'asked once');
+  });
+
+  it('names the cause of a refused connection (ECONNREFUSED host:port)', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const client = new Client({ apiKey: 'svc_test_x', baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0 });
+    const err = await client.products.list().catch((e: unknown) => e);
+    assert.ok(err instanceof ConnectionError);
+    assert.match(err.message, new RegExp(`ECONNREFUSED 127\\.0\\.0\\.1:${port}`));
+  });
+});

@@ -19,7 +19,7 @@ import { installJsonDepthLimit } from './http/json-depth.ts';
 import { documentIdempotencyHeader, installIdempotencyGuard } from './http/idempotency.ts';
 import { installRateLimits } from './http/rate-limit.ts';
 import { installPathIdCheck } from './http/path-ids.ts';
-import { installTextRule, validatorsByPart } from './http/validation.ts';
+import { installTextRule, validatorsByPart, installQueryCheck } from './http/validation.ts';
 import { serializersOnUse, validatorsOnUse } from './http/compile-on-use.ts';
 import { pingRoute } from './http/ping.ts';
 import { adminRoutes } from './cli/admin-route.ts';
@@ -45,6 +45,10 @@ import { installAppCallLog } from './oauth/app-calls.ts';
 import { appsRoutes } from './oauth/apps-routes.ts';
 import { dashboardSessions } from './oauth/session.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import { testHelperRoutes } from './checkout/test-helpers.ts';
+import { OneLinePerRequest } from './logger.ts';
+import { restChallenge } from './auth/challenge.ts';
+import { clientAuthMethod } from './oauth/repository.ts';
 import { routeCatalog } from './mcp/catalog.ts';
 import { enableMetrics } from './observability/metrics.ts';
 import { installHttpMetrics, installRequestSpans } from './observability/http.ts';
@@ -55,6 +59,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   wireEventSubscribers();
   const options: FastifyServerOptions = {
     loggerInstance: deps.log,
+    // Pretty logs (a person at a terminal) get one line per request instead of Fastify's two.
+    ...(deps.config.logFormat === 'pretty' ? { logController: new OneLinePerRequest() } : {}),
     bodyLimit: deps.config.bodyLimitBytes,
     // Our own id on every request; an id the client sends is not trusted.
     genReqId: newRequestId,
@@ -90,7 +96,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     done();
   });
   installRequestDeadlines(app, deps.config.requestTimeoutMs);
-  installErrorHandling(app);
+  installErrorHandling(app, { db: deps.db });
   const onAuthFailure = await installRateLimits(app, { settings: deps.config.rateLimits, redis: deps.redis });
   // Keys' "last used", noted per request in memory and written at most once a minute per key.
   const keyUses = new LastUsedRecorder(deps.db, { log: app.log });
@@ -99,7 +105,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.addHook('onReady', async () => deps.catalogCache.start());
   app.addHook('onClose', async () => deps.catalogCache.stop());
   const bearer = oauthResolver(deps);
-  installAuth(app, [apiKeyResolver({ ...deps, keyUses }), sessionResolver(deps), bearer], { onFailure: onAuthFailure });
+  installAuth(app, [apiKeyResolver({ ...deps, keyUses }), sessionResolver(deps), bearer], { onFailure: onAuthFailure, challenge: restChallenge(deps.config.publicUrl) });
   // What each OAuth app did lately, for the dashboard's Apps page.
   installAppCallLog(app, deps.db);
   // After auth, so a session principal is known; before any body is read.
@@ -109,6 +115,7 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   app.addHook('onRoute', documentIdempotencyHeader);
   app.addHook('onRoute', documentRoute);
+  installQueryCheck(app, '/api/v1/');
   installIdempotencyGuard(app, deps.secrets.webhookKey);
   await app.register(swagger, {
     // Shapes with an $id become named components (Product, Membership, …) instead of def-N.
@@ -145,6 +152,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     subscriptionRoutes(v1, deps);
     payoutRoutes(v1, deps);
     clockRoutes(v1, deps);
+    testHelperRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {
@@ -155,7 +163,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   const sessions = dashboardSessions(deps.db);
   await oauthRoutes(app, deps, providerOnFirstUse(deps), sessions);
   appsRoutes(app, { db: deps.db, sessions });
-  mcpRoutes(app, { publicUrl: deps.config.publicUrl, resolver: bearer, tools: catalog.tools });
+  mcpRoutes(app, { publicUrl: deps.config.publicUrl, resolver: bearer, tools: catalog.tools, onAuthFailure, clientAuthMethod: (id) => clientAuthMethod(deps.db, id) });
 
   // The pages and their assets, compressed for browsers (http/compression.ts); the JSON API is not.
   await app.register(async (pages) => {

@@ -13,6 +13,8 @@ export interface Config {
   pgliteSharedBuffersMb: number;
   publicUrl: string;
   logLevel: string;
+  /** `pretty`: one readable line per request (pino-pretty); `json`: pino's JSON lines; `auto`: pretty when stdout is a terminal (start.ts decides). */
+  logFormat: 'auto' | 'pretty' | 'json';
   bodyLimitBytes: number;
   /** Which roles this process runs; embedded mode always runs both. */
   roles: { api: boolean; worker: boolean };
@@ -84,6 +86,8 @@ export interface RateLimitSettings {
   test: number;
   /** Failed authentications per minute from one client address before further attempts get 429. */
   authFailuresPerMinute: number;
+  /** OAuth dynamic client registrations an hour from one client address before further ones get 429. */
+  registrationsPerHour: number;
 }
 
 export interface WebhookSettings {
@@ -319,6 +323,8 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   if (!levels.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}; got "${logLevel}".`);
+  const logFormat = env.LOG_FORMAT || 'auto';
+  if (logFormat !== 'auto' && logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`LOG_FORMAT must be auto, pretty or json; got "${logFormat}".`);
 
   const roleList = (env.ROLES || 'api,worker').split(',').map((r) => r.trim());
   for (const role of roleList) {
@@ -338,6 +344,7 @@ export function loadConfig(env: Env = process.env): Config {
     pgliteSharedBuffersMb: integer(env, 'PGLITE_SHARED_BUFFERS_MB', 16, 1, 4096),
     publicUrl,
     logLevel,
+    logFormat,
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     roles,
     keyCacheMs: integer(env, 'KEY_CACHE_MS', 500, 0, 1000),
@@ -354,6 +361,7 @@ export function loadConfig(env: Env = process.env): Config {
       live: integer(env, 'RATE_LIMIT_LIVE', 100, 1, 1_000_000),
       test: integer(env, 'RATE_LIMIT_TEST', 25, 1, 1_000_000),
       authFailuresPerMinute: integer(env, 'RATE_LIMIT_AUTH_FAILURES', 30, 1, 1_000_000),
+      registrationsPerHour: integer(env, 'RATE_LIMIT_OAUTH_REGISTRATIONS', 30, 1, 1_000_000),
     },
     stripe: stripeSettings(env),
     trustProxy: trustProxy(env),

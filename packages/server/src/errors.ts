@@ -19,6 +19,9 @@ export const errorStatus = {
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,
+  // A feature this server was not set up for (live payments without Stripe's settings): 503 like
+  // an outage, but a code of its own, since retrying cannot help until an operator sets it up.
+  not_configured: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -9,7 +9,8 @@ import type { Deps } from './deps.ts';
 import { KeyCache } from './keys/cache.ts';
 import { catalogCacheFromConfig } from './catalog/cache.ts';
 import { connectRateLimitRedis } from './http/rate-limit.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, createPrettyLogger } from './logger.ts';
+import { startBanner } from './banner.ts';
 import { resolveSecrets } from './secrets.ts';
 import { configuredPayments } from './payments/configured.ts';
 import { systemLookup } from './security/url-guard.ts';
@@ -30,9 +31,12 @@ async function main() {
   // step, logged with "service started": what a slow start spent its time on.
   const startup: Record<string, number> = { modules: Math.round(performance.now()) };
   const reached = (step: string) => { startup[step] = Math.round(performance.now()); };
-  const config = loadConfig();
+  const loaded = loadConfig();
+  // auto: pretty for a person at a terminal, JSON for a log collector (or a pipe).
+  const pretty = loaded.logFormat === 'pretty' || (loaded.logFormat === 'auto' && process.stdout.isTTY === true);
+  const config = { ...loaded, logFormat: pretty ? 'pretty' as const : 'json' as const };
   const secrets = resolveSecrets(config);
-  const log = createLogger(config.logLevel);
+  const log = pretty ? await createPrettyLogger(config.logLevel) : createLogger(config.logLevel);
   // Before anything runs a statement or serves a request, so all of it is traced.
   const { otlpEndpoint, serviceName, metricsPort, metricsHost } = config.observability;
   const tracing = otlpEndpoint ? await startTracing({ endpoint: otlpEndpoint, serviceName }) : undefined;
@@ -96,6 +100,8 @@ async function main() {
   const worker = config.roles.worker ? await startWorker(db, workSources(deps), log) : undefined;
   reached('worker');
   log.info({ database: db.kind, roles: config.roles, port: config.port, metricsPort: metrics?.port, tracing: Boolean(tracing), startupMs: startup, rssMb: Math.round(process.memoryUsage().rss / 1048576) }, 'service started');
+  // For a person at a terminal: where to go and what to run next (a log collector gets the line above).
+  if (pretty && app) process.stdout.write(startBanner(config));
 
   // SIGTERM drains: new requests get 503, in-flight requests finish (each within REQUEST_TIMEOUT),
   // the worker stops claiming and its in-flight work finishes (deliveries within WEBHOOK_TIMEOUT).

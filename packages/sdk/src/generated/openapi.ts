@@ -470,6 +470,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/test/payment-links/{id}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a test payment link
+         * @description Our addition. Pays a test-mode payment link with a sandbox card, exactly as a buyer submitting the hosted page does (the page's form posts the same `card` field): the transaction, memberships, events and webhooks are the same. Returns the transaction (`succeeded` or `failed`); a link already paid returns the payment that paid it. Test keys only (a live key gets 404).
+         *
+         *     Scope: `checkout:write`.
+         */
+        post: operations["payTestPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions": {
         parameters: {
             query?: never;
@@ -959,7 +981,7 @@ export interface components {
          * @description Stable machine code of an error. `idempotency_key_reused` and `idempotency_in_progress` are reserved for idempotency keys.
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "invalid_json" | "invalid_signature" | "authentication_required" | "invalid_credentials" | "scope_missing" | "csrf_failed" | "forbidden" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+        ErrorCode: "validation_failed" | "invalid_json" | "invalid_signature" | "authentication_required" | "invalid_credentials" | "scope_missing" | "csrf_failed" | "forbidden" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "idempotency_in_progress" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable" | "not_configured";
         /** @description An event, exactly as its webhook deliveries carry it. */
         Event: components["schemas"]["WebhookEvent"];
         /**
@@ -1741,7 +1763,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description `service_unavailable`: the operation cannot run on this server right now (e.g. live payments are not configured). */
+        /** @description `service_unavailable`: the operation cannot run right now (the database is unreachable; retry after `Retry-After`); or `not_configured`: this server is not set up for it (e.g. live payments without Stripe's settings), so retrying will not help. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2898,6 +2920,51 @@ export interface operations {
                             /** Format: date-time */
                             now: string;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    payTestPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The payment link's id (`plink_…`), from POST /payment-links. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A sandbox test card: `4242 4242 4242 4242` succeeds, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` has insufficient funds, `4000 0000 0000 0341` succeeds once per brand and is declined after. Spaces are ignored. */
+                    card: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Pay a test payment link */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Transaction"];
                     };
                 };
             };

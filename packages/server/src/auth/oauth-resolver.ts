@@ -24,6 +24,10 @@ export function oauthResolver(deps: { db: Db; config: { publicUrl: string } }): 
       const match = bearer.exec(req.headers.authorization ?? '');
       const refused = (why: string) => new AppError('authentication_required', `The access token in the Authorization header ${why}`);
       if (!match) throw refused('is not valid: send `Authorization: Bearer <token>`.');
+      // An API key in the wrong header is a common first mistake: say where it goes.
+      if (/^svc_(test|live)_/.test(match[1])) {
+        throw new AppError('authentication_required', 'This is an API key: send it in the `x-service-api` header, not as `Authorization: Bearer`. Bearer is for OAuth access tokens.');
+      }
       const row = await findBearer(deps.db, match[1]);
       if (!row || row.token_expired) throw refused('is unknown, expired or revoked; ask the app to connect again.');
       const audience = row.token.aud;

@@ -33,8 +33,16 @@ export interface PrincipalResolver {
 export function installAuth(
   app: FastifyInstance,
   resolvers: PrincipalResolver[],
-  options: { onFailure?: (req: FastifyRequest, reply: FastifyReply) => Promise<void> } = {},
+  options: {
+    onFailure?: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** The WWW-Authenticate value of a refusal on this request (RFC 6750), or undefined for none. */
+    challenge?: (req: FastifyRequest, refusal: { error?: 'invalid_token' | 'insufficient_scope'; scope?: string }) => string | undefined;
+  } = {},
 ) {
+  const challenge = (req: FastifyRequest, reply: FastifyReply, refusal: { error?: 'invalid_token' | 'insufficient_scope'; scope?: string }) => {
+    const value = options.challenge?.(req, refusal);
+    if (value) reply.header('www-authenticate', value);
+  };
   app.addHook('onRequest', async (req, reply) => {
     const auth = req.routeOptions.config.auth;
     if (!auth) return;
@@ -45,12 +53,17 @@ export function installAuth(
       principal = await resolver.resolve(req);
     } catch (err) {
       // Failed authentication costs the caller's address (http/rate-limit.ts): past its budget, 429.
-      if (err instanceof AppError && err.code === 'authentication_required') await options.onFailure?.(req, reply);
+      if (err instanceof AppError && err.code === 'authentication_required') {
+        // No credential at all: the challenge carries no error code (RFC 6750 §3.1).
+        challenge(req, reply, resolvers.some((r) => r.claims(req)) ? { error: 'invalid_token' } : {});
+        await options.onFailure?.(req, reply);
+      }
       throw err;
     }
     const accepted = auth.scope === null ? [] : [auth.scope].flat();
     if (accepted.length && !accepted.some((scope) => principal.scopes.includes(scope))) {
       const holder = principal.via === 'api_key' ? 'This API key' : principal.via === 'oauth' ? 'This access token' : 'Your account';
+      challenge(req, reply, { error: 'insufficient_scope', scope: accepted.join(' ') });
       throw new AppError('scope_missing', accepted.length === 1
         ? `${holder} lacks the ${accepted[0]} scope, which this endpoint needs.`
         : `${holder} lacks the ${accepted.join(' or ')} scope; this endpoint needs one of them.`);

@@ -42,7 +42,7 @@ const isFinal = (s: PaymentState): s is FinalState => s.status === 'succeeded' |
 function providerOf(providers: PaymentProviders, link: PaymentLinkRow): PaymentProvider | undefined {
   if (link.amount === 0) return undefined;
   const provider = providers.forMode(link.mode);
-  if (!provider) throw new AppError('service_unavailable', 'Live payments are not configured on this server, so this link cannot be paid.');
+  if (!provider) throw new AppError('not_configured', 'Live payments are not configured on this server, so this link cannot be paid.');
   return provider;
 }
 

@@ -73,7 +73,7 @@ export function checkoutPages(parent: App, { db, config, payments }: { db: Db; c
       }
       if (known && known.statusCode < 500) return html(reply, undefined, known.statusCode, messagePage('Checkout unavailable', known.message));
       // Expected refusals (live payments not configured, the database unreachable): no stack.
-      if (known?.code === 'service_unavailable') {
+      if (known?.code === 'service_unavailable' || known?.code === 'not_configured') {
         reply.log.warn({ reason: known.message }, 'checkout page unavailable');
         reply.header('retry-after', '5');
         return html(reply, undefined, 503, messagePage('Checkout unavailable', `${known.message} Please try again in a moment.`));

@@ -229,7 +229,7 @@ describe('POST /payment-links', () => {
   it('answers a live key with 503: live payments are not configured', async () => {
     const res = await post(brand.liveKey, courseBody(ids));
     assert.equal(res.statusCode, 503);
-    assert.equal(res.json().data.code, 'service_unavailable');
+    assert.equal(res.json().data.code, 'not_configured');
     assert.match(res.json().message, /[Ll]ive payments are not configured/);
     assert.match(res.json().message, /STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/, 'the message names the settings');
   });
@@ -237,7 +237,7 @@ describe('POST /payment-links', () => {
   it('answers Stripe\'s webhook with 503 naming the settings when Stripe is not configured', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/providers/stripe/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' }, payload: '{}' });
     assert.equal(res.statusCode, 503);
-    assert.equal(res.json().data.code, 'service_unavailable');
+    assert.equal(res.json().data.code, 'not_configured');
     assert.match(res.json().message, /STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/);
   });
 

@@ -31,7 +31,7 @@ const recorded = ['countryCode', 'booking', 'address', 'deliveryLocation', 'pick
 export async function createPaymentLink(tx: Queryable, principal: Principal, body: PaymentLinkBody, publicUrl: string, providers: PaymentProviders): Promise<PaymentLink> {
   const provider = providers.forMode(principal.mode);
   if (!provider) {
-    throw new AppError('service_unavailable', 'Live payments are not configured on this server yet (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET), '
+    throw new AppError('not_configured', 'Live payments are not configured on this server yet (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET), '
       + 'so a live key cannot make payment links. Use a test key (svc_test_…) to run checkout against the built-in sandbox.');
   }
   const problems: ErrorDetail[] = [];

@@ -4,7 +4,7 @@ import { openPglite, openPostgres } from '../db/client.ts';
 import { acquireDataLock, DataDirBusyError, readDataLock, type DataLock } from '../db/data-lock.ts';
 import { migrate } from '../db/migrate.ts';
 import { runCommand, type Command } from './commands.ts';
-import { parseCommand, UsageError } from './parse.ts';
+import { HelpRequested, parseCommand, UsageError } from './parse.ts';
 
 /**
  * The admin CLI. With DATABASE_URL it talks to PostgreSQL directly. In embedded mode the data
@@ -88,9 +88,14 @@ try {
   const result = await run(process.argv.slice(2));
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 } catch (err) {
-  const message = err instanceof UsageError || err instanceof ConfigError || err instanceof AppError || err instanceof Error
-    ? err.message
-    : String(err);
-  process.stderr.write(`${message}\n`);
-  process.exitCode = 1;
+  if (err instanceof HelpRequested) {
+    // Asked for: the answer, on stdout, and success.
+    process.stdout.write(`${err.message}\n`);
+  } else {
+    const message = err instanceof UsageError || err instanceof ConfigError || err instanceof AppError || err instanceof Error
+      ? err.message
+      : String(err);
+    process.stderr.write(`${message}\n`);
+    process.exitCode = 1;
+  }
 }

@@ -30,9 +30,75 @@ export const usage = `Usage: npm run cli -- <command>
                                                   register a confidential OAuth client (secret shown once)
 
 Every command prints one JSON object on stdout. Settings come from the same environment
-as the server: DATABASE_URL, or DATA_DIR (default ./.data) for the embedded database.`;
+as the server: DATABASE_URL, or DATA_DIR (default ./.data) for the embedded database.
+\`npm run cli -- <command> --help\` shows one command's usage.`;
 
 export class UsageError extends Error {}
+
+/** `--help`, `-h`, `help` or no command: the text goes to stdout and the CLI exits 0. */
+export class HelpRequested extends Error {}
+
+/**
+ * The usage lines of one command (`key create`, or every `key …` for `key`), with their
+ * continuation lines; the whole usage when nothing matches.
+ */
+export function commandUsage(words: string[]): string {
+  const lines = usage.split('\n');
+  for (const prefix of [words.slice(0, 3).join(' '), words.slice(0, 2).join(' '), words[0] ?? '']) {
+    if (!prefix) continue;
+    const picked: string[] = [];
+    let taking = false;
+    for (const line of lines) {
+      if (/^ {2}\S/.test(line)) taking = line.slice(2).startsWith(`${prefix} `) || line.slice(2) === prefix;
+      else if (!/^ {3,}\S/.test(line)) taking = false;
+      if (taking) picked.push(line);
+    }
+    if (picked.length) return `Usage: npm run cli -- <command>\n\n${picked.join('\n')}\n\nnpm run cli -- --help lists every command.`;
+  }
+  return usage;
+}
+
+const options = {
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  brand: { type: 'string' },
+  mode: { type: 'string' },
+  scopes: { type: 'string' },
+  live: { type: 'string' },
+  test: { type: 'string' },
+  demo: { type: 'boolean' },
+  'at-period-end': { type: 'boolean' },
+  by: { type: 'string' },
+  to: { type: 'string' },
+  grace: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
+  'owner-email': { type: 'string' },
+  'owner-name': { type: 'string' },
+  'redirect-uri': { type: 'string', multiple: true },
+  'auth-method': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The flag closest to a mistyped one (at most two edits away), for "did you mean". */
+function closestFlag(typed: string): string | undefined {
+  const distance = (a: string, b: string) => {
+    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+      let previous = row[0]!;
+      row[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const kept = row[j]!;
+        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+        previous = kept;
+      }
+    }
+    return row[b.length]!;
+  };
+  const best = Object.keys(options).map((f) => ({ f, d: distance(typed, f) })).sort((x, y) => x.d - y.d)[0];
+  return best && best.d <= 2 ? best.f : undefined;
+}
 
 function need(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`Missing ${flag}.`);
@@ -41,35 +107,23 @@ function need(value: string | undefined, flag: string): string {
 
 /** argv (after `cli --`) to a Command; reads the catalog file here so a remote server needs no file access. */
 export async function parseCommand(argv: string[]): Promise<Command> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      name: { type: 'string' },
-      plan: { type: 'string' },
-      brand: { type: 'string' },
-      mode: { type: 'string' },
-      scopes: { type: 'string' },
-      live: { type: 'string' },
-      test: { type: 'string' },
-      demo: { type: 'boolean' },
-      'at-period-end': { type: 'boolean' },
-      by: { type: 'string' },
-      to: { type: 'string' },
-      grace: { type: 'string' },
-      email: { type: 'string' },
-      role: { type: 'string' },
-      'password-stdin': { type: 'boolean' },
-      'owner-email': { type: 'string' },
-      'owner-name': { type: 'string' },
-      'redirect-uri': { type: 'string', multiple: true },
-      'auth-method': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const loose = parseArgs({ args: argv, allowPositionals: true, strict: false, options });
+  const words = loose.positionals;
+  if (!words.length || words[0] === 'help' || loose.values.help === true) {
+    throw new HelpRequested(words.length && words[0] !== 'help' ? commandUsage(words) : usage);
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
+  } catch (err) {
+    // Node's words ("Unknown option '--nmae'. To specify a positional argument starting with a '-'…"), made ours.
+    const flag = /option '(-{1,2}[^']+)'/.exec((err as Error).message)?.[1];
+    const hint = flag ? closestFlag(flag.replace(/^-+/, '')) : undefined;
+    const what = flag ? `Unknown option ${flag}${hint ? ` (did you mean --${hint}?)` : ''}.` : (err as Error).message;
+    throw new UsageError(`${what}\n\n${commandUsage(words)}`);
+  }
+  const { values, positionals } = parsed;
   const [group, action, ...rest] = positionals;
-  if (values.help || !group) throw new UsageError(usage);
   switch (`${group} ${action ?? ''}`.trim()) {
     case 'migrate':
       return { command: 'migrate' };
@@ -150,7 +204,7 @@ export async function parseCommand(argv: string[]): Promise<Command> {
     case 'user reset-password':
       return { command: 'user reset-password', email: need(values.email, '--email') };
     case 'oauth client': {
-      if (rest[0] !== 'create') throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);
+      if (rest[0] !== 'create') throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${commandUsage(['oauth'])}`);
       const authMethod = values['auth-method'] ?? 'client_secret_basic';
       if (authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post') throw new UsageError('--auth-method must be client_secret_basic or client_secret_post.');
       const redirectUris = values['redirect-uri'] ?? [];
@@ -158,7 +212,7 @@ export async function parseCommand(argv: string[]): Promise<Command> {
       return { command: 'oauth client create', name: need(values.name, '--name'), redirectUris, authMethod };
     }
     default:
-      throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);
+      throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${commandUsage(positionals)}`);
   }
 }
 

@@ -32,6 +32,7 @@ export const tags = [
   { name: 'Events', description: 'Every event of the key\'s mode, in the webhook body\'s shape, for reconciling after downtime.' },
   { name: 'Payouts', description: 'Settled earnings, net of platform fees, one per currency per run.' },
   { name: 'Test clock', description: 'Moving a brand\'s test-mode time forward to run renewals, retries and payouts now.' },
+  { name: 'Test helpers', description: 'Test mode only: doing from code what a buyer does on the hosted pages (paying a payment link with a sandbox card).' },
 ];
 
 /** The events routes are tagged Webhooks in their route files; the document gives them their own tag. */
@@ -49,7 +50,7 @@ const errorResponses: Record<number, { name: string; description: string }> = {
   413: { name: 'PayloadTooLarge', description: '`payload_too_large`: the body is larger than the server accepts.' },
   415: { name: 'UnsupportedMediaType', description: '`unsupported_media_type`: send the body as JSON with `Content-Type: application/json`.' },
   429: { name: 'RateLimited', description: '`rate_limited`: too many requests; retry after the `Retry-After` header\'s seconds.' },
-  503: { name: 'ServiceUnavailable', description: '`service_unavailable`: the operation cannot run on this server right now (e.g. live payments are not configured).' },
+  503: { name: 'ServiceUnavailable', description: '`service_unavailable`: the operation cannot run right now (the database is unreachable; retry after `Retry-After`); or `not_configured`: this server is not set up for it (e.g. live payments without Stripe\'s settings), so retrying will not help.' },
 };
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -104,7 +105,7 @@ export function finishDocument(raw: Json): Json {
   doc.info.description = `${doc.info.description}\n\nAuthenticate with a brand API key in \`x-service-api\`, or an OAuth access token as \`Authorization: Bearer\`. `
     + 'Lists take `limit` (1 to 100, default 20) and `cursor` (the previous page\'s `nextCursor`). '
     + `Guides: ${Object.entries(guides).map(([name, title]) => `[${title}](/docs/guides/${name})`).join(', ')}. `
-    + 'Official SDK: `npm install @creator-commerce/sdk`.';
+    + 'Official SDK: `@creator-commerce/sdk`; until it is published, install it from the repository: `npm install <repo>/packages/sdk`, or `npm run sdk:pack` and install the tarball (packages/sdk/README.md).';
   doc.tags = tags;
   doc.components.securitySchemes = {
     ApiKey: { type: 'apiKey', in: 'header', name: 'x-service-api', description: 'A brand API key: `svc_test_…` (test mode) or `svc_live_…` (live mode).' },

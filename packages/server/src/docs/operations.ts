@@ -110,6 +110,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'get /payouts/{id}': { id: 'getPayout', sdk: "const payout = await client.payouts.get('po_…');", errors: [404] },
   'get /test-clock': { id: 'getTestClock', sdk: 'const { now } = await client.testClock.get();', errors: [404] },
   'post /test-clock/advance': { id: 'advanceTestClock', sdk: "const { now, jobsRun } = await client.testClock.advance({ by: '31d' });", body: { by: '31d' }, errors: [404, ...withBody] },
+  'post /test/payment-links/{id}/pay': { id: 'payTestPaymentLink', sdk: "const txn = await client.testHelpers.payPaymentLink('plink_…', { card: '4242 4242 4242 4242' });", body: { card: '4242 4242 4242 4242' }, errors: [404, ...withBody] },
   'get /imports/{id}': { id: 'getImport', sdk: "const job = await client.imports.get('imp_…');\nconsole.log(job.status, job.created, job.pending);", errors: [404] },
 };
 

@@ -40,7 +40,8 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket) {
 }
 
 /**
- * A handler that has not answered within `timeoutMs` is answered 503 with Retry-After (its work,
+ * A request whose body has not arrived within `timeoutMs` is answered 408 and its connection
+ * closed. A handler that has not answered within `timeoutMs` is answered 503 with Retry-After (its work,
  * bounded by the database's statement_timeout, is abandoned: a transaction still open rolls
  * back). Requests that arrive once the process is shutting down get 503 with Connection: close.
  */
@@ -61,6 +62,15 @@ export function installRequestDeadlines(app: FastifyInstance, timeoutMs: number)
     if (timeoutMs <= 0) return done();
     const timer = setTimeout(() => {
       if (reply.sent) return;
+      if (!req.raw.complete) {
+        // The body is still arriving (a slow upload): that is the client's delay, answered 408 as
+        // Node's own request timeout would, and the connection closed once the answer is out
+        // (Node checks its timeout only every 30 s and would keep reading for as long).
+        reply.raw.once('finish', () => req.raw.socket.destroy());
+        reply.code(408).header('connection', 'close').send(errorEnvelope(req.id, new AppError('validation_failed',
+          `The request took longer than ${timeoutMs / 1000} s to arrive; send it again over a faster connection.`)));
+        return;
+      }
       req.log.warn({ url: req.url, timeoutMs }, 'request ran past its deadline');
       reply.code(503).header('retry-after', '1').send(errorEnvelope(req.id, new AppError('service_unavailable',
         `The request did not finish within ${timeoutMs / 1000} s and was stopped; try again.`)));

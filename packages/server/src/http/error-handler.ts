@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isConnectionError } from '../db/client.ts';
+import { isConnectionError, type Queryable } from '../db/client.ts';
 import { AppError, type ErrorCode, type ErrorDetail } from '../errors.ts';
 import { lingerAfterRefusedBody } from './lingering-close.ts';
 
@@ -148,15 +148,37 @@ export function errorEnvelope(requestId: string, err: AppError) {
   };
 }
 
-export function installErrorHandling(app: FastifyInstance) {
+export function installErrorHandling(app: FastifyInstance, options: { db?: Queryable } = {}) {
   // One warning when an outage starts (and a reminder every minute while it lasts), one info
-  // line when a request succeeds again: not a stack trace per request.
+  // line when it ends: not a stack trace per request. The end is when the database answers again
+  // (asked once a second, and at once after any answer below 500): an answer that needed no
+  // database (a cached list, a metadata document) says nothing about it by itself, and ending the
+  // outage on one logged its start again with the next request.
   let outage = false;
   let outageLoggedAt = -Infinity;
-  app.addHook('onResponse', (req, reply, done) => {
+  let probe: NodeJS.Timeout | undefined;
+  let asking = false;
+  const ended = () => {
+    outage = false;
+    clearInterval(probe);
+    probe = undefined;
+    app.log.info('database reachable again');
+  };
+  const ask = () => {
+    if (asking || !options.db) return;
+    asking = true;
+    options.db.query('SELECT 1').then(() => { if (outage) ended(); }, () => {}).finally(() => { asking = false; });
+  };
+  const watch = () => {
+    if (probe || !options.db) return;
+    probe = setInterval(ask, 1000);
+    probe.unref();
+  };
+  app.addHook('onClose', async () => clearInterval(probe));
+  app.addHook('onResponse', (_req, reply, done) => {
     if (outage && reply.statusCode < 500) {
-      outage = false;
-      req.log.info('database reachable again');
+      if (options.db) ask();
+      else ended();
     }
     done();
   });
@@ -169,6 +191,7 @@ export function installErrorHandling(app: FastifyInstance) {
         req.log.warn({ cause: { code: (err as { code?: unknown }).code, message: err.message } }, 'database unavailable; answering 503 until it is back');
       }
       outage = true;
+      watch();
       return sendError(req, reply, appError);
     }
     if (appError) {

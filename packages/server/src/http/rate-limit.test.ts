@@ -22,7 +22,7 @@ after(async () => { for (const a of apps) await a.close(); });
 
 /** An app on the test database with small budgets. */
 async function limitedApp(limits: { live?: number; test?: number; authFailuresPerMinute?: number }, redis?: Redis, log = createLogger('silent')) {
-  const app = await buildApp({ ...t.deps, log, redis, config: { ...t.config, rateLimits: { live: 100, test: 25, authFailuresPerMinute: 30, ...limits } } });
+  const app = await buildApp({ ...t.deps, log, redis, config: { ...t.config, rateLimits: { live: 100, test: 25, authFailuresPerMinute: 30, registrationsPerHour: 30, ...limits } } });
   await app.ready();
   apps.push(app);
   return app;

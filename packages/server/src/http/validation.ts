@@ -67,3 +67,24 @@ export function installTextRule(app: FastifyInstance) {
     done();
   });
 }
+
+/**
+ * An unknown query parameter on the API is refused with 400 naming it, as an unknown body field
+ * is: `?page=2` or `?offset=20` (other APIs' paging) would otherwise be ignored silently and the
+ * caller would get the first page again and again. The parameters a route takes are its
+ * querystring schema's properties.
+ */
+export function installQueryCheck(app: FastifyInstance, prefix: string) {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(prefix)) return;
+    const properties = (route.schema?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+    const allowed = Object.keys(properties);
+    const takes = allowed.length ? `this endpoint takes ${allowed.join(', ')}` : 'this endpoint takes none';
+    const check = (req: { query: unknown }, _reply: unknown, done: () => void) => {
+      const unknown = Object.keys((req.query ?? {}) as object).filter((k) => !Object.hasOwn(properties, k));
+      if (unknown.length) throw invalidAll(unknown.map((field) => ({ field, message: `is not a query parameter of this endpoint (${takes})` })), 'query parameter');
+      done();
+    };
+    route.preValidation = [...[route.preValidation ?? []].flat(), check] as typeof route.preValidation;
+  });
+}

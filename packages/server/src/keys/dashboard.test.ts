@@ -177,7 +177,7 @@ describe('revealing a webhook signing secret in the dashboard', () => {
     assert.equal((await dashboardClient(t).call('GET', `/dashboard/api/webhooks/${ep.id}/secret`)).status, 401);
   });
 
-  it('lets a developer member grant and roll only the scopes the role holds', async () => {
+  it('lets a developer member grant, roll and revoke only the scopes the role holds', async () => {
     const owner = await signUp(t);
     const ownerKey = await makeKey(owner.client, { name: 'Everything', scopes: ['customers:read', 'webhooks:write'] });
     const link = (await owner.client.call('POST', '/dashboard/api/invites', { role: 'developer' })).body.data.link;
@@ -193,6 +193,10 @@ describe('revealing a webhook signing secret in the dashboard', () => {
     const rolled = await dev.call('POST', `/dashboard/api/keys/${ownerKey.id}/roll`, { graceSeconds: 0 });
     assert.equal(rolled.status, 403, 'rolling would show the developer a key that reads customers');
     assert.equal((await ping(ownerKey.key)).statusCode, 200, 'the refused roll left the owner\'s key working');
+    const revoked = await dev.call('POST', `/dashboard/api/keys/${ownerKey.id}/revoke`);
+    assert.equal(revoked.status, 403, 'revoking follows the same rule as rolling');
+    assert.match(revoked.body.message, /revoke a key that holds customers:read/);
+    assert.equal((await ping(ownerKey.key)).statusCode, 200, 'the refused revoke left the owner\'s key working');
 
     const own = await dev.call('POST', '/dashboard/api/keys', { name: 'Hooks', scopes: ['webhooks:write'] });
     assert.equal(own.status, 200, JSON.stringify(own.body));

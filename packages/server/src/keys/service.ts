@@ -58,12 +58,14 @@ function checkScopes(scopes: string[]): Scope[] {
 
 /**
  * Nobody hands out more than they hold: a developer member (webhooks:write only) could otherwise
- * mint, or roll an owner's key into, a key that reads customers, past what the role may see.
+ * mint, or roll an owner's key into, a key that reads customers, past what the role may see; and
+ * nobody revokes a key holding more than they do.
  */
 function checkGrantable(principal: Principal, scopes: Scope[], field: string) {
   const beyond = scopes.filter((s) => !principal.scopes.includes(s));
   if (beyond.length) {
-    throw new AppError('forbidden', `You cannot ${field === 'scopes' ? 'grant' : 'roll a key that holds'} ${beyond.join(', ')}: your role does not hold ${beyond.length === 1 ? 'that scope' : 'those scopes'}.`);
+    const verb = field === 'scopes' ? 'grant' : field === 'revoke' ? 'revoke a key that holds' : 'roll a key that holds';
+    throw new AppError('forbidden', `You cannot ${verb} ${beyond.join(', ')}: your role does not hold ${beyond.length === 1 ? 'that scope' : 'those scopes'}. Ask an owner.`);
   }
 }
 
@@ -104,7 +106,10 @@ async function requireKey(tx: Queryable, principal: Principal, id: string) {
 }
 
 export async function revokeApiKey(tx: Queryable, principal: Principal, input: { id: string }, deps: KeyDeps = {}): Promise<ApiKey> {
-  await requireKey(tx, principal, input.id);
+  const existing = await requireKey(tx, principal, input.id);
+  // The same rule as rolling: a developer member cannot cut off an owner's key that holds scopes
+  // the developer's role does not (an outage of the owner's integration, by someone who could not make it).
+  checkGrantable(principal, existing.scopes, 'revoke');
   const row = await repo.revokeKey(tx, principal.brandId, input.id);
   if (!row) throw notFound('API key');
   deps.keyCache?.forget(row.key_hash);

@@ -28,6 +28,7 @@ export const toolSpecs: ToolSpec[] = [
   { name: 'cancel_membership', method: 'POST', path: '/memberships/:id/cancel', description: 'Cancel a membership (at once or at the end of its paid period).', destructive: true, idempotent: true },
   { name: 'remove_hub_member', method: 'DELETE', path: '/hubs/:hubID/members/:id', description: 'Remove a member from a hub, ending their access now.', destructive: true, idempotent: true },
   { name: 'create_payment_link', method: 'POST', path: '/payment-links', description: 'Create a payment link for one buyer and one tier; returns the checkout URL to send them.' },
+  { name: 'pay_test_payment_link', method: 'POST', path: '/test/payment-links/:id/pay', description: 'Test mode only: pay a test payment link with a sandbox card (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined), as a buyer on the hosted page would; returns the transaction.' },
   { name: 'verify_payment', method: 'POST', path: '/payments/verify', description: 'Ask the payment provider again whether a transaction (txref) was paid, and record the answer.', idempotent: true },
   { name: 'list_transactions', method: 'GET', path: '/transactions', description: 'List transactions, newest first (page with cursor).', ...read },
   { name: 'get_transaction', method: 'GET', path: '/transactions/:id', description: 'Get one transaction by its txref.', ...read },

@@ -3,6 +3,7 @@ import type { Queryable } from '../db/client.ts';
 import { AppError } from '../errors.ts';
 import { newJwks } from './keys.ts';
 import { configuredProvider } from './provider.ts';
+import { keepClient } from './repository.ts';
 
 export type SecretAuthMethod = 'client_secret_basic' | 'client_secret_post';
 
@@ -54,5 +55,6 @@ export async function createConfidentialClient(db: Queryable, publicUrl: string,
     throw err;
   }
   await provider.Client.adapter.upsert(clientId, client.metadata());
+  await keepClient(db, clientId);
   return { clientId, clientSecret, name: input.name, redirectUris: input.redirectUris, tokenEndpointAuthMethod: input.authMethod };
 }

@@ -18,6 +18,8 @@ declare module 'oidc-provider' {
       entities: Record<string, unknown>;
     };
     set(name: string, value: string): void;
+    remove(name: string): void;
+    req: IncomingMessage;
   }
 
   export interface ProviderClient {

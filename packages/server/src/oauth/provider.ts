@@ -1,11 +1,15 @@
 /// <reference path="./provider-types.d.ts" />
 import type { default as Provider, errors as ProviderErrors, KoaContextWithOIDC, ProviderClient } from 'oidc-provider';
 import type { Deps } from '../deps.ts';
+import { AppError } from '../errors.ts';
+import { errorEnvelope } from '../http/error-handler.ts';
 import { esc, layout } from '../pages/html.ts';
 import type { Queryable } from '../db/client.ts';
 import { checkEndpointUrl, type Lookup } from '../security/url-guard.ts';
 import { cookieKeys, signingKeys } from './keys.ts';
-import { adapterClass } from './repository.ts';
+import { findBrand } from '../brands/repository.ts';
+import { parseAccountId } from './account.ts';
+import { adapterClass, clientHasGrant } from './repository.ts';
 import { defaultScopes, grantableScopes, requestableScopes } from './scopes.ts';
 
 /** Where the authorization server lives under PUBLIC_URL; its issuer is PUBLIC_URL + this. */
@@ -99,11 +103,19 @@ export async function configuredProvider(options: { db: Queryable; publicUrl: st
       properties: ['software_id'],
       validator(_ctx: unknown, key: string, _value: unknown, metadata: Record<string, unknown>) {
         if (key !== 'software_id') return;
+        checkClientMetadata(metadata, errors);
         checkRedirectUris(metadata, errors);
+        // A registered `scope` would cap what the client may ever ask for, and MCP clients register
+        // with the challenge's read scopes: then stepping up (a tool answering 403
+        // insufficient_scope) could only fail. The creator decides on the consent screen instead.
+        delete metadata.scope;
       },
     },
     features: {
       devInteractions: { enabled: false },
+      // Off, so it is neither advertised nor bound into tokens: /api/mcp and the REST API take
+      // Bearer tokens only, and a DPoP-bound token they accepted without its proof would bind nothing.
+      dPoP: { enabled: false },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       // RFC 7591: open, any client may register itself (MCP clients do).
@@ -132,7 +144,13 @@ export async function configuredProvider(options: { db: Queryable; publicUrl: st
       },
     },
     fetchResponseBodyLimits: { 'client_id metadata document': 5 * 1024 } as never,
-    fetch: (url: string, options: RequestInit) => fetch(url, { ...options, signal: AbortSignal.timeout(5000) }),
+    // Every fetch the provider makes passes the webhooks' SSRF guard first (registration refuses
+    // the metadata that would make it fetch anything else, but a guard here costs nothing).
+    async fetch(url: string, init: RequestInit) {
+      const verdict = await checkEndpointUrl(url, 'live', deps.lookup);
+      if (!verdict.ok) throw new Error('refused: the address is not a public https URL');
+      return fetch(url, { ...init, signal: AbortSignal.timeout(5000) });
+    },
     ttl: {
       AccessToken: hour,
       AuthorizationCode: 60,
@@ -141,19 +159,54 @@ export async function configuredProvider(options: { db: Queryable; publicUrl: st
       Grant: 365 * day,
       RefreshToken: 30 * day,
     },
-    // Every refresh rotates; a refresh token used twice revokes its grant (oidc-provider's reuse detection).
-    rotateRefreshToken: true,
+    // Every refresh rotates; a refresh token used twice revokes its grant (oidc-provider's reuse
+    // detection). Called before the token is used up, so what would refuse the request is checked
+    // here: a `resource` the token was not issued for (refused later, it used the token up and the
+    // client's corrected retry counted as reuse), and a brand that has moved to Free.
+    async rotateRefreshToken(ctx: KoaContextWithOIDC) {
+      const token = ctx.oidc.entities.RefreshToken as unknown as { resourceIndicators: Set<string>; accountId: string };
+      const asked = [ctx.oidc.params?.resource ?? []].flat() as string[];
+      if (asked.length > 1 || asked.some((r) => !token.resourceIndicators.has(r))) {
+        throw new errors.InvalidTarget('the resource is not one this refresh token was issued for; send the one the app was authorized for, or none');
+      }
+      const brandId = parseAccountId(token.accountId)?.brandId;
+      const brand = brandId ? await findBrand(options.db, brandId) : undefined;
+      if (brand?.plan !== 'plus') throw new errors.CustomOIDCProviderError('invalid_grant', 'Connecting apps needs the Plus plan; this brand is on Free.');
+      return true;
+    },
     issueRefreshToken: async (_ctx: unknown, client: ProviderClient, code: { scopes: Set<string> }) =>
       client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
     // Public clients (PKCE, no secret) may call the token and revocation endpoints from a browser.
     clientBasedCORS: (_ctx: unknown, origin: string, client: ProviderClient) => origin !== 'null' && client.clientAuthMethod === 'none',
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `${oauthPath}/consent/${interaction.uid}` },
     renderError(ctx: KoaContextWithOIDC, out: Record<string, string>) {
-      ctx.type = 'html';
-      ctx.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
-      ctx.set('x-frame-options', 'DENY');
-      ctx.body = layout('Cannot connect the app', `<section class="card"><h1>Cannot connect the app</h1><p>${esc(out.error_description ?? out.error ?? 'The request is not valid.')}</p><p class="hint">${esc(out.error ?? '')}</p></section>`);
+      renderPage(ctx, out.error_description ?? out.error ?? 'The request is not valid.', out.error ?? '');
     },
+  });
+
+  // A path the provider does not know answers the API's 404 envelope, not Koa's plain text.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) {
+      const requestId = (ctx.req as { requestId?: string }).requestId ?? '';
+      ctx.status = 404;
+      ctx.type = 'json';
+      ctx.body = errorEnvelope(requestId, new AppError('route_not_found', `No route ${ctx.method} ${oauthPath}${ctx.path}. See ${publicUrl}/docs/guides/oauth-mcp for the authorization server's endpoints.`));
+    }
+  });
+
+  // prompt=none would answer an error by redirecting to the client's redirect URI at once, with
+  // no page in between: for a client no creator ever approved, that makes our domain a redirector
+  // to any https URL someone registered. Such a client gets an error page instead.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path !== '/auth') return;
+    const params = (ctx as unknown as { oidc?: { params?: { prompt?: unknown; client_id?: unknown } } }).oidc?.params;
+    if (!String(params?.prompt ?? '').split(' ').includes('none')) return;
+    if (typeof params?.client_id === 'string' && await clientHasGrant(options.db, params.client_id)) return;
+    ctx.remove('location');
+    ctx.status = 400;
+    renderPage(ctx, 'This app has not been connected to a brand yet, so it cannot sign in silently (prompt=none). Start connecting from the app.', 'consent_required');
   });
 
   // A client that asks for no scope gets the read scopes (DESIGN.md: otherwise oidc-provider grants nothing).
@@ -175,20 +228,71 @@ export async function configuredProvider(options: { db: Queryable; publicUrl: st
   return provider;
 }
 
+/** The authorization server's error page (its status set by the caller). */
+function renderPage(ctx: { type: string; body: unknown; set(name: string, value: string): void }, message: string, code: string) {
+  ctx.type = 'html';
+  ctx.set('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+  ctx.set('x-frame-options', 'DENY');
+  ctx.set('cache-control', 'no-store');
+  ctx.body = layout('Cannot connect the app', `<section class="card"><h1>Cannot connect the app</h1><p>${esc(message)}</p><p class="hint">${esc(code)}</p></section>`);
+}
+
 const loopbacks = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** NUL, or a UTF-16 surrogate without its pair: text PostgreSQL cannot store. */
+const unstorableText = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Sizes a registration may not exceed: it is stored, and its name shown on the consent screen. */
+export const clientLimits = { name: 200, uri: 2000, uris: 10, text: 2000, list: 20 };
+
 /**
- * OAuth 2.1 redirect URIs: https, or http on a loopback address (a native app's listener, whose
- * port may change: such a client is made `native`, for which oidc-provider ignores the port).
+ * Metadata the open registration endpoint refuses. `sector_identifier_uri` and `jwks_uri` would
+ * make this server fetch a URL the registrant chose (a blind SSRF with a timing oracle); we issue
+ * public subject identifiers and opaque tokens, so neither has a use here. Text must be storable
+ * (no NUL, no lone surrogate: PostgreSQL refuses both) and of a bounded size.
+ */
+function checkClientMetadata(metadata: Record<string, unknown>, errors: typeof ProviderErrors) {
+  for (const key of ['sector_identifier_uri', 'jwks_uri']) {
+    if (metadata[key] !== undefined) throw new errors.InvalidClientMetadata(`${key} is not supported by this server; leave it out`);
+  }
+  for (const [key, value] of Object.entries(metadata)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.length > clientLimits.list) throw new errors.InvalidClientMetadata(`${key} may list ${clientLimits.list} values at most`);
+    for (const v of values) {
+      if (typeof v !== 'string') continue;
+      if (unstorableText.test(v)) throw new errors.InvalidClientMetadata(`${key} contains a NUL character or an unpaired surrogate`);
+      const max = key === 'client_name' ? clientLimits.name : key.endsWith('_uri') || key.endsWith('_uris') ? clientLimits.uri : clientLimits.text;
+      if (v.length > max) throw new errors.InvalidClientMetadata(`${key} is longer than ${max} characters`);
+    }
+  }
+  if (Array.isArray(metadata.redirect_uris) && metadata.redirect_uris.length > clientLimits.uris) {
+    throw new errors.InvalidClientMetadata(`redirect_uris may list ${clientLimits.uris} URIs at most`);
+  }
+}
+
+/** Schemes no redirect may use: they run code or read local files in a browser. */
+const forbiddenSchemes = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:', 'about:', 'filesystem:', 'view-source:', 'ws:', 'wss:', 'ftp:', 'mailto:', 'tel:', 'sms:']);
+
+/**
+ * OAuth 2.1 redirect URIs: https, http on a loopback address (a native app's listener, whose
+ * port may change), or a native app's private-use scheme such as `cursor://…` (RFC 8252 §7.1;
+ * PKCE binds the code to the app that asked, so another app claiming the scheme gains nothing).
+ * A client with either of the last two is made `native`, for which oidc-provider ignores a
+ * loopback port. Cursor registers all three kinds in one request.
  */
 function checkRedirectUris(metadata: Record<string, unknown>, errors: typeof ProviderErrors) {
   const uris = Array.isArray(metadata.redirect_uris) ? metadata.redirect_uris as string[] : [];
-  let loopback = false;
+  let native = false;
+  let loopbackHttps = false;
   for (const raw of uris) {
-    const url = URL.parse(raw);
-    if (!url) throw new errors.InvalidClientMetadata(`redirect_uris: ${raw} is not a URL`);
-    if (url.protocol === 'http:' && loopbacks.has(url.hostname)) loopback = true;
-    else if (url.protocol !== 'https:') throw new errors.InvalidClientMetadata('redirect_uris must use https, or http on a loopback address (127.0.0.1, [::1], localhost)');
+    const url = typeof raw === 'string' ? URL.parse(raw) : null;
+    if (!url) throw new errors.InvalidClientMetadata(`redirect_uris: ${String(raw)} is not a URL`);
+    if (url.protocol === 'http:' && loopbacks.has(url.hostname)) native = true;
+    else if (url.protocol === 'https:') loopbackHttps ||= loopbacks.has(url.hostname);
+    else if (url.protocol === 'http:' || forbiddenSchemes.has(url.protocol)) {
+      throw new errors.InvalidClientMetadata('redirect_uris must use https, or http on a loopback address (127.0.0.1, [::1], localhost), or an app\'s own scheme (app.example://callback)');
+    } else native = true;
   }
-  if (loopback) metadata.application_type = 'native';
+  // A native client's https URIs must not be loopback (oidc-provider's rule); a web client's may.
+  if (native && !loopbackHttps) metadata.application_type = 'native';
 }

@@ -15,6 +15,14 @@ export const storedId = (kind: string, id: string) => (hashedKinds.has(kind) ? c
 
 type Payload = Record<string, unknown>;
 
+/** How long a dynamically registered client is kept when no creator approves it (docs/oauth-mcp.md). */
+export const unapprovedClientTtlSeconds = 24 * 3600;
+
+/** A client someone approved, or that an admin made, is kept until removed. */
+export async function keepClient(db: Queryable, clientId: string) {
+  await db.query("UPDATE oauth_records SET expires_at = NULL WHERE kind = 'Client' AND id = $1 AND expires_at IS NOT NULL", [clientId], 'oauth_keep_client');
+}
+
 /** oidc-provider's Adapter interface on our database; one instance per model name. */
 export function adapterClass(db: Queryable) {
   return class DbAdapter {
@@ -24,6 +32,9 @@ export function adapterClass(db: Queryable) {
     }
 
     async upsert(id: string, payload: Payload, expiresIn?: number) {
+      // A registered client lives a day until a creator approves it (below); registration is open,
+      // and a client nobody ever connected is only a row.
+      if (this.kind === 'Client' && expiresIn === undefined) expiresIn = unapprovedClientTtlSeconds;
       const account = parseAccountId(payload.accountId);
       await db.query(
         `INSERT INTO oauth_records (kind, id, brand_id, grant_id, uid, user_code, payload, expires_at)
@@ -34,6 +45,7 @@ export function adapterClass(db: Queryable) {
           payload.userCode ?? null, JSON.stringify(payload), expiresIn ?? null],
         'oauth_upsert',
       );
+      if (this.kind === 'Grant' && typeof payload.clientId === 'string') await keepClient(db, payload.clientId);
     }
 
     async find(id: string): Promise<Payload | undefined> {
@@ -63,7 +75,11 @@ export function adapterClass(db: Queryable) {
   };
 }
 
+/** Text PostgreSQL can compare: an id with a NUL or an unpaired surrogate (`?client_id=%00`) finds nothing rather than failing. */
+const storable = (value: unknown): value is string => typeof value === 'string' && !/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value);
+
 async function findRecord(db: Queryable, kind: string, column: 'id' | 'uid' | 'user_code', value: string) {
+  if (!storable(value)) return undefined;
   const [row] = await db.query<{ payload: Payload; consumed: number | null }>(
     `SELECT payload, extract(epoch FROM consumed_at)::bigint AS consumed FROM oauth_records
      WHERE kind = $1 AND ${column} = $2 AND (expires_at IS NULL OR expires_at > clock_timestamp())`,
@@ -71,6 +87,24 @@ async function findRecord(db: Queryable, kind: string, column: 'id' | 'uid' | 'u
   );
   if (!row) return undefined;
   return row.consumed === null ? row.payload : { ...row.payload, consumed: Number(row.consumed) };
+}
+
+/** Whether any creator ever approved the client (a grant made for it still stands). */
+export async function clientHasGrant(db: Queryable, clientId: string): Promise<boolean> {
+  if (!storable(clientId)) return false;
+  const rows = await db.query("SELECT 1 FROM oauth_records WHERE kind = 'Grant' AND payload->>'clientId' = $1 AND (expires_at IS NULL OR expires_at > clock_timestamp()) LIMIT 1", [clientId]);
+  return rows.length > 0;
+}
+
+/**
+ * How a client authenticates at the token endpoint ('none' for a public client); a client known
+ * by its metadata document URL (not stored) is public. Undefined for an unknown client.
+ */
+export async function clientAuthMethod(db: Queryable, clientId: string): Promise<string | undefined> {
+  if (/^https:\/\//.test(clientId)) return 'none';
+  if (!storable(clientId)) return undefined;
+  const [row] = await db.query<{ method: string | null }>("SELECT payload->>'token_endpoint_auth_method' AS method FROM oauth_records WHERE kind = 'Client' AND id = $1", [clientId]);
+  return row ? row.method ?? 'client_secret_basic' : undefined;
 }
 
 /** Removes a grant and every code and token issued under it: the next use of any of them fails. */

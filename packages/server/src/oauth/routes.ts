@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import { findBrand } from '../brands/repository.ts';
+import { AppError } from '../errors.ts';
 import type { Deps } from '../deps.ts';
 import type { App } from '../http/app-type.ts';
 import { messagePage, sendPage } from '../pages/html.ts';
@@ -27,11 +28,27 @@ export async function oauthRoutes(app: App, deps: Deps, providerOf: () => Promis
   // as the provider expects when mounted; a route costs the other routes nothing, where a
   // middleware layer ran on every request the service answers.
   let callback: ReturnType<Provider['callback']> | undefined;
+  // Open registration is unauthenticated and each client is stored: a budget per client address.
+  const registrations = app.createRateLimit({
+    max: deps.config.rateLimits.registrationsPerHour,
+    timeWindow: 3_600_000,
+    keyGenerator: (req) => `oauth-registrations:${req.ip}`,
+    allowList: [],
+  });
   const toProvider = async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.url.startsWith(`${oauthPath}${consentPrefix}`)) return;
+    if (req.method === 'POST' && req.url.split('?')[0] === `${oauthPath}/reg`) {
+      const counted = await registrations(req);
+      if (!counted.isAllowed && counted.isExceeded) {
+        reply.header('retry-after', String(counted.ttlInSeconds));
+        throw new AppError('rate_limited', `Too many client registrations from this address; try again in ${counted.ttlInSeconds} s, or reuse the client you registered.`);
+      }
+    }
     callback ??= (await providerOf()).callback();
     reply.hijack();
-    const raw = req.raw as IncomingMessage & { originalUrl?: string };
+    const raw = req.raw as IncomingMessage & { originalUrl?: string; requestId?: string };
+    raw.requestId = req.id;
+    reply.raw.setHeader('x-request-id', req.id);
     raw.originalUrl = raw.url;
     raw.url = raw.url!.slice(oauthPath.length) || '/';
     await callback(raw, reply.raw);
@@ -109,7 +126,8 @@ export async function oauthRoutes(app: App, deps: Deps, providerOf: () => Promis
         action: `${oauthPath}${consentPrefix}${details.uid}`,
         csrfToken: session.csrfToken,
         appName: client.clientName ?? (metadataUrl ? new URL(metadataUrl).host : 'An app'),
-        redirectHost: redirect?.host ?? 'an unknown address',
+        // A native app's scheme is shown with it (cursor://anysphere.cursor-retrieval), a web app's host alone.
+        redirectHost: !redirect ? 'an unknown address' : /^https?:$/.test(redirect.protocol) ? redirect.host : `${redirect.protocol}//${redirect.host}`,
         ...(metadataUrl ? { metadataUrl } : {}),
         brandName: brand.name,
         scopes,
@@ -123,8 +141,10 @@ export async function oauthRoutes(app: App, deps: Deps, providerOf: () => Promis
       const loaded = await load(req, reply);
       if (!loaded) return reply;
       // The form posts here, and the answer redirects to the app: CSP form-action covers redirects too.
-      const appOrigin = URL.parse(String(loaded.details.params.redirect_uri ?? ''))?.origin;
-      return sendPage(reply, 200, consentPage(loaded.view), { formAction: appOrigin && appOrigin !== 'null' ? [appOrigin] : [] });
+      // A native app's own scheme (cursor://…) has no origin: the scheme itself is the source.
+      const appUrl = URL.parse(String(loaded.details.params.redirect_uri ?? ''));
+      const appSource = !appUrl ? undefined : /^https?:$/.test(appUrl.protocol) ? appUrl.origin : appUrl.protocol;
+      return sendPage(reply, 200, consentPage(loaded.view), { formAction: appSource && appSource !== 'null' ? [appSource] : [] });
     });
 
     pages.post<{ Params: { uid: string }; Body: { csrf?: string; decision?: string; mode?: string; scope?: string[] } }>(

@@ -78,7 +78,7 @@ export function testDeps(
     keyCacheMs: 500,
     publicUrl: 'http://localhost:3000',
     // Budgets no ordinary test reaches; rate-limit tests set their own.
-    rateLimits: { live: 1_000_000, test: 1_000_000, authFailuresPerMinute: 1_000_000 },
+    rateLimits: { live: 1_000_000, test: 1_000_000, authFailuresPerMinute: 1_000_000, registrationsPerHour: 1_000_000 },
     ...configOverrides,
     webhooks: { ...testWebhookSettings(), ...configOverrides?.webhooks },
   };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../app.ts';
 import type { App } from '../http/app-type.ts';
+import type { Config } from '../config.ts';
 import type { Lookup } from '../security/url-guard.ts';
 import { openTestDb, type TestDb } from './db.ts';
 import { testDeps } from './app.ts';
@@ -17,11 +18,11 @@ export interface OAuthTestServer extends TestDb {
   signUp(plan: 'free' | 'plus'): Promise<{ cookie: string; csrfToken: string; brandId: string }>;
 }
 
-export async function startOAuthServer(options: { lookup?: Lookup } = {}): Promise<OAuthTestServer> {
+export async function startOAuthServer(options: { lookup?: Lookup; config?: Partial<Config> } = {}): Promise<OAuthTestServer> {
   const testDb = await openTestDb();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const deps = testDeps(testDb.db, { ...(options.lookup ? { lookup: options.lookup } : {}), config: { publicUrl: url } });
+  const deps = testDeps(testDb.db, { ...(options.lookup ? { lookup: options.lookup } : {}), config: { ...options.config, publicUrl: url } });
   const app = await buildApp(deps);
   await app.listen({ port, host: '127.0.0.1' });
   return {

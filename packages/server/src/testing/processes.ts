@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const webhookTestKey = randomBytes(32).toString('base64');
 
 /** Rate limits no ordinary test reaches (tests that measure them set their own). */
-const generousBudgets = { RATE_LIMIT_LIVE: '1000000', RATE_LIMIT_TEST: '1000000', RATE_LIMIT_AUTH_FAILURES: '1000000' };
+const generousBudgets = { RATE_LIMIT_LIVE: '1000000', RATE_LIMIT_TEST: '1000000', RATE_LIMIT_AUTH_FAILURES: '1000000', RATE_LIMIT_OAUTH_REGISTRATIONS: '1000000' };
 
 export const serverRoot = new URL('../../', import.meta.url).pathname;
 const mainScript = join(serverRoot, 'src/main.ts');

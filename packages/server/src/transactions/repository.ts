@@ -94,6 +94,22 @@ export async function pendingForLink(db: Queryable, brandId: string, linkId: str
   return row;
 }
 
+/**
+ * Link payments pending between `fromSeconds` and `untilSeconds` old, oldest first, in every brand:
+ * what the worker asks providers about (checkout/reconcile-source.ts). The predicate matches the
+ * partial index transactions_link_pending, which holds pending link payments only.
+ */
+export function stalePendingLinkPayments(db: Queryable, fromSeconds: number, untilSeconds: number, limit: number) {
+  return db.query<TransactionRow>(
+    `SELECT * FROM transactions
+     WHERE payment_link_id IS NOT NULL AND status = 'pending' AND provider IS NOT NULL
+       AND created_at < clock_timestamp() - make_interval(secs => $1::integer)
+       AND created_at > clock_timestamp() - make_interval(secs => $2::integer)
+     ORDER BY created_at LIMIT $3`,
+    [fromSeconds, untilSeconds, limit],
+  );
+}
+
 export async function findById(db: Queryable, brandId: string, id: string) {
   const [row] = await db.query<TransactionRow>('SELECT * FROM transactions WHERE brand_id = $1 AND id = $2', [brandId, id]);
   return row;

@@ -49,3 +49,15 @@ describe('dashboard secrets in the log', () => {
     }
   });
 });
+
+describe('secrets sent in a query string by mistake', () => {
+  it('masks them in the logged URL', async () => {
+    const secrets = { refresh_token: 'rt-secret-1', access_token: 'at-secret-2', client_secret: 'cs-secret-3', password: 'pw-secret-4', code_verifier: 'cv-secret-5', api_key: 'svc_test_secret6' };
+    await app.inject({ method: 'GET', url: `/api/v1/products?${new URLSearchParams(secrets)}&page=2` });
+    for (const [name, value] of Object.entries(secrets)) {
+      assert.ok(!logged.includes(value), `the log holds ${name}`);
+      assert.match(logged, new RegExp(`${name}=\\[redacted\\]`));
+    }
+    assert.match(logged, /&page=2/, 'other parameters stay readable');
+  });
+});

@@ -28,7 +28,7 @@ describe('session cookies and budgets', () => {
   it('counts rate limits per user across their sessions', async () => {
     const t = await startTestApp();
     apps.push(t);
-    const app = await buildApp(testDeps(t.db, { config: { rateLimits: { live: 3, test: 3, authFailuresPerMinute: 1_000_000 } } }));
+    const app = await buildApp(testDeps(t.db, { config: { rateLimits: { live: 3, test: 3, authFailuresPerMinute: 1_000_000, registrationsPerHour: 1_000_000 } } }));
     try {
       const brand = await createBrand(t.db);
       const first = await createSession(t.db, brand.id);

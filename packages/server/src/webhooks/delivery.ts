@@ -288,6 +288,7 @@ export function createDeliverer(deps: DelivererDeps): Deliverer {
     const status: DeliveryStatus = ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
     const outcome = status === 'pending' ? 'retrying' : status;
     span?.end({ responseCode: result.responseCode, error: result.error, outcome });
+    deps.log.info({ delivery: d.id, endpoint: d.endpoint_id, eventType: d.event_type, attempt, responseCode: result.responseCode, error: result.error, durationMs: result.durationMs, outcome: status, nextRetryInSeconds: delay === null ? null : Math.round(delay / 1000) }, 'webhook delivery attempt');
     const recorded = recorder.record({ delivery: d, attempt: result, outcome: {
       status,
       nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),

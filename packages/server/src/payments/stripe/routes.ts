@@ -26,7 +26,7 @@ export function stripeWebhookRoutes(parent: App, deps: Pick<Deps, 'db' | 'config
       const { stripe } = deps;
       const secret = deps.config.stripe?.webhookSecret;
       if (!stripe || !secret) {
-        throw new AppError('service_unavailable', 'Stripe is not configured on this server: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.');
+        throw new AppError('not_configured', 'Stripe is not configured on this server: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.');
       }
       const signature = req.headers['stripe-signature'];
       if (typeof signature !== 'string' || signature === '') {
