@@ -85,7 +85,8 @@ if (testDbKind === 'pglite') describe('the packed SDK', () => {
     assert.ok(files.includes('package/dist/index.js'));
     assert.ok(files.includes('package/dist/index.d.ts'));
     assert.ok(files.includes('package/README.md'));
-    assert.deepEqual(files.filter((f) => !/^package\/(dist\/.+\.(js|d\.ts)|README\.md|package\.json)$/.test(f)), []);
+    assert.ok(files.includes('package/LICENSE'), 'the MIT licence travels with the package');
+    assert.deepEqual(files.filter((f) => !/^package\/(dist\/.+\.(js|d\.ts)|README\.md|LICENSE|package\.json)$/.test(f)), []);
     const installed = await readdir(join(project, 'node_modules'));
     assert.deepEqual(installed.filter((n) => !n.startsWith('.')), ['@creator-commerce'], 'no runtime dependencies');
   });
