@@ -8,6 +8,7 @@ import { wireEventSubscribers } from '../subscribers.ts';
 import { lifecycleSources } from '../subscriptions/source.ts';
 import { accountsPurgeSource } from '../users/purge-source.ts';
 import { oauthPurgeSource } from '../oauth/purge-source.ts';
+import { mailSource } from '../mail/source.ts';
 
 /** Every kind of queued work this service has; each domain adds its source here. */
 export function workSources(deps: Deps): WorkSource[] {
@@ -20,5 +21,6 @@ export function workSources(deps: Deps): WorkSource[] {
     idempotencyPurgeSource({ db: deps.db, log: deps.log }),
     accountsPurgeSource({ db: deps.db, log: deps.log }),
     oauthPurgeSource({ db: deps.db, log: deps.log }),
+    mailSource(deps),
   ];
 }

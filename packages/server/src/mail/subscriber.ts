@@ -1,0 +1,81 @@
+import type { Queryable } from '../db/client.ts';
+import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
+import { assignInvoiceNumber, invoiceLabel } from '../invoices/repository.ts';
+import { toMinor } from '../money.ts';
+import * as transactions from '../transactions/repository.ts';
+import { purchaseOf } from './facts.ts';
+import { queueMail, queueOwnerMail } from './service.ts';
+
+/**
+ * Mail that events cause, queued in the transaction that records them (src/subscribers.ts wires
+ * it): a receipt (and its invoice number) for every succeeded payment or renewal, a notice for a
+ * failed renewal, a membership's end, and a settled payout to the owners. A rolled-back payment
+ * records no event, so it sends no mail.
+ */
+export const mailOnEvents: EventSubscriber = {
+  name: 'mail',
+  async recorded(tx, events) {
+    for (const e of events) {
+      if (e.type === 'transaction.succeeded') await onPaid(tx, e);
+      else if (e.type === 'transaction.failed' && e.data.type === 'renewal') await onRenewalFailed(tx, e);
+      else if (e.type === 'subscription.expired') await onEnded(tx, e);
+      else if (e.type === 'payout.settled') await onPayout(tx, e);
+    }
+  },
+};
+
+async function transactionOf(tx: Queryable, e: RecordedEvent) {
+  const t = await transactions.findByTxref(tx, e.brandId, e.mode, String(e.data.txref));
+  if (!t) throw new Error(`${e.type} ${e.id} names a transaction that does not exist`);
+  return t;
+}
+
+async function onPaid(tx: Queryable, e: RecordedEvent) {
+  const t = await transactionOf(tx, e);
+  const invoice = await assignInvoiceNumber(tx, { brandId: t.brand_id, mode: t.mode, transactionId: t.id, txref: t.txref });
+  const bought = await purchaseOf(tx, t);
+  await queueMail(tx, {
+    brandId: t.brand_id, mode: t.mode, kind: 'receipt', to: { email: t.customer_email, name: t.customer_name },
+    data: {
+      buyerName: t.customer_name, item: bought.item, lines: bought.lines, amount: t.amount, currency: t.currency, txref: t.txref,
+      paidAt: (t.updated_at ?? t.created_at).toISOString(), type: t.type === 'renewal' ? 'renewal' : 'purchase', invoiceNumber: invoiceLabel(invoice),
+    },
+    dedupeKey: `receipt:${t.txref}`,
+  });
+}
+
+async function onRenewalFailed(tx: Queryable, e: RecordedEvent) {
+  const t = await transactionOf(tx, e);
+  const bought = await purchaseOf(tx, t);
+  await queueMail(tx, {
+    brandId: t.brand_id, mode: t.mode, kind: 'renewal_failed', to: { email: t.customer_email, name: t.customer_name },
+    data: { buyerName: t.customer_name, item: bought.item, amount: t.amount, currency: t.currency, txref: t.txref, reason: t.failure_message },
+    dedupeKey: `renewal_failed:${t.txref}`,
+  });
+}
+
+async function onEnded(tx: Queryable, e: RecordedEvent) {
+  const data = e.data as { membership: { membershipId: string; name: string; email: string; hubID?: string; productID?: string }; };
+  const m = data.membership;
+  const [named] = await tx.query<{ name: string | null }>(
+    'SELECT coalesce((SELECT name FROM hubs WHERE brand_id = $1 AND id = $2), (SELECT title FROM products WHERE brand_id = $1 AND id = $3)) AS name',
+    [e.brandId, m.hubID ?? null, m.productID ?? null],
+  );
+  await queueMail(tx, {
+    brandId: e.brandId, mode: e.mode, kind: 'membership_ended', to: { email: m.email, name: m.name },
+    data: { buyerName: m.name, item: named?.name ?? 'Your membership', endedAt: e.createdAt.toISOString() },
+    dedupeKey: `ended:${m.membershipId}:${e.id}`,
+  });
+}
+
+async function onPayout(tx: Queryable, e: RecordedEvent) {
+  const p = e.data as { id: string; amount: number; fee: number; currency: string; transactionCount: number; periodStart: string; periodEnd: string };
+  await queueOwnerMail(tx, {
+    brandId: e.brandId, mode: e.mode, kind: 'payout_settled',
+    data: {
+      payoutId: p.id, amount: toMinor(p.amount, p.currency) ?? 0, fee: toMinor(p.fee, p.currency) ?? 0, currency: p.currency,
+      transactionCount: p.transactionCount, periodStart: p.periodStart, periodEnd: p.periodEnd, mode: e.mode, dashboardPath: '/dashboard/money/payouts',
+    },
+    dedupeKey: `payout:${p.id}`,
+  });
+}
