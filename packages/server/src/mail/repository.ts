@@ -119,7 +119,7 @@ export async function findMailById(db: Queryable, id: string): Promise<MailRow |
   return row;
 }
 
-export interface AttemptRow { attempt: number; outcome: string; response: string | null; at: Date }
+export interface AttemptRow { attempt: number; outcome: 'sent' | 'failed' | 'bounced' | 'unsent'; response: string | null; at: Date }
 
 export function listAttempts(db: Queryable, brandId: string, id: string) {
   return db.query<AttemptRow>('SELECT attempt, outcome, response, at FROM mail_attempts WHERE brand_id = $1 AND message_id = $2 ORDER BY attempt', [brandId, id]);

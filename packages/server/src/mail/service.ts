@@ -139,7 +139,7 @@ export interface SettingsChange {
   fromName?: string | null;
   replyTo?: string | null;
   brandColour?: string | null;
-  buyerEmails?: Record<string, boolean>;
+  buyerEmails?: Record<string, boolean | undefined>;
 }
 
 export async function updateSettings(tx: Queryable, principal: Principal, change: SettingsChange) {
@@ -147,6 +147,7 @@ export async function updateSettings(tx: Queryable, principal: Principal, change
   const off = new Set(current?.disabled_kinds ?? []);
   for (const [kind, on] of Object.entries(change.buyerEmails ?? {})) {
     if (!(buyerKinds as string[]).includes(kind)) throw invalid(`buyerEmails.${kind}`, `is not a kind of buyer email; use one of ${buyerKinds.join(', ')}`);
+    if (on === undefined) continue;
     if (on) off.delete(kind);
     else off.add(kind);
   }
