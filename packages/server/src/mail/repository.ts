@@ -88,11 +88,15 @@ export async function recordAttempt(
   );
 }
 
+/**
+ * The brand's mail in one mode. Account mail (team invites: mode null) is left out: it carries a
+ * one-time link that joins the brand, which an API key that reads customers must not get.
+ */
 export function listMail(db: Queryable, brandId: string, mode: Mode, page: PageRequest, filter: { kind?: string; status?: string; to?: string } = {}) {
   const after = afterCursor(page, 7);
   return db.query<MailRow>(
     `SELECT * FROM mail_messages
-     WHERE brand_id = $1 AND (mode = $2 OR mode IS NULL)
+     WHERE brand_id = $1 AND mode = $2
        AND ($4::text IS NULL OR kind = $4) AND ($5::text IS NULL OR status = $5) AND ($6::text IS NULL OR lower(to_address) = lower($6))
        ${after.sql}
      ORDER BY created_at DESC, id DESC

@@ -15,7 +15,7 @@ export const EmailSummary = Type.Object({
   status,
   statusDetail: Type.Optional(Type.String({ description: 'Why it stands where it does: the SMTP server\'s answer, or "not sent: no mail server".' })),
   attempts: Type.Integer({ minimum: 0 }),
-  mode: Type.Optional(Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'Absent on mail about a dashboard account (team invites).' })),
+  mode: Type.Optional(Type.Union([Type.Literal('test'), Type.Literal('live')], { description: 'The mode of what caused it (absent only in the operator\'s CLI view of account mail).' })),
   createdAt: Type.String({ format: 'date-time' }),
   sentAt: Type.Optional(Type.String({ format: 'date-time' })),
   nextAttemptAt: Type.Optional(Type.String({ format: 'date-time', description: 'When a queued message is tried next.' })),

@@ -101,7 +101,8 @@ export async function listEmails(db: Queryable, principal: Principal, page: Page
 
 export async function getEmail(db: Queryable, principal: Principal, id: string, publicUrl: string) {
   const row = await repo.findMail(db, principal.brandId, id);
-  if (!row || (row.mode !== null && row.mode !== principal.mode)) throw notFound('email');
+  // Account mail (mode null) carries one-time links: only the operator's CLI shows it.
+  if (!row || row.mode !== principal.mode) throw notFound('email');
   return emailDetail(db, row, publicUrl);
 }
 

@@ -4,6 +4,7 @@ import { assignInvoiceNumber, invoiceLabel } from '../invoices/repository.ts';
 import { toMinor } from '../money.ts';
 import * as transactions from '../transactions/repository.ts';
 import { purchaseOf } from './facts.ts';
+import { membershipItem } from './membership-mail.ts';
 import { queueMail, queueOwnerMail } from './service.ts';
 
 /**
@@ -55,15 +56,11 @@ async function onRenewalFailed(tx: Queryable, e: RecordedEvent) {
 }
 
 async function onEnded(tx: Queryable, e: RecordedEvent) {
-  const data = e.data as { membership: { membershipId: string; name: string; email: string; hubID?: string; productID?: string }; };
-  const m = data.membership;
-  const [named] = await tx.query<{ name: string | null }>(
-    'SELECT coalesce((SELECT name FROM hubs WHERE brand_id = $1 AND id = $2), (SELECT title FROM products WHERE brand_id = $1 AND id = $3)) AS name',
-    [e.brandId, m.hubID ?? null, m.productID ?? null],
-  );
+  const m = (e.data as { membership: { membershipId: string; name: string; email: string; hubID?: string; productID?: string; plan?: string } }).membership;
+  const item = await membershipItem(tx, { brand_id: e.brandId, hub_id: m.hubID ?? null, product_id: m.productID ?? null, plan: m.plan ?? null });
   await queueMail(tx, {
     brandId: e.brandId, mode: e.mode, kind: 'membership_ended', to: { email: m.email, name: m.name },
-    data: { buyerName: m.name, item: named?.name ?? 'Your membership', endedAt: e.createdAt.toISOString() },
+    data: { buyerName: m.name, item, endedAt: e.createdAt.toISOString() },
     dedupeKey: `ended:${m.membershipId}:${e.id}`,
   });
 }
