@@ -17,6 +17,8 @@ import { WebhookDetail } from '@/routes/developers/webhook-detail';
 import { Events } from '@/routes/developers/events';
 import { EventDetail } from '@/routes/developers/event-detail';
 import { Apps } from '@/routes/developers/apps';
+import { Emails } from '@/routes/developers/emails';
+import { EmailDetail } from '@/routes/developers/email-detail';
 import { Settings } from '@/routes/settings/settings';
 
 const owner = (element: React.ReactNode) => <RequireRole roles={['owner']}>{element}</RequireRole>;
@@ -51,6 +53,8 @@ export const routes: RouteObject[] = [
       { path: 'developers/events', element: <Events /> },
       { path: 'developers/events/:id', element: <EventDetail /> },
       { path: 'developers/apps', element: <Apps /> },
+      { path: 'developers/emails', element: <Emails /> },
+      { path: 'developers/emails/:id', element: <EmailDetail /> },
       { path: 'team', element: owner(<Team />) },
       { path: 'settings', element: owner(<Settings />) },
       { path: 'account/password', element: <ChangePassword /> },

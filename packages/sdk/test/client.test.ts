@@ -172,6 +172,20 @@ describe('the client against the real server', () => {
     assert.deepEqual(await client.payouts.get(payouts[0].id), payouts[0]);
   });
 
+  it('reads the outbox (the receipt of the course sold earlier) and changes the email settings', async () => {
+    const receipts = await eventually(async () => {
+      const page = await client.emails.list({ kind: 'receipt', status: 'unsent' });
+      return page.items.length ? page.items : undefined;
+    });
+    const email = await client.emails.get(receipts[0].id);
+    assert.match(email.text, /Thank you for your purchase/);
+    assert.equal(email.log[0].outcome, 'unsent');
+    assert.equal((await client.emails.settings()).buyerEmails.receipt, true);
+    const changed = await client.emails.updateSettings({ replyTo: 'help@example.com', buyerEmails: { cancellation: false } });
+    assert.equal(changed.replyTo, 'help@example.com');
+    assert.equal(changed.buyerEmails.cancellation, false);
+  });
+
   it('manages webhook endpoints, sends a test event and reads, resends and lists deliveries and events', async () => {
     const created = await client.webhooks.create({ url: rx.url, events: ['transaction.succeeded', 'member.joined'], description: 'sdk test' });
     assert.match(created.signingSecret, /^whsec_/);
