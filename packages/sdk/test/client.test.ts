@@ -124,6 +124,8 @@ describe('the client against the real server', () => {
     const txn = page.items.find((x) => x.status === 'succeeded');
     assert.ok(txn, 'the paid transaction is listed');
     assert.deepEqual(await client.transactions.get(txn.txref), txn);
+    const pdf = await client.transactions.invoice(txn.txref);
+    assert.equal(Buffer.from(pdf.subarray(0, 5)).toString('latin1'), '%PDF-');
     const verified = await client.payments.verify({ txref: txn.txref });
     assert.equal(verified.txref, txn.txref);
     assert.equal(verified.status, 'succeeded');

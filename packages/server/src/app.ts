@@ -36,6 +36,7 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
+import { invoiceRoutes } from './invoices/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
 import { dashboardStatic } from './dashboard/static.ts';
 import { oauthResolver } from './auth/oauth-resolver.ts';
@@ -139,6 +140,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     subscriptionRoutes(v1, deps);
     payoutRoutes(v1, deps);
     mailRoutes(v1, deps);
+    invoiceRoutes(v1, deps);
     clockRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 

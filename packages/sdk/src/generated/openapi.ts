@@ -584,6 +584,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions/{id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a transaction's invoice
+         * @description Our addition (docs/email.md). The invoice of a succeeded transaction, numbered per brand and mode without gaps (`INV-0001`, `TEST-INV-0001` in test mode): a PDF, or a printable HTML page with `format=html`. 404 for a transaction that has not succeeded.
+         *
+         *     Scope: `transactions:read`.
+         */
+        get: operations["getTransactionInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -3155,6 +3177,39 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["Transaction"];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getTransactionInvoice: {
+        parameters: {
+            query?: {
+                /** @description `pdf` (default) or `html`. */
+                format?: "pdf" | "html";
+            };
+            header?: never;
+            path: {
+                /** @description The txref. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a transaction's invoice */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "text/html": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -16,4 +16,9 @@ export class Transactions {
   get(txref: string, options?: RequestOptions): Promise<Transaction> {
     return this.#r.request({ method: 'GET', path: `/transactions/${segment(txref, 'txref')}`, options });
   }
+
+  /** GET /transactions/{txref}/invoice: a succeeded transaction's invoice as PDF bytes. Scope `transactions:read`. */
+  invoice(txref: string, options?: RequestOptions): Promise<Uint8Array> {
+    return this.#r.request({ method: 'GET', path: `/transactions/${segment(txref, 'txref')}/invoice`, options, bytes: 'application/pdf' });
+  }
 }

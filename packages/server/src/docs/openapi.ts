@@ -269,6 +269,8 @@ export function finishDocument(raw: Json): Json {
           description: op.summary ?? 'Success',
           headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
           ...(schema ? { content: { 'application/json': { schema: successSchema(schema) } } } : {}),
+          // A document rather than the envelope (GET /transactions/{id}/invoice: PDF or HTML).
+          ...(!schema && response.content ? { content: response.content } : {}),
         };
       }
       const statuses = new Set<number>([400, ...(secured ? [401, 403] : []), 429, ...(known?.errors ?? (path.includes('{') ? [404] : []))]);

@@ -76,6 +76,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'post /payments/verify': { id: 'verifyPayment', sdk: "const transaction = await client.payments.verify({ txref: 'tx_…' });", body: { txref: 'tx_…' }, errors: [404, ...withBody, 503] },
   'get /transactions': { id: 'listTransactions', sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);' },
   'get /transactions/{id}': { id: 'getTransaction', sdk: "const transaction = await client.transactions.get('tx_…');", errors: [404] },
+  'get /transactions/{id}/invoice': { id: 'getTransactionInvoice', sdk: "const pdf = await client.transactions.invoice('tx_…'); // Uint8Array\nawait writeFile('invoice.pdf', pdf);", errors: [404] },
   'get /webhooks': { id: 'listWebhookEndpoints', sdk: 'const endpoints = await client.webhooks.list().toArray({ max: 100 });' },
   'post /webhooks': {
     id: 'createWebhookEndpoint',
