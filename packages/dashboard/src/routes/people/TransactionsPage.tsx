@@ -78,6 +78,12 @@ export function TransactionsPage() {
                   <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(t.txref)}`}>
                     Events and deliveries
                   </Link>
+                  {t.status === 'succeeded' && (
+                    // A plain link: the session cookie authorises the GET, and the browser shows the PDF.
+                    <a className="block text-sm text-primary underline-offset-4 hover:underline" href={`/api/v1/transactions/${encodeURIComponent(t.txref)}/invoice`} target="_blank" rel="noreferrer">
+                      Invoice (PDF)
+                    </a>
+                  )}
                 </TableCell>
               </TableRow>
             ))}
