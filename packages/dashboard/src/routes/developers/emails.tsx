@@ -74,9 +74,9 @@ export function Emails() {
             <TableHeader>
               <TableRow>
                 <TableHead>Subject</TableHead>
-                <TableHead>To</TableHead>
+                <TableHead className="hidden md:table-cell">To</TableHead>
                 <TableHead>Status</TableHead>
-                <TableHead>Created</TableHead>
+                <TableHead className="hidden sm:table-cell">Created</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -84,11 +84,11 @@ export function Emails() {
                 <TableRow key={m.id}>
                   <TableCell>
                     <Link to={`/developers/emails/${m.id}`} className="font-medium underline-offset-4 hover:underline">{m.subject}</Link>
-                    <span className="block text-xs text-muted-foreground">{emailKinds[m.kind] ?? m.kind}</span>
+                    <span className="block text-xs text-muted-foreground">{emailKinds[m.kind] ?? m.kind}<span className="md:hidden"> · {m.to}</span></span>
                   </TableCell>
-                  <TableCell className="break-all">{m.to}</TableCell>
+                  <TableCell className="hidden break-all md:table-cell">{m.to}</TableCell>
                   <TableCell><EmailStatus status={m.status} /></TableCell>
-                  <TableCell className="whitespace-nowrap">{formatDate(m.createdAt)}</TableCell>
+                  <TableCell className="hidden whitespace-nowrap sm:table-cell">{formatDate(m.createdAt)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
