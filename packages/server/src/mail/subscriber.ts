@@ -25,14 +25,17 @@ export const mailOnEvents: EventSubscriber = {
   },
 };
 
+/**
+ * The transaction an event is about. An event may name none that exists (a sample recorded by
+ * hand): then there is nothing to mail, and a mail concern must never fail the change itself.
+ */
 async function transactionOf(tx: Queryable, e: RecordedEvent) {
-  const t = await transactions.findByTxref(tx, e.brandId, e.mode, String(e.data.txref));
-  if (!t) throw new Error(`${e.type} ${e.id} names a transaction that does not exist`);
-  return t;
+  return typeof e.data.txref === 'string' ? transactions.findByTxref(tx, e.brandId, e.mode, e.data.txref) : undefined;
 }
 
 async function onPaid(tx: Queryable, e: RecordedEvent) {
   const t = await transactionOf(tx, e);
+  if (!t) return;
   const invoice = await assignInvoiceNumber(tx, { brandId: t.brand_id, mode: t.mode, transactionId: t.id, txref: t.txref });
   const bought = await purchaseOf(tx, t);
   await queueMail(tx, {
@@ -47,6 +50,7 @@ async function onPaid(tx: Queryable, e: RecordedEvent) {
 
 async function onRenewalFailed(tx: Queryable, e: RecordedEvent) {
   const t = await transactionOf(tx, e);
+  if (!t) return;
   const bought = await purchaseOf(tx, t);
   await queueMail(tx, {
     brandId: t.brand_id, mode: t.mode, kind: 'renewal_failed', to: { email: t.customer_email, name: t.customer_name },
@@ -56,7 +60,8 @@ async function onRenewalFailed(tx: Queryable, e: RecordedEvent) {
 }
 
 async function onEnded(tx: Queryable, e: RecordedEvent) {
-  const m = (e.data as { membership: { membershipId: string; name: string; email: string; hubID?: string; productID?: string; plan?: string } }).membership;
+  const m = (e.data as { membership?: { membershipId: string; name: string; email: string; hubID?: string; productID?: string; plan?: string } }).membership;
+  if (!m?.email) return;
   const item = await membershipItem(tx, { brand_id: e.brandId, hub_id: m.hubID ?? null, product_id: m.productID ?? null, plan: m.plan ?? null });
   await queueMail(tx, {
     brandId: e.brandId, mode: e.mode, kind: 'membership_ended', to: { email: m.email, name: m.name },
@@ -67,6 +72,7 @@ async function onEnded(tx: Queryable, e: RecordedEvent) {
 
 async function onPayout(tx: Queryable, e: RecordedEvent) {
   const p = e.data as { id: string; amount: number; fee: number; currency: string; transactionCount: number; periodStart: string; periodEnd: string };
+  if (typeof p.id !== 'string' || typeof p.currency !== 'string') return;
   await queueOwnerMail(tx, {
     brandId: e.brandId, mode: e.mode, kind: 'payout_settled',
     data: {
