@@ -8,6 +8,7 @@ import { moneyRoutes, peopleRoutes } from '@/routes/people/routes';
 import { SignIn } from '@/routes/auth/sign-in';
 import { SignUp } from '@/routes/auth/sign-up';
 import { ResetPassword } from '@/routes/auth/reset-password';
+import { ForgotPassword } from '@/routes/auth/forgot-password';
 import { AcceptInvite } from '@/routes/auth/accept-invite';
 import { ChangePassword } from '@/routes/account/change-password';
 import { Team } from '@/routes/team/team';
@@ -36,6 +37,7 @@ export const routes: RouteObject[] = [
       { path: 'sign-in', element: <Navigate to={{ pathname: '/signin', search: window.location.search }} replace /> },
       { path: 'signup', element: <SignUp /> },
       { path: 'reset-password', element: <ResetPassword /> },
+      { path: 'forgot-password', element: <ForgotPassword /> },
       { path: 'invite', element: <AcceptInvite /> },
     ],
   },

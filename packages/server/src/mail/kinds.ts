@@ -43,6 +43,7 @@ const money = (minor: number, currency: string) => {
     return `${major} ${currency}`;
   }
 };
+const time = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const day = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 export interface ReceiptLine { description: string; amount: number }
@@ -215,7 +216,7 @@ export const mailKinds = {
       subject: 'Set a new password',
       preview: 'A link to set a new password for your dashboard account',
       heading: 'Set a new password',
-      paragraphs: ['Someone (we hope you) asked to set a new password for your dashboard account. The link works once, for one hour.'],
+      paragraphs: [`Someone (we hope you) asked to set a new password for your dashboard account. The link works once, until ${time(d.expiresAt)}.`],
       button: { label: 'Set a new password', url: d.link },
       footer: 'If you did not ask for this, ignore this mail: your password stays as it is.',
     }),
