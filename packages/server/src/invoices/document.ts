@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont } from 'pdf-lib';
+import type { PDFFont, RGB } from 'pdf-lib';
 import { esc } from '../pages/html.ts';
 import { toMajor } from '../money.ts';
 
@@ -63,6 +63,8 @@ function printable(font: PDFFont, text: string): string {
 }
 
 export async function invoicePdf(f: InvoiceFacts): Promise<Uint8Array> {
+  // Loaded when the first invoice is asked for, not at start (docs/embedded.md).
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   pdf.setTitle(`Invoice ${f.number}`);
   pdf.setAuthor(f.brand.name);
@@ -73,7 +75,7 @@ export async function invoicePdf(f: InvoiceFacts): Promise<Uint8Array> {
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const grey = rgb(0.4, 0.4, 0.4);
   let y = 780;
-  const text = (s: string, x: number, opts: { font?: PDFFont; size?: number; color?: ReturnType<typeof rgb>; right?: boolean } = {}) => {
+  const text = (s: string, x: number, opts: { font?: PDFFont; size?: number; color?: RGB; right?: boolean } = {}) => {
     const font = opts.font ?? regular;
     const size = opts.size ?? 11;
     const safe = printable(font, s);

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
 import type { MailSettings } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { WorkSource } from '../worker/loop.ts';
@@ -18,11 +17,17 @@ import { renderMail } from './templates.ts';
 export function mailSource(deps: { db: Db; log: FastifyBaseLogger; config: { publicUrl: string; mail: MailSettings }; noticeEveryMs?: number }): WorkSource {
   const { db, log } = deps;
   const settings = deps.config.mail;
-  const transport = settings.smtpUrl
-    ? nodemailer.createTransport(settings.smtpUrl, {})
-    : undefined;
-  // An SMTP server that never answers must not hold a message past its lease.
-  if (transport) Object.assign(transport.options, { connectionTimeout: settings.leaseMs / 3, greetingTimeout: settings.leaseMs / 3, socketTimeout: settings.leaseMs / 3 });
+  // nodemailer is loaded when the first message goes out, not at start (docs/embedded.md).
+  let transport: Promise<import('nodemailer').Transporter> | undefined;
+  const smtp = () => {
+    transport ??= import('nodemailer').then(({ default: nodemailer }) => {
+      const made = nodemailer.createTransport(settings.smtpUrl!, {});
+      // An SMTP server that never answers must not hold a message past its lease.
+      Object.assign(made.options, { connectionTimeout: settings.leaseMs / 3, greetingTimeout: settings.leaseMs / 3, socketTimeout: settings.leaseMs / 3 });
+      return made;
+    });
+    return transport;
+  };
   const noticeEveryMs = deps.noticeEveryMs ?? 10_000;
   let lastNoticeScan = 0;
   const inFlight = new Set<Promise<void>>();
@@ -42,12 +47,12 @@ export function mailSource(deps: { db: Db; log: FastifyBaseLogger; config: { pub
       ...(envelope.replyTo ? { 'Reply-To': envelope.replyTo } : {}),
     };
     if (m.html === null || m.headers === null) await repo.saveRendered(db, m.brand_id, m.id, { html: rendered.html, text: rendered.text, headers });
-    if (!transport) {
+    if (!settings.smtpUrl) {
       await repo.recordAttempt(db, m, 'unsent', null, { status: 'unsent', detail: 'not sent: no mail server (SMTP_URL is not set)' });
       return;
     }
     try {
-      const info = await transport.sendMail({
+      const info = await (await smtp()).sendMail({
         from: envelope.from,
         to: m.to_name ? { name: m.to_name, address: m.to_address } : m.to_address,
         replyTo: envelope.replyTo,
@@ -106,7 +111,7 @@ export function mailSource(deps: { db: Db; log: FastifyBaseLogger; config: { pub
     },
     async stop() {
       await Promise.all(inFlight);
-      transport?.close();
+      if (transport) (await transport).close();
     },
   };
 }

@@ -1,4 +1,3 @@
-import mjml2html from 'mjml';
 import { esc } from '../pages/html.ts';
 import { contentOf, type BrandLook, type MailContent, type MailKind } from './kinds.ts';
 
@@ -67,8 +66,14 @@ function textOf(c: MailContent, brand: BrandLook): string {
   ].join('\n').trimEnd() + '\n';
 }
 
+// MJML is large: loaded when the first message is rendered, not at start (docs/embedded.md).
+type Mjml = typeof import('mjml');
+let mjml: Promise<Mjml> | undefined;
+
 export async function renderMail(kind: MailKind, data: unknown, brand: BrandLook): Promise<RenderedMail> {
   const content = contentOf(kind, data, brand);
-  const result = await mjml2html(layout(content, brand), { validationLevel: 'strict', minify: false });
+  // A CommonJS module: its function is the namespace's default export.
+  mjml ??= import('mjml').then((m) => (m as unknown as { default: Mjml }).default);
+  const result = await (await mjml)(layout(content, brand), { validationLevel: 'strict', minify: false });
   return { subject: content.subject, html: result.html, text: textOf(content, brand) };
 }
