@@ -32,6 +32,8 @@ const entry = join(serverDistDir, 'main.js');
 const external = [
   'oidc-provider', 'ioredis', 'stripe', '@scalar/*', '@modelcontextprotocol/*',
   '@electric-sql/pglite', '@electric-sql/pglite/*', 'pg-native', '@node-rs/argon2',
+  // Mail and invoices: loaded when the first message or invoice is made.
+  'mjml', 'nodemailer', 'pdf-lib',
 ];
 
 /** Whether the bundle is missing or older than a file it is made from (our sources, the installed packages). */

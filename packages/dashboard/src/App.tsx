@@ -8,6 +8,7 @@ import { moneyRoutes, peopleRoutes } from '@/routes/people/routes';
 import { SignIn } from '@/routes/auth/sign-in';
 import { SignUp } from '@/routes/auth/sign-up';
 import { ResetPassword } from '@/routes/auth/reset-password';
+import { ForgotPassword } from '@/routes/auth/forgot-password';
 import { AcceptInvite } from '@/routes/auth/accept-invite';
 import { ChangePassword } from '@/routes/account/change-password';
 import { Team } from '@/routes/team/team';
@@ -17,6 +18,8 @@ import { WebhookDetail } from '@/routes/developers/webhook-detail';
 import { Events } from '@/routes/developers/events';
 import { EventDetail } from '@/routes/developers/event-detail';
 import { Apps } from '@/routes/developers/apps';
+import { Emails } from '@/routes/developers/emails';
+import { EmailDetail } from '@/routes/developers/email-detail';
 import { Settings } from '@/routes/settings/settings';
 
 const owner = (element: React.ReactNode) => <RequireRole roles={['owner']}>{element}</RequireRole>;
@@ -34,6 +37,7 @@ export const routes: RouteObject[] = [
       { path: 'sign-in', element: <Navigate to={{ pathname: '/signin', search: window.location.search }} replace /> },
       { path: 'signup', element: <SignUp /> },
       { path: 'reset-password', element: <ResetPassword /> },
+      { path: 'forgot-password', element: <ForgotPassword /> },
       { path: 'invite', element: <AcceptInvite /> },
     ],
   },
@@ -51,6 +55,8 @@ export const routes: RouteObject[] = [
       { path: 'developers/events', element: <Events /> },
       { path: 'developers/events/:id', element: <EventDetail /> },
       { path: 'developers/apps', element: <Apps /> },
+      { path: 'developers/emails', element: <Emails /> },
+      { path: 'developers/emails/:id', element: <EmailDetail /> },
       { path: 'team', element: owner(<Team />) },
       { path: 'settings', element: owner(<Settings />) },
       { path: 'account/password', element: <ChangePassword /> },

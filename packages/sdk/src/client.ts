@@ -1,6 +1,7 @@
 import { Requester, type ClientOptions, type RequestOptions } from './request.ts';
 import { Hubs } from './resources/hubs.ts';
 import { Memberships, Payouts, TestClock } from './resources/lifecycle.ts';
+import { Emails } from './resources/emails.ts';
 import { PaymentLinks, Payments } from './resources/checkout.ts';
 import { Events, Imports } from './resources/events.ts';
 import { Products } from './resources/products.ts';
@@ -25,6 +26,8 @@ export class Client {
   readonly imports: Imports;
   readonly memberships: Memberships;
   readonly payouts: Payouts;
+  /** Mail the service sends for the brand (receipts, notices), and its settings (docs/email.md). */
+  readonly emails: Emails;
   readonly testClock: TestClock;
   /** Test mode only: paying a payment link from code. */
   readonly testHelpers: TestHelpers;
@@ -42,6 +45,7 @@ export class Client {
     this.imports = new Imports(this.#r);
     this.memberships = new Memberships(this.#r);
     this.payouts = new Payouts(this.#r);
+    this.emails = new Emails(this.#r);
     this.testClock = new TestClock(this.#r);
     this.testHelpers = new TestHelpers(this.#r);
   }

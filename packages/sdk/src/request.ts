@@ -35,6 +35,8 @@ export interface RequestSpec {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   options?: RequestOptions;
+  /** A document rather than the JSON envelope (an invoice PDF): the answer's bytes, with this Accept. */
+  bytes?: string;
 }
 
 // Full-jitter exponential backoff (the AWS architecture blog's "Exponential Backoff And Jitter"):
@@ -133,7 +135,7 @@ export class Requester {
     const url = new URL(this.baseUrl + spec.path);
     for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: spec.bytes ? `${spec.bytes}, application/json` : 'application/json',
       'user-agent': `creator-commerce-sdk/${VERSION}`,
       ...this.headers,
       ...this.auth,
@@ -147,7 +149,7 @@ export class Requester {
     for (let attempt = 0; ; attempt++) {
       let error: ServiceError;
       try {
-        return await this.attempt<T>(url, spec.method, headers, body, timeout, options.signal);
+        return await this.attempt<T>(url, spec.method, headers, body, timeout, options.signal, spec.bytes !== undefined);
       } catch (e) {
         if (!(e instanceof ServiceError)) throw e;
         error = e;
@@ -159,7 +161,7 @@ export class Requester {
     }
   }
 
-  private async attempt<T>(url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeout: number, signal?: AbortSignal): Promise<T> {
+  private async attempt<T>(url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeout: number, signal?: AbortSignal, bytes = false): Promise<T> {
     if (signal?.aborted) throw signal.reason;
     const controller = new AbortController();
     let timedOut = false;
@@ -177,6 +179,8 @@ export class Requester {
       }
       let text: string;
       try {
+        // Errors still come as the JSON envelope; only a document's success is bytes.
+        if (bytes && response.ok) return new Uint8Array(await response.arrayBuffer()) as T;
         text = await response.text();
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;

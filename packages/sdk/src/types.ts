@@ -50,6 +50,9 @@ export type Event = Schemas['Event'];
 export type Import = Schemas['Import'];
 export type ImportRecord = Schemas['ImportRecord'];
 export type Payout = Schemas['Payout'];
+export type EmailSummary = Schemas['EmailSummary'];
+export type Email = Schemas['Email'];
+export type EmailSettings = Schemas['EmailSettings'];
 export type Subscription = Schemas['Subscription'];
 export type MemberEventData = Schemas['MemberEventData'];
 export type SubscriptionEventData = Schemas['SubscriptionEventData'];
@@ -82,3 +85,6 @@ export type WebhookTestResult = ResponseData<'sendTestEvent'>;
 export type DeliveryListParams = QueryParams<'listWebhookDeliveries'>;
 export type WebhookSecretRollParams = RequestBody<'rollWebhookSigningSecret'>;
 export type EventListParams = QueryParams<'listEvents'>;
+/** The outbox: page, plus `kind`, `status` and `to` filters. */
+export type EmailListParams = QueryParams<'listEmails'>;
+export type EmailSettingsUpdateParams = RequestBody<'updateEmailSettings'>;

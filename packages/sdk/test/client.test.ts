@@ -124,6 +124,8 @@ describe('the client against the real server', () => {
     const txn = page.items.find((x) => x.status === 'succeeded');
     assert.ok(txn, 'the paid transaction is listed');
     assert.deepEqual(await client.transactions.get(txn.txref), txn);
+    const pdf = await client.transactions.invoice(txn.txref);
+    assert.equal(Buffer.from(pdf.subarray(0, 5)).toString('latin1'), '%PDF-');
     const verified = await client.payments.verify({ txref: txn.txref });
     assert.equal(verified.txref, txn.txref);
     assert.equal(verified.status, 'succeeded');
@@ -194,6 +196,20 @@ describe('the client against the real server', () => {
     const payouts = await client.payouts.list().toArray({ max: 10 });
     assert.ok(payouts.length >= 1, 'the course sold earlier was paid out');
     assert.deepEqual(await client.payouts.get(payouts[0].id), payouts[0]);
+  });
+
+  it('reads the outbox (the receipt of the course sold earlier) and changes the email settings', async () => {
+    const receipts = await eventually(async () => {
+      const page = await client.emails.list({ kind: 'receipt', status: 'unsent' });
+      return page.items.length ? page.items : undefined;
+    });
+    const email = await client.emails.get(receipts[0].id);
+    assert.match(email.text, /Thank you for your purchase/);
+    assert.equal(email.log[0].outcome, 'unsent');
+    assert.equal((await client.emails.settings()).buyerEmails.receipt, true);
+    const changed = await client.emails.updateSettings({ replyTo: 'help@example.com', buyerEmails: { cancellation: false } });
+    assert.equal(changed.replyTo, 'help@example.com');
+    assert.equal(changed.buyerEmails.cancellation, false);
   });
 
   it('manages webhook endpoints, sends a test event and reads, resends and lists deliveries and events', async () => {

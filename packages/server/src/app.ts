@@ -35,6 +35,8 @@ import { eventRoutes } from './events/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
+import { mailRoutes } from './mail/routes.ts';
+import { invoiceRoutes } from './invoices/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
 import { dashboardStatic } from './dashboard/static.ts';
 import { installCompression } from './http/compression.ts';
@@ -151,6 +153,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     importRoutes(v1, deps);
     subscriptionRoutes(v1, deps);
     payoutRoutes(v1, deps);
+    mailRoutes(v1, deps);
+    invoiceRoutes(v1, deps);
     clockRoutes(v1, deps);
     testHelperRoutes(v1, deps);
   }, { prefix: '/api/v1' });

@@ -50,6 +50,8 @@ export interface Config {
   stripe?: StripeSettings;
   /** Prometheus metrics and OpenTelemetry tracing (docs/observability.md); both off by default. */
   observability: ObservabilitySettings;
+  /** Outgoing mail (docs/email.md). */
+  mail: MailSettings;
 }
 
 export interface ObservabilitySettings {
@@ -61,6 +63,17 @@ export interface ObservabilitySettings {
   otlpEndpoint?: string;
   /** OTEL_SERVICE_NAME: the `service.name` of this process's spans. */
   serviceName: string;
+}
+
+export interface MailSettings {
+  /** SMTP_URL: smtp://user:pass@host:587 or smtps://…:465; absent means mail is kept unsent in the outbox. Never logged. */
+  smtpUrl?: string;
+  /** MAIL_FROM: the address every message is sent from (the brand's name is the display name). */
+  from: string;
+  /** Delay before each retry after a failed try (MAIL_RETRY_SCHEDULE); then the message has failed. */
+  retryScheduleMs: number[];
+  /** How long one worker holds a message it is sending; also the SMTP connection's timeouts. */
+  leaseMs: number;
 }
 
 export interface StripeSettings {
@@ -299,6 +312,35 @@ function observabilitySettings(env: Env, host: string): ObservabilitySettings {
   };
 }
 
+/** SMTP_URL and MAIL_FROM together: a mail server needs an address to send from. */
+function mailSettings(env: Env): MailSettings {
+  const smtpUrl = env.SMTP_URL?.trim() || undefined;
+  if (smtpUrl) {
+    let parsed: URL | undefined;
+    try { parsed = new URL(smtpUrl); } catch { /* reported below */ }
+    // The message never repeats the value: it may hold a password.
+    if (!parsed || !['smtp:', 'smtps:'].includes(parsed.protocol) || !parsed.hostname) {
+      throw new ConfigError('SMTP_URL must be smtp://[user:password@]host[:port] (STARTTLS when the server offers it) or smtps://… (TLS from the start).');
+    }
+  }
+  const from = env.MAIL_FROM?.trim() || undefined;
+  if (smtpUrl && !from) throw new ConfigError('MAIL_FROM is missing: with SMTP_URL set, give the address mail is sent from, such as receipts@example.com.');
+  if (from && !/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(from)) throw new ConfigError(`MAIL_FROM must be a bare email address such as receipts@example.com; got "${from}".`);
+  const raw = env.MAIL_RETRY_SCHEDULE;
+  let retryScheduleMs = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
+  if (raw !== undefined && raw.trim() !== '') {
+    const parts = raw.split(',').map((p) => p.trim());
+    const parsed = parts.map(parseDuration);
+    if (parts.length > 20 || parsed.some((ms) => ms === undefined || ms > 3 * 86_400_000)) {
+      throw new ConfigError(`MAIL_RETRY_SCHEDULE must be up to 20 delays such as 1m,5m,30m,2h,6h (each at most 3d); got "${raw}".`);
+    }
+    retryScheduleMs = parsed as number[];
+  } else if (raw !== undefined) {
+    retryScheduleMs = [];
+  }
+  return { smtpUrl, from: from ?? 'no-reply@localhost', retryScheduleMs, leaseMs: duration(env, 'MAIL_LEASE', 60_000, 1_000, 3_600_000) };
+}
+
 function trustProxy(env: Env): Config['trustProxy'] {
   const raw = (env.TRUST_PROXY ?? '').trim();
   if (raw === '' || raw === 'false') return false;
@@ -366,5 +408,6 @@ export function loadConfig(env: Env = process.env): Config {
     stripe: stripeSettings(env),
     trustProxy: trustProxy(env),
     observability: observabilitySettings(env, host),
+    mail: mailSettings(env),
   };
 }

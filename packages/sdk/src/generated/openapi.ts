@@ -2,6 +2,78 @@
 // Do not edit: change the server's schemas and regenerate; a test fails when this file is stale.
 
 export interface paths {
+    "/email-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get email settings
+         * @description Our addition (docs/email.md). The sender name, reply-to address and colour of the brand's mail, and which kinds of buyer mail are on.
+         *
+         *     Scope: `customers:read`.
+         */
+        get: operations["getEmailSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update email settings
+         * @description Our addition (docs/email.md). Changes only the fields given; `null` goes back to the default. `buyerEmails` turns kinds of buyer mail on or off (`{"receipt": false}`); mail to the brand's owners and dashboard users cannot be turned off.
+         *
+         *     Scope: `customers:write`.
+         */
+        patch: operations["updateEmailSettings"];
+        trace?: never;
+    };
+    "/emails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List emails
+         * @description Our addition (docs/email.md). Mail the service sent or queued for the brand in the key's mode (and mail about its dashboard team), newest first. Without a mail server (SMTP_URL) every message stays here as `unsent`.
+         *
+         *     Scope: `customers:read`.
+         */
+        get: operations["listEmails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/emails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an email
+         * @description Our addition (docs/email.md). One message whole: its HTML and text parts, headers, and the log of every try with the SMTP server's answer.
+         *
+         *     Scope: `customers:read`.
+         */
+        get: operations["getEmail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -534,6 +606,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions/{id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a transaction's invoice
+         * @description Our addition (docs/email.md). The invoice of a succeeded transaction, numbered per brand and mode without gaps (`INV-0001`, `TEST-INV-0001` in test mode): a PDF, or a printable HTML page with `format=html`. 404 for a transaction that has not succeeded.
+         *
+         *     Scope: `transactions:read`.
+         */
+        get: operations["getTransactionInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions/{id}/refund": {
         parameters: {
             query?: never;
@@ -951,6 +1045,86 @@ export interface components {
             updatedAt: string;
             /** @description Where deliveries are POSTed: https:// (test mode also accepts http://localhost, http://127.0.0.1 and http://[::1]). */
             url: string;
+        };
+        Email: {
+            attempts: number;
+            class: "transactional" | "marketing";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description From, To, Reply-To, Subject and Message-ID. */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description The HTML part as sent (or as it would be sent). */
+            html: string;
+            /** @description `msg_…` */
+            id: string;
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`. */
+            kind: string;
+            /** @description Every try, oldest first. */
+            log: {
+                /** Format: date-time */
+                at: string;
+                attempt: number;
+                outcome: "sent" | "failed" | "bounced" | "unsent";
+                /** @description The SMTP server's answer. */
+                response?: string;
+            }[];
+            /** @description The mode of what caused it (absent only in the operator's CLI view of account mail). */
+            mode?: "test" | "live";
+            /**
+             * Format: date-time
+             * @description When a queued message is tried next.
+             */
+            nextAttemptAt?: string;
+            /** Format: date-time */
+            sentAt?: string;
+            /** @description `queued` (waiting for a first try or a retry), `sending`, `sent`, `failed` (refused for good or out of tries) or `unsent` (no mail server is configured: kept so you can see what would have gone out). */
+            status: "queued" | "sending" | "sent" | "failed" | "unsent";
+            /** @description Why it stands where it does: the SMTP server's answer, or "not sent: no mail server". */
+            statusDetail?: string;
+            subject: string;
+            /** @description The plain-text part. */
+            text: string;
+            to: string;
+        };
+        EmailSettings: {
+            /** @description A hex colour such as #2b59c3: the mail's header and buttons. */
+            brandColour: string;
+            brandID: string;
+            buyerEmails: {
+                [key: string]: boolean;
+            };
+            effectiveFromName: string;
+            /** @description The sender name; null means the brand's name. */
+            fromName: string | null;
+            /** @description Where buyers' replies go (your support address); null: no Reply-To. */
+            replyTo: string | null;
+        };
+        EmailSummary: {
+            attempts: number;
+            class: "transactional" | "marketing";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description `msg_…` */
+            id: string;
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`. */
+            kind: string;
+            /** @description The mode of what caused it (absent only in the operator's CLI view of account mail). */
+            mode?: "test" | "live";
+            /**
+             * Format: date-time
+             * @description When a queued message is tried next.
+             */
+            nextAttemptAt?: string;
+            /** Format: date-time */
+            sentAt?: string;
+            /** @description `queued` (waiting for a first try or a retry), `sending`, `sent`, `failed` (refused for good or out of tries) or `unsent` (no mail server is configured: kept so you can see what would have gone out). */
+            status: "queued" | "sending" | "sent" | "failed" | "unsent";
+            /** @description Why it stands where it does: the SMTP server's answer, or "not sent: no mail server". */
+            statusDetail?: string;
+            subject: string;
+            to: string;
         };
         /** @description Every success response: `{ status: "success", message, data }`; `data` is described per operation. */
         Envelope: {
@@ -1810,6 +1984,156 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getEmailSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get email settings */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["EmailSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    updateEmailSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    brandColour?: string | null;
+                    /** @description Which mail the brand's buyers get, per kind (receipt, renewal_failed, membership_ended, cancellation); all on by default. */
+                    buyerEmails?: {
+                        cancellation?: boolean;
+                        membership_ended?: boolean;
+                        receipt?: boolean;
+                        renewal_failed?: boolean;
+                    };
+                    fromName?: string | null;
+                    replyTo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update email settings */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["EmailSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listEmails: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Only this kind. */
+                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "endpoint_disabled" | "payout_settled" | "team_invite" | "password_reset";
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description `queued` (waiting for a first try or a retry), `sending`, `sent`, `failed` (refused for good or out of tries) or `unsent` (no mail server is configured: kept so you can see what would have gone out). */
+                status?: "queued" | "sending" | "sent" | "failed" | "unsent";
+                /** @description Only mail to this address (ignoring case). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List emails */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            hasMore: boolean;
+                            items: components["schemas"]["EmailSummary"][];
+                            /** @description Pass as `cursor` to get the next page; an empty string on the last page. */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The email id (`msg_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an email */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Email"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -3038,6 +3362,39 @@ export interface operations {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["Transaction"];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getTransactionInvoice: {
+        parameters: {
+            query?: {
+                /** @description `pdf` (default) or `html`. */
+                format?: "pdf" | "html";
+            };
+            header?: never;
+            path: {
+                /** @description The txref. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a transaction's invoice */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "text/html": string;
                 };
             };
             400: components["responses"]["BadRequest"];

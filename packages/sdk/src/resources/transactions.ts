@@ -26,4 +26,9 @@ export class Transactions {
   refund(txref: string, params: RefundParams = {}, options?: RequestOptions): Promise<Transaction> {
     return this.#r.request({ method: 'POST', path: `/transactions/${segment(txref, 'txref')}/refund`, body: params, options });
   }
+
+  /** GET /transactions/{txref}/invoice: a succeeded transaction's invoice as PDF bytes. Scope `transactions:read`. */
+  invoice(txref: string, options?: RequestOptions): Promise<Uint8Array> {
+    return this.#r.request({ method: 'GET', path: `/transactions/${segment(txref, 'txref')}/invoice`, options, bytes: 'application/pdf' });
+  }
 }

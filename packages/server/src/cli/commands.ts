@@ -17,6 +17,7 @@ import { createConfidentialClient } from '../oauth/clients.ts';
 import { addUserToBrand, createPasswordReset } from '../users/service.ts';
 import { seedDemoActivity } from './demo.ts';
 import { Mode } from '../http/shapes.ts';
+import { listOutbox, showOutboxMessage } from '../mail/outbox.ts';
 
 const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...scopes] });
 
@@ -65,6 +66,8 @@ export const Command = Type.Union([
     authMethod: Type.Union([Type.Literal('client_secret_basic'), Type.Literal('client_secret_post')]),
   }),
   Type.Object({ command: Type.Literal('clock advance'), brandId: Type.String(), by: Type.Union([Type.String(), Type.Null()]), to: Type.Union([Type.String(), Type.Null()]) }),
+  Type.Object({ command: Type.Literal('email list'), brandId: Type.Union([Type.String(), Type.Null()]), limit: Type.Integer({ minimum: 1, maximum: 1000 }) }),
+  Type.Object({ command: Type.Literal('email show'), messageId: Type.String() }),
 ]);
 export type Command = Static<typeof Command>;
 
@@ -146,5 +149,9 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
     case 'clock advance':
       await requireBrand(db, cmd.brandId);
       return advanceClock(db, config, ownerOf(cmd.brandId, 'test'), { ...(cmd.by !== null ? { by: cmd.by } : {}), ...(cmd.to !== null ? { to: cmd.to } : {}) });
+    case 'email list':
+      return listOutbox(db, { brandId: cmd.brandId ?? undefined, limit: cmd.limit });
+    case 'email show':
+      return showOutboxMessage(db, cmd.messageId, config.publicUrl);
   }
 }

@@ -26,6 +26,8 @@ export const usage = `Usage: npm run cli -- <command>
   user create --brand ID --email E [--password-stdin] [--name N] [--role owner|developer]
                                                   add a dashboard user to a brand (password read from stdin)
   user reset-password --email E                   print a one-time link to set a new password
+  email list [--brand ID] [--limit N]             the outbox: mail sent or kept unsent, newest first (default 20)
+  email show MESSAGE_ID                           one message whole: headers, text and HTML parts, sending log
   oauth client create --name N --redirect-uri U [--redirect-uri U2 …] [--auth-method client_secret_basic|client_secret_post]
                                                   register a confidential OAuth client (secret shown once)
 
@@ -78,6 +80,7 @@ const options = {
   'owner-name': { type: 'string' },
   'redirect-uri': { type: 'string', multiple: true },
   'auth-method': { type: 'string' },
+  limit: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -203,6 +206,13 @@ export async function parseCommand(argv: string[]): Promise<Command> {
     }
     case 'user reset-password':
       return { command: 'user reset-password', email: need(values.email, '--email') };
+    case 'email list': {
+      const limit = values.limit ?? '20';
+      if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 1000) throw new UsageError(`--limit must be a whole number from 1 to 1000; got "${limit}".`);
+      return { command: 'email list', brandId: values.brand ?? null, limit: Number(limit) };
+    }
+    case 'email show':
+      return { command: 'email show', messageId: need(rest[0], 'MESSAGE_ID') };
     case 'oauth client': {
       if (rest[0] !== 'create') throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${commandUsage(['oauth'])}`);
       const authMethod = values['auth-method'] ?? 'client_secret_basic';

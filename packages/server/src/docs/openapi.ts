@@ -31,6 +31,7 @@ export const tags = [
   { name: 'Webhooks', description: 'Endpoints that receive signed event deliveries, the delivery log and resends. Guide: [Webhooks](/docs/guides/webhooks).' },
   { name: 'Events', description: 'Every event of the key\'s mode, in the webhook body\'s shape, for reconciling after downtime.' },
   { name: 'Payouts', description: 'Settled earnings, net of platform fees, one per currency per run.' },
+  { name: 'Emails', description: 'Our addition: the mail the service sends for the brand (receipts, notices), its outbox and its settings.' },
   { name: 'Test clock', description: 'Moving a brand\'s test-mode time forward to run renewals, retries and payouts now.' },
   { name: 'Test helpers', description: 'Test mode only: doing from code what a buyer does on the hosted pages (paying a payment link with a sandbox card).' },
 ];
@@ -269,6 +270,8 @@ export function finishDocument(raw: Json): Json {
           description: op.summary ?? 'Success',
           headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
           ...(schema ? { content: { 'application/json': { schema: successSchema(schema) } } } : {}),
+          // A document rather than the envelope (GET /transactions/{id}/invoice: PDF or HTML).
+          ...(!schema && response.content ? { content: response.content } : {}),
         };
       }
       const statuses = new Set<number>([400, ...(secured ? [401, 403] : []), 429, ...(known?.errors ?? (path.includes('{') ? [404] : []))]);

@@ -82,6 +82,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     body: { amount: 10, reason: 'Bought twice by mistake' },
     errors: [404, 503, ...withBody],
   },
+  'get /transactions/{id}/invoice': { id: 'getTransactionInvoice', sdk: "const pdf = await client.transactions.invoice('tx_…'); // Uint8Array\nawait writeFile('invoice.pdf', pdf);", errors: [404] },
   'get /webhooks': { id: 'listWebhookEndpoints', sdk: 'const endpoints = await client.webhooks.list().toArray({ max: 100 });' },
   'post /webhooks': {
     id: 'createWebhookEndpoint',
@@ -108,6 +109,10 @@ export const operationDocs: Record<string, OperationDoc> = {
   'delete /hubs/{hubID}/members/{id}': { id: 'removeHubMember', sdk: "const member = await client.hubs.members.remove('hub_…', 'mem_…');", errors: [404, 409] },
   'get /payouts': { id: 'listPayouts', sdk: 'for await (const payout of client.payouts.list()) {\n  console.log(payout.id, payout.amount, payout.currency);\n}' },
   'get /payouts/{id}': { id: 'getPayout', sdk: "const payout = await client.payouts.get('po_…');", errors: [404] },
+  'get /emails': { id: 'listEmails', sdk: "for await (const email of client.emails.list({ kind: 'receipt' })) {\n  console.log(email.id, email.to, email.status);\n}" },
+  'get /emails/{id}': { id: 'getEmail', sdk: "const email = await client.emails.get('msg_…');\nconsole.log(email.text);", errors: [404] },
+  'get /email-settings': { id: 'getEmailSettings', sdk: 'const settings = await client.emails.settings();' },
+  'patch /email-settings': { id: 'updateEmailSettings', sdk: "const settings = await client.emails.updateSettings({ replyTo: 'help@example.com', buyerEmails: { cancellation: false } });", body: { replyTo: 'help@example.com', buyerEmails: { cancellation: false } }, errors: [...withBody] },
   'get /test-clock': { id: 'getTestClock', sdk: 'const { now } = await client.testClock.get();', errors: [404] },
   'post /test-clock/advance': { id: 'advanceTestClock', sdk: "const { now, jobsRun } = await client.testClock.advance({ by: '31d' });", body: { by: '31d' }, errors: [404, ...withBody] },
   'post /test/payment-links/{id}/pay': { id: 'payTestPaymentLink', sdk: "const txn = await client.testHelpers.payPaymentLink('plink_…', { card: '4242 4242 4242 4242' });", body: { card: '4242 4242 4242 4242' }, errors: [404, ...withBody] },

@@ -16,6 +16,7 @@ import { renderTransaction } from '../transactions/service.ts';
 import { periodEnd } from './periods.ts';
 import { renderSubscription } from './render.ts';
 import * as repo from './repository.ts';
+import { mailCancellation } from '../mail/membership-mail.ts';
 import type { SubscriptionRow } from './repository.ts';
 
 /**
@@ -141,7 +142,11 @@ async function rendered(tx: Queryable, m: MembershipRow): Promise<Membership> {
 export async function cancelMembership(tx: Queryable, principal: Principal, id: string, atPeriodEnd: boolean): Promise<Membership> {
   const m = await memberships.findMembership(tx, principal.brandId, principal.mode, id, { forUpdate: true });
   if (!m) throw notFound('membership');
-  return endMembershipNow(tx, m, atPeriodEnd, appOf(principal));
+  const subBefore = m.subscription_id ? await repo.findSubscription(tx, m.brand_id, m.subscription_id) : undefined;
+  const ended = await endMembershipNow(tx, m, atPeriodEnd, appOf(principal));
+  // The member's confirmation, queued with the change (docs/email.md).
+  await mailCancellation(tx, m, subBefore);
+  return ended;
 }
 
 /** DELETE /hubs/{hubID}/members/{id}: removes the member now (as cancelling now does). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
-import { loadConfig, type Config, type StripeSettings, type WebhookSettings } from '../config.ts';
+import { loadConfig, type Config, type MailSettings, type StripeSettings, type WebhookSettings } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import { createLogger } from '../logger.ts';
@@ -60,6 +60,8 @@ export interface TestAppOptions {
   lookup?: Lookup;
   /** Live payments through Stripe, talking to this endpoint (testing/stripe-fake.ts). */
   stripe?: { settings: StripeSettings; endpoint: StripeEndpoint };
+  /** Overrides of the mail settings (an SMTP_URL of a test SMTP server; a short retry schedule). */
+  mail?: Partial<MailSettings>;
 }
 
 /**
@@ -105,6 +107,7 @@ export async function startTestApp(overrides: TestAppOptions = {}): Promise<Test
     config: {
       ...(overrides.publicUrl ? { publicUrl: overrides.publicUrl } : {}),
       ...(overrides.stripe ? { stripe: overrides.stripe.settings } : {}),
+      ...(overrides.mail ? { mail: { ...loadConfig({}).mail, ...overrides.mail } } : {}),
       webhooks: { ...testWebhookSettings(), ...overrides.webhooks },
     },
     ...(overrides.stripe ? { stripeEndpoint: overrides.stripe.endpoint } : {}),

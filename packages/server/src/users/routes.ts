@@ -5,12 +5,13 @@ import { AppError, notFound } from '../errors.ts';
 import type { App } from '../http/app-type.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import {
-  Done, InviteAccept, InviteBody, InviteLink, PasswordChange, PasswordReset, SessionChange, SessionView,
+  Done, InviteAccept, InviteBody, InviteLink, PasswordChange, PasswordReset, PasswordResetRequest, SessionChange, SessionView,
   SignInBody, SignUpBody, SignUpResult, Team, UserResult,
 } from './schemas.ts';
 import * as service from './service.ts';
 import { clearSessionCookie, forgetSession, readSession, setSessionCookie, startSession, type SessionInfo } from './session.ts';
 import { deleteUserSessions } from './sessions-repository.ts';
+import { mailInvite, mailPasswordReset } from '../mail/account-mail.ts';
 
 /**
  * The dashboard's session routes under /dashboard/api (docs/dashboard.md): JSON in the standard
@@ -105,6 +106,15 @@ export function dashboardAccountRoutes(app: App, deps: Pick<Deps, 'db' | 'config
     return ok('Password set; you are signed in', { user });
   });
 
+  // Answers the same whether or not an account has the address, so it tells no one who has one.
+  app.post('/password-reset/request', {
+    schema: { ...hidden, body: PasswordResetRequest, response: { 200: Envelope(Done) } },
+    config: signedOut,
+  }, async (req) => {
+    await db.transaction((tx) => mailPasswordReset(tx, publicUrl, req.body.email));
+    return ok('If an account has that address, a link to set a new password is on its way', { ok: true });
+  });
+
   app.get('/team', {
     schema: { ...hidden, response: { 200: Envelope(Team) } },
   }, async (req) => ok('Team retrieved', await service.listTeam(db, await requireSession(req))));
@@ -113,7 +123,14 @@ export function dashboardAccountRoutes(app: App, deps: Pick<Deps, 'db' | 'config
     schema: { ...hidden, body: InviteBody, response: { 200: Envelope(InviteLink) } },
   }, async (req) => {
     const session = await requireSession(req);
-    return ok('Invite link created; it works once, for 7 days', await db.transaction((tx) => service.createInvite(tx, publicUrl, session, req.body.role)));
+    const { email } = req.body;
+    const invite = await db.transaction(async (tx) => {
+      const made = await service.createInvite(tx, publicUrl, session, req.body.role);
+      if (!email) return made;
+      await mailInvite(tx, { brandId: session.brandId, inviterName: session.name, to: email, invite: made });
+      return { ...made, emailedTo: email };
+    });
+    return ok(email ? `Invite link created and mailed to ${email}; it works once, for 7 days` : 'Invite link created; it works once, for 7 days', invite);
   });
 
   app.post('/invites/accept', {

@@ -32,8 +32,14 @@ export const PasswordReset = Type.Object({ token: Type.String({ minLength: 1, ma
 
 export const TeamMember = Type.Object({ id: Type.String(), name: Type.String(), email: Type.String(), role: Role, joinedAt: Type.String() });
 export const Team = Type.Object({ items: Type.Array(TeamMember) });
-export const InviteBody = Type.Object({ role: Role }, { additionalProperties: false });
-export const InviteLink = Type.Object({ link: Type.String(), role: Role, expiresAt: Type.String() });
+export const InviteBody = Type.Object({
+  role: Role,
+  /** Also mail the link to this address (docs/email.md); without it the link is only answered. */
+  email: Type.Optional(Email),
+}, { additionalProperties: false });
+export const InviteLink = Type.Object({ link: Type.String(), role: Role, expiresAt: Type.String(), emailedTo: Type.Optional(Type.String()) });
+/** "Forgot your password?": mails a reset link when an account has this address. */
+export const PasswordResetRequest = Type.Object({ email: Email }, { additionalProperties: false });
 /**
  * Signed in: `{ token }` joins as the current user. Signed out: `{ token, email, password }` of an
  * existing account, or `{ token, name, email, password }` for a new one.

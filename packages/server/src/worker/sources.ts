@@ -9,6 +9,7 @@ import { lifecycleSources } from '../subscriptions/source.ts';
 import { accountsPurgeSource } from '../users/purge-source.ts';
 import { oauthPurgeSource } from '../oauth/purge-source.ts';
 import { reconcileSource } from '../checkout/reconcile-source.ts';
+import { mailSource } from '../mail/source.ts';
 
 /** Every kind of queued work this service has; each domain adds its source here. */
 export function workSources(deps: Deps): WorkSource[] {
@@ -22,5 +23,6 @@ export function workSources(deps: Deps): WorkSource[] {
     accountsPurgeSource({ db: deps.db, log: deps.log }),
     oauthPurgeSource({ db: deps.db, log: deps.log }),
     reconcileSource({ db: deps.db, log: deps.log, payments: deps.payments }),
+    mailSource(deps),
   ];
 }

@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import { Activity, Banknote, KeyRound, Package, Plug, Settings, Users, UsersRound, Webhook } from 'lucide-react';
+import { Activity, Banknote, KeyRound, Mail, Package, Plug, Settings, Users, UsersRound, Webhook } from 'lucide-react';
 import type { Role } from '@/api';
 
 /**
@@ -25,6 +25,7 @@ export const navSections: NavSection[] = [
       { to: '/developers/api-keys', label: 'API keys', icon: KeyRound },
       { to: '/developers/webhooks', label: 'Webhooks', icon: Webhook },
       { to: '/developers/events', label: 'Events', icon: Activity },
+      { to: '/developers/emails', label: 'Emails', icon: Mail },
       { to: '/developers/apps', label: 'Apps', icon: Plug },
     ],
   },

@@ -45,7 +45,7 @@ export function SignIn() {
         <Field label="Password" name="password" type="password" autoComplete="current-password" required error={fieldError(signIn.error, 'password')} />
         <Button type="submit" disabled={signIn.isPending}>{signIn.isPending ? 'Signing in…' : 'Sign in'}</Button>
         <p className="text-xs text-muted-foreground">
-          Forgot your password? Whoever runs this service can send you a reset link with <code>npm run cli -- user reset-password</code>.
+          <Link className="underline-offset-4 hover:underline" to={{ pathname: '/forgot-password' }}>Forgot your password?</Link> We mail you a link to set a new one.
         </p>
       </form>
     </AuthCard>

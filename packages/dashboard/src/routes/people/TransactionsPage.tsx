@@ -104,6 +104,12 @@ export function TransactionsPage() {
                       Refund
                     </Button>
                   )}
+                  {t.status === 'succeeded' && (
+                    // A plain link: the session cookie authorises the GET, and the browser shows the PDF.
+                    <a className="block text-sm text-primary underline-offset-4 hover:underline" href={`/api/v1/transactions/${encodeURIComponent(t.txref)}/invoice`} target="_blank" rel="noreferrer">
+                      Invoice (PDF)
+                    </a>
+                  )}
                 </TableCell>
               </TableRow>
             ))}

@@ -4,6 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { CopyButton } from '@/components/copy-button';
 import { PageHeader } from '@/components/page';
 import { useCurrentSession } from '@/lib/session';
+import { EmailSettingsCard } from './email-settings';
 
 /** What Plus adds on top of Free, in the words of docs/oauth-mcp.md. */
 const plusUnlocks = [
@@ -52,6 +53,7 @@ export function Settings() {
           </div>
         </CardContent>
       </Card>
+      <EmailSettingsCard />
     </div>
   );
 }

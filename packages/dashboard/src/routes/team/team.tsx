@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
-import { api, dash, errorMessage, type Role, type TeamMember } from '@/api';
+import { api, ApiError, dash, errorMessage, type Role, type TeamMember } from '@/api';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
@@ -10,7 +10,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Confirm } from '@/components/confirm';
 import { CopyButton } from '@/components/copy-button';
-import { FormError } from '@/components/form';
+import { Field, FormError } from '@/components/form';
 import { EmptyState, LoadError, Loading, PageHeader } from '@/components/page';
 import { toast } from '@/components/ui/toast';
 import { formatDate } from '@/lib/format';
@@ -93,7 +93,8 @@ export function Team() {
 function InviteDialog() {
   const [open, setOpen] = React.useState(false);
   const [role, setRole] = React.useState<Role>('developer');
-  const invite = useMutation({ mutationFn: () => api.post<{ link: string }>(dash('/invites'), { role }) });
+  const [email, setEmail] = React.useState('');
+  const invite = useMutation({ mutationFn: () => api.post<{ link: string; emailedTo?: string }>(dash('/invites'), { role, ...(email.trim() ? { email: email.trim() } : {}) }) });
   return (
     <Dialog open={open} onOpenChange={(o) => { setOpen(o); if (!o) invite.reset(); }}>
       <DialogTrigger asChild><Button><UserPlus aria-hidden /> Invite</Button></DialogTrigger>
@@ -102,7 +103,9 @@ function InviteDialog() {
           <>
             <DialogHeader>
               <DialogTitle>Invite link</DialogTitle>
-              <DialogDescription>Send it to the person you invite. It works once, for a {role}.</DialogDescription>
+              <DialogDescription>
+                {invite.data.emailedTo ? `We mailed it to ${invite.data.emailedTo}; you can also send it yourself.` : 'Send it to the person you invite.'} It works once, for a {role}.
+              </DialogDescription>
             </DialogHeader>
             <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
               <code data-testid="invite-link" className="min-w-0 flex-1 rounded-md border bg-muted px-3 py-2 font-mono text-xs break-all select-all">{invite.data.link}</code>
@@ -114,7 +117,7 @@ function InviteDialog() {
           <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); invite.mutate(); }}>
             <DialogHeader>
               <DialogTitle>Invite someone</DialogTitle>
-              <DialogDescription>You get a one-time link to send them.</DialogDescription>
+              <DialogDescription>You get a one-time link to send them; give their address and we mail it too.</DialogDescription>
             </DialogHeader>
             <FormError error={invite.error} />
             <div className="grid gap-1.5">
@@ -128,6 +131,7 @@ function InviteDialog() {
               </Select>
               <p className="text-xs text-muted-foreground">{roleSentences[role]}</p>
             </div>
+            <Field label="Their email (optional)" name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={invite.error instanceof ApiError ? invite.error.fieldError('email') : undefined} />
             <DialogFooter>
               <Button type="button" variant="outline" onClick={() => setOpen(false)}>Cancel</Button>
               <Button type="submit" disabled={invite.isPending}>Create link</Button>

@@ -1,0 +1,84 @@
+import * as React from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EmailSettings } from '@creator-commerce/sdk';
+import { api, ApiError, errorMessage, v1 } from '@/api';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { Switch } from '@/components/ui/switch';
+import { toast } from '@/components/ui/toast';
+import { Field, FormError } from '@/components/form';
+import { LoadError, Loading } from '@/components/page';
+
+const settingsKey = ['email-settings'] as const;
+
+const buyerKindLabels: Record<string, string> = {
+  receipt: 'Receipts for payments and renewals',
+  renewal_failed: 'A renewal payment failed',
+  membership_ended: 'A membership ended',
+  cancellation: 'Cancellation confirmations',
+};
+
+/** Settings → Email: the sender name, reply-to address, colour, and which mail buyers get. */
+export function EmailSettingsCard() {
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: settingsKey, queryFn: () => api.get<EmailSettings>(v1('/email-settings')) });
+  const [fromName, setFromName] = React.useState('');
+  const [replyTo, setReplyTo] = React.useState('');
+  const [colour, setColour] = React.useState('#2b59c3');
+  const [kinds, setKinds] = React.useState<Record<string, boolean>>({});
+  React.useEffect(() => {
+    if (!settings.data) return;
+    setFromName(settings.data.fromName ?? '');
+    setReplyTo(settings.data.replyTo ?? '');
+    setColour(settings.data.brandColour);
+    setKinds(settings.data.buyerEmails);
+  }, [settings.data]);
+  const save = useMutation({
+    mutationFn: () => api.patch<EmailSettings>(v1('/email-settings'), {
+      fromName: fromName.trim() || null, replyTo: replyTo.trim() || null, brandColour: colour, buyerEmails: kinds,
+    }),
+    onSuccess: (data) => {
+      queryClient.setQueryData(settingsKey, data);
+      toast({ title: 'Email settings saved' });
+    },
+    onError: (err) => toast({ title: 'Could not save', description: errorMessage(err), variant: 'destructive' }),
+  });
+  const fieldError = (f: string) => (save.error instanceof ApiError ? save.error.fieldError(f) : undefined);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Email</CardTitle>
+        <CardDescription>How mail to your buyers looks, and which of it they get. Receipts and notices are listed under Developers → Emails.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {settings.isPending ? <Loading /> : settings.error ? <LoadError error={settings.error} /> : (
+          <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+            <FormError error={save.error} fields={['fromName', 'replyTo', 'brandColour', 'buyerEmails']} />
+            <Field label="Sender name" name="fromName" value={fromName} onChange={(e) => setFromName(e.target.value)}
+              placeholder={settings.data.effectiveFromName} hint="Shown as who the mail is from; empty means your brand's name." error={fieldError('fromName')} />
+            <Field label="Reply-to address" name="replyTo" type="email" value={replyTo} onChange={(e) => setReplyTo(e.target.value)}
+              placeholder="support@example.com" hint="Where buyers' replies go; empty means no reply-to." error={fieldError('replyTo')} />
+            <div className="grid gap-1.5">
+              <Label htmlFor="brandColour">Colour</Label>
+              <div className="flex items-center gap-2">
+                <input id="brandColour" type="color" value={colour} onChange={(e) => setColour(e.target.value)} className="h-9 w-14 cursor-pointer rounded border" />
+                <code className="font-mono text-xs">{colour}</code>
+              </div>
+            </div>
+            <fieldset className="grid gap-2">
+              <legend className="mb-1 text-sm font-medium">Mail to buyers</legend>
+              {Object.entries(buyerKindLabels).map(([kind, label]) => (
+                <div key={kind} className="flex items-center justify-between gap-4 rounded-md border p-2.5">
+                  <Label htmlFor={`kind-${kind}`} className="font-normal">{label}</Label>
+                  <Switch id={`kind-${kind}`} checked={kinds[kind] ?? true} onCheckedChange={(on) => setKinds((k) => ({ ...k, [kind]: on }))} />
+                </div>
+              ))}
+            </fieldset>
+            <div><Button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save email settings'}</Button></div>
+          </form>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { PDFDocument } from 'pdf-lib';
+import { buildApp } from '../app.ts';
+import { courseBody, createLink } from '../testing/checkout-fixtures.ts';
+import { openPostgres } from '../db/client.ts';
+import type { App } from '../http/app-type.ts';
+import { startTestApp, testDeps, type TestApp } from '../testing/app.ts';
+import { runCommonRouteTests } from '../testing/auth-checks.ts';
+import { createBrandWithCatalog } from '../testing/factories.ts';
+
+/**
+ * Invoices: a per-brand, per-mode number for every succeeded payment, with no gap and no
+ * duplicate (also under concurrent payments through two API instances with their own database
+ * pools, on PostgreSQL), served as a PDF and a printable page.
+ */
+let t: TestApp;
+before(async () => { t = await startTestApp(); });
+after(async () => { await t.close(); });
+
+type Brand = Awaited<ReturnType<typeof createBrandWithCatalog>>;
+
+function pay(app: App, path: string, card = '4242 4242 4242 4242') {
+  return app.inject({
+    method: 'POST', url: `${path}/pay`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ card }).toString(),
+  });
+}
+
+async function buy(b: Brand, key = b.testKey, email = 'ada@example.com', card?: string) {
+  const link = await createLink(t, key, courseBody(b.ids, { form: { formData: { fullName: 'Ada Lovelace', email, experienceLevel: 'Beginner' } } }));
+  const res = await pay(t.app, link.path, card);
+  assert.equal(res.statusCode, 303, res.body);
+  const [tx] = await t.db.query<{ txref: string }>('SELECT txref FROM transactions WHERE brand_id = $1 AND payment_link_id = $2', [b.brand.id, link.id]);
+  return tx.txref;
+}
+
+async function numbers(brandId: string, mode = 'test') {
+  const rows = await t.db.query<{ number: number }>('SELECT number FROM invoices WHERE brand_id = $1 AND mode = $2 ORDER BY number', [brandId, mode]);
+  return rows.map((r) => Number(r.number));
+}
+
+describe('invoices', () => {
+  it('numbers each brand\'s succeeded payments 1, 2, 3 in each mode, and none for a declined one', async () => {
+    const a = await createBrandWithCatalog(t.db);
+    const b = await createBrandWithCatalog(t.db);
+    await buy(a);
+    await buy(b);
+    await buy(a);
+    await buy(a, a.testKey, 'declined@example.com', '4000 0000 0000 0002').catch(() => undefined);
+    await buy(a);
+    assert.deepEqual(await numbers(a.brand.id), [1, 2, 3]);
+    assert.deepEqual(await numbers(b.brand.id), [1]);
+    assert.deepEqual(await numbers(a.brand.id, 'live'), []);
+  });
+
+  it('serves the invoice as a PDF and as a printable page with the brand, the buyer, the lines and the total', async () => {
+    const b = await createBrandWithCatalog(t.db);
+    await t.request({ method: 'PATCH', url: '/api/v1/email-settings', key: b.testKey, payload: { replyTo: 'billing@brush.test' } });
+    const txref = await buy(b, b.testKey, 'grace@example.com');
+    const res = await t.request({ method: 'GET', url: `/api/v1/transactions/${txref}/invoice`, key: b.testKey });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.headers['content-type'], 'application/pdf');
+    assert.match(String(res.headers['content-disposition']), /invoice-TEST-INV-0001\.pdf/);
+    const pdf = await PDFDocument.load(res.rawPayload);
+    assert.equal(pdf.getTitle(), 'Invoice TEST-INV-0001');
+    assert.equal(pdf.getAuthor(), 'Test brand');
+    assert.equal(pdf.getPageCount(), 1);
+
+    const page = await t.request({ method: 'GET', url: `/api/v1/transactions/${txref}/invoice?format=html`, key: b.testKey });
+    assert.equal(page.statusCode, 200);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    for (const text of ['Invoice TEST-INV-0001', 'Test brand', 'billing@brush.test', 'Ada Lovelace', 'grace@example.com', txref, '$39.50', 'Test mode']) {
+      assert.ok(page.body.includes(text), `the page shows ${text}`);
+    }
+  });
+
+  it('answers 404 for a transaction that did not succeed, another brand\'s, and the other mode\'s', async () => {
+    const b = await createBrandWithCatalog(t.db);
+    const other = await createBrandWithCatalog(t.db);
+    const txref = await buy(b);
+    const link = await createLink(t, b.testKey, courseBody(b.ids));
+    const [pending] = await t.db.query<{ txref: string }>('SELECT txref FROM transactions WHERE brand_id = $1 AND status <> \'succeeded\'', [b.brand.id]);
+    for (const [key, ref] of [[other.testKey, txref], [b.liveKey, txref], ...(pending ? [[b.testKey, pending.txref]] : [])]) {
+      const res = await t.request({ method: 'GET', url: `/api/v1/transactions/${ref}/invoice`, key });
+      assert.equal(res.statusCode, 404, res.body);
+      assert.equal(res.json().data.code, 'not_found');
+    }
+    assert.ok(link.id);
+  });
+
+  it('gives concurrent payments contiguous, unique numbers, through two API instances with their own pools', async () => {
+    const b = await createBrandWithCatalog(t.db);
+    // On PostgreSQL a second app on its own pool stands for a second API process; PGlite is one process.
+    const second = t.url ? openPostgres(t.url, { searchPath: t.searchPath }) : undefined;
+    const otherApp = second ? await buildApp(testDeps(second)) : undefined;
+    try {
+      const count = 24;
+      const links = [];
+      for (let i = 0; i < count; i++) {
+        links.push(await createLink(t, b.testKey, courseBody(b.ids, { form: { formData: { fullName: `Buyer ${i}`, email: `buyer${i}@example.com`, experienceLevel: 'Beginner' } } })));
+      }
+      const answers = await Promise.all(links.map((l, i) => pay(otherApp && i % 2 ? otherApp : t.app, l.path)));
+      assert.deepEqual(answers.map((r) => r.statusCode), answers.map(() => 303));
+      assert.deepEqual(await numbers(b.brand.id), Array.from({ length: count }, (_, i) => i + 1));
+      const [{ n }] = await t.db.query<{ n: number }>('SELECT count(DISTINCT txref)::int AS n FROM invoices WHERE brand_id = $1', [b.brand.id]);
+      assert.equal(n, count, 'one invoice per payment');
+    } finally {
+      await otherApp?.close();
+      await second?.close();
+    }
+  });
+});
+
+runCommonRouteTests('GET /transactions/{id}/invoice', {
+  method: 'GET', scope: 'transactions:read', foreign: 404, modeScoped: true, document: true,
+  async setup({ t: app, brandId, mode }) {
+    const { createTransaction } = await import('../testing/factories.ts');
+    const { assignInvoiceNumber } = await import('./repository.ts');
+    const row = await createTransaction(app.db, { brandId, mode });
+    await assignInvoiceNumber(app.db, { brandId, mode, transactionId: row.id, txref: row.txref });
+    return { url: `/api/v1/transactions/${row.txref}/invoice?format=html`, marker: row.txref };
+  },
+}, () => t);

@@ -1,0 +1,236 @@
+import { toMajor } from '../money.ts';
+
+/**
+ * Every kind of mail the service sends, in one table: who it goes to, its class, and its content
+ * as plain blocks (a heading, paragraphs, a table of facts, a button). templates.ts renders the
+ * same blocks twice, as MJML HTML and as the plain-text part, so the two never disagree.
+ */
+
+export interface MailContent {
+  subject: string;
+  /** One line shown by mail programs after the subject. */
+  preview: string;
+  heading: string;
+  paragraphs: string[];
+  /** Label / value rows (what was bought, amount, reference…). */
+  facts?: [string, string][];
+  button?: { label: string; url: string };
+  /** A quieter last line (why you got this mail). */
+  footer?: string;
+}
+
+/** What every template may use about the brand it speaks for. */
+export interface BrandLook {
+  name: string;
+  colour: string;
+  /** The service's PUBLIC_URL, for links into the dashboard. */
+  publicUrl: string;
+}
+
+interface KindSpec<D> {
+  /** buyer: the brand's customers (a brand may turn these off); owner: the brand's owners; account: a dashboard user. */
+  audience: 'buyer' | 'owner' | 'account';
+  class: 'transactional' | 'marketing';
+  title: string;
+  content(data: D, brand: BrandLook): MailContent;
+}
+
+const money = (minor: number, currency: string) => {
+  const major = toMajor(minor, currency);
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(major);
+  } catch {
+    return `${major} ${currency}`;
+  }
+};
+const time = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const day = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+export interface ReceiptLine { description: string; amount: number }
+
+export interface ReceiptData {
+  buyerName: string;
+  item: string;
+  /** What was bought, line by line (minor units), when the payment came from a link. */
+  lines?: ReceiptLine[];
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  txref: string;
+  paidAt: string;
+  type: 'purchase' | 'renewal';
+  invoiceNumber?: string;
+  invoiceUrl?: string;
+}
+
+export interface RenewalFailedData {
+  buyerName: string;
+  item: string;
+  amount: number;
+  currency: string;
+  txref: string;
+  reason: string | null;
+}
+
+export interface MembershipEndedData { buyerName: string; item: string; endedAt: string }
+
+export interface CancellationData {
+  buyerName: string;
+  item: string;
+  /** Access lasts until then (cancelled at period end), or null when it ended now. */
+  accessUntil: string | null;
+}
+
+export interface EndpointDisabledData { url: string; endpointId: string; mode: string; reason: string; dashboardPath: string }
+
+export interface PayoutSettledData {
+  payoutId: string; amount: number; fee: number; currency: string; transactionCount: number;
+  periodStart: string; periodEnd: string; mode: string; dashboardPath: string;
+}
+
+export interface TeamInviteData { brandName: string; inviterName: string; role: string; link: string; expiresAt: string }
+
+export interface PasswordResetData { link: string; expiresAt: string }
+
+function spec<D>(s: KindSpec<D>): KindSpec<D> {
+  return s;
+}
+
+export const mailKinds = {
+  receipt: spec<ReceiptData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'Receipt for a payment or renewal',
+    content: (d, brand) => ({
+      subject: `Your receipt from ${brand.name}`,
+      preview: `${money(d.amount, d.currency)} for ${d.item}`,
+      heading: d.type === 'renewal' ? 'Your membership renewed' : 'Thank you for your purchase',
+      paragraphs: [`Hi ${d.buyerName}, we received your payment of ${money(d.amount, d.currency)}.`],
+      facts: [
+        ...(d.lines?.length ? d.lines.map((l): [string, string] => [l.description, money(l.amount, d.currency)]) : [['Item', d.item] as [string, string]]),
+        ['Total', money(d.amount, d.currency)],
+        ['Date', day(d.paidAt)],
+        ['Reference', d.txref],
+        ...(d.invoiceNumber ? [['Invoice', d.invoiceNumber] as [string, string]] : []),
+      ],
+      ...(d.invoiceUrl ? { button: { label: 'View invoice', url: d.invoiceUrl } } : {}),
+      footer: `You get this receipt because you paid ${brand.name}. Keep it for your records.`,
+    }),
+  }),
+  renewal_failed: spec<RenewalFailedData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'A renewal payment failed',
+    content: (d, brand) => ({
+      subject: `Your ${brand.name} renewal payment failed`,
+      preview: `We could not charge ${money(d.amount, d.currency)} for ${d.item}`,
+      heading: 'Your renewal payment failed',
+      paragraphs: [
+        `Hi ${d.buyerName}, we could not charge ${money(d.amount, d.currency)} for ${d.item}${d.reason ? `: ${d.reason}` : '.'}`,
+        'Your access continues while we try again over the next days. If every try fails, your membership ends and we will tell you.',
+      ],
+      facts: [['Item', d.item], ['Amount', money(d.amount, d.currency)], ['Reference', d.txref]],
+      footer: `You get this mail because you have a membership with ${brand.name}.`,
+    }),
+  }),
+  membership_ended: spec<MembershipEndedData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'A membership ended',
+    content: (d, brand) => ({
+      subject: `Your ${brand.name} membership has ended`,
+      preview: `${d.item} ended on ${day(d.endedAt)}`,
+      heading: 'Your membership has ended',
+      paragraphs: [`Hi ${d.buyerName}, your membership ${d.item} ended on ${day(d.endedAt)}. Thank you for being a member.`],
+      footer: `You get this mail because you had a membership with ${brand.name}.`,
+    }),
+  }),
+  cancellation: spec<CancellationData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'Cancellation confirmation',
+    content: (d, brand) => ({
+      subject: `Your ${brand.name} membership is cancelled`,
+      preview: d.accessUntil ? `Access until ${day(d.accessUntil)}` : 'Your access has ended',
+      heading: 'Your cancellation is confirmed',
+      paragraphs: [
+        d.accessUntil
+          ? `Hi ${d.buyerName}, ${d.item} will not renew. You keep access until ${day(d.accessUntil)}, and you will not be charged again.`
+          : `Hi ${d.buyerName}, ${d.item} is cancelled and your access has ended. You will not be charged again.`,
+      ],
+      footer: `You get this mail because you had a membership with ${brand.name}.`,
+    }),
+  }),
+  endpoint_disabled: spec<EndpointDisabledData>({
+    audience: 'owner',
+    class: 'transactional',
+    title: 'A webhook endpoint was disabled (to owners)',
+    content: (d, brand) => ({
+      subject: `A webhook endpoint of ${brand.name} was disabled`,
+      preview: d.url,
+      heading: 'A webhook endpoint was disabled',
+      paragraphs: [
+        `We stopped sending events to ${d.url} (${d.mode} mode): ${d.reason}.`,
+        'Events are still recorded. Fix the receiver, enable the endpoint again, and resend what it missed from the delivery log.',
+      ],
+      facts: [['Endpoint', d.endpointId], ['URL', d.url], ['Mode', d.mode]],
+      button: { label: 'Open the endpoint', url: `${brand.publicUrl}${d.dashboardPath}` },
+      footer: `You get this mail because you are an owner of ${brand.name}.`,
+    }),
+  }),
+  payout_settled: spec<PayoutSettledData>({
+    audience: 'owner',
+    class: 'transactional',
+    title: 'A payout was settled (to owners)',
+    content: (d, brand) => ({
+      subject: `${brand.name}: payout of ${money(d.amount, d.currency)} settled`,
+      preview: `${d.transactionCount} transactions, ${day(d.periodStart)} to ${day(d.periodEnd)}`,
+      heading: 'A payout was settled',
+      paragraphs: [`${money(d.amount, d.currency)} (after ${money(d.fee, d.currency)} in fees) from ${d.transactionCount} transactions was settled${d.mode === 'test' ? ' in test mode' : ''}.`],
+      facts: [
+        ['Payout', d.payoutId], ['Net amount', money(d.amount, d.currency)], ['Fees', money(d.fee, d.currency)],
+        ['Transactions', String(d.transactionCount)], ['Period', `${day(d.periodStart)} – ${day(d.periodEnd)}`],
+      ],
+      button: { label: 'See payouts', url: `${brand.publicUrl}${d.dashboardPath}` },
+      footer: `You get this mail because you are an owner of ${brand.name}.`,
+    }),
+  }),
+  team_invite: spec<TeamInviteData>({
+    audience: 'account',
+    class: 'transactional',
+    title: 'Team invite (dashboard)',
+    content: (d) => ({
+      subject: `${d.inviterName} invited you to ${d.brandName}`,
+      preview: `Join ${d.brandName} as ${d.role}`,
+      heading: `Join ${d.brandName}`,
+      paragraphs: [`${d.inviterName} invited you to the dashboard of ${d.brandName} as ${d.role === 'owner' ? 'an owner' : 'a developer'}.`, `The link works once, until ${day(d.expiresAt)}.`],
+      button: { label: 'Accept the invite', url: d.link },
+      footer: 'If you did not expect this invite, ignore this mail.',
+    }),
+  }),
+  password_reset: spec<PasswordResetData>({
+    audience: 'account',
+    class: 'transactional',
+    title: 'Password reset (dashboard)',
+    content: (d) => ({
+      subject: 'Set a new password',
+      preview: 'A link to set a new password for your dashboard account',
+      heading: 'Set a new password',
+      paragraphs: [`Someone (we hope you) asked to set a new password for your dashboard account. The link works once, until ${time(d.expiresAt)}.`],
+      button: { label: 'Set a new password', url: d.link },
+      footer: 'If you did not ask for this, ignore this mail: your password stays as it is.',
+    }),
+  }),
+};
+
+export type MailKind = keyof typeof mailKinds;
+export type MailData<K extends MailKind> = Parameters<(typeof mailKinds)[K]['content']>[0];
+
+export const mailKindNames = Object.keys(mailKinds) as MailKind[];
+/** The kinds a brand may turn off: mail to its buyers. */
+export const buyerKinds = mailKindNames.filter((k) => mailKinds[k].audience === 'buyer');
+export const isMailKind = (s: string): s is MailKind => (mailKindNames as string[]).includes(s);
+
+export function contentOf(kind: MailKind, data: unknown, brand: BrandLook): MailContent {
+  return (mailKinds[kind].content as (d: unknown, b: BrandLook) => MailContent)(data, brand);
+}

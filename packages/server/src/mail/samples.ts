@@ -1,0 +1,31 @@
+import type { MailData, MailKind } from './kinds.ts';
+
+/**
+ * One example of every kind of mail, with the data a real cause would give it: for the
+ * screenshots in docs/email.md (scripts/email-screenshots.ts) and the template tests.
+ */
+export const mailSamples: { [K in MailKind]: MailData<K> } = {
+  receipt: {
+    buyerName: 'Ada Lovelace', item: 'Brushwork fundamentals (Standard)',
+    lines: [{ description: 'Brushwork fundamentals — Standard', amount: 4950 }, { description: 'Launch discount', amount: -1000 }],
+    amount: 3950, currency: 'USD', txref: 'tx_8Jw2kQp4Xn1RzV6mB3aL', paidAt: '2026-11-25T14:03:00.000Z', type: 'purchase', invoiceNumber: 'INV-0042',
+  },
+  renewal_failed: {
+    buyerName: 'Ada Lovelace', item: 'Studio Club (Monthly)', amount: 500, currency: 'USD', txref: 'tx_Qm7Tz2Lw9Hc4Xb1Nf8Ke', reason: 'The card was declined.',
+  },
+  membership_ended: { buyerName: 'Ada Lovelace', item: 'Studio Club (Monthly)', endedAt: '2026-12-30T00:00:00.000Z' },
+  cancellation: { buyerName: 'Ada Lovelace', item: 'Studio Club (Monthly)', accessUntil: '2026-12-25T00:00:00.000Z' },
+  endpoint_disabled: {
+    url: 'https://hooks.example.com/commerce', endpointId: 'we_5rT8yU1iO3pA7sD9fG2h', mode: 'live',
+    reason: 'failing: every delivery attempt since 2026-11-20T09:12:44Z failed', dashboardPath: '/dashboard/developers/webhooks/we_5rT8yU1iO3pA7sD9fG2h',
+  },
+  payout_settled: {
+    payoutId: 'po_3kL9mN2bV5cX8zA1sD4f', amount: 118_430, fee: 7_570, currency: 'USD', transactionCount: 31,
+    periodStart: '2026-11-24T00:00:00.000Z', periodEnd: '2026-11-25T00:00:00.000Z', mode: 'live', dashboardPath: '/dashboard/money/payouts',
+  },
+  team_invite: {
+    brandName: 'Brush & Co', inviterName: 'Grace Hopper', role: 'developer',
+    link: 'http://localhost:3000/dashboard/invite?token=…', expiresAt: '2026-12-02T14:03:00.000Z',
+  },
+  password_reset: { link: 'http://localhost:3000/dashboard/reset-password?token=…', expiresAt: '2026-11-25T15:03:00.000Z' },
+};

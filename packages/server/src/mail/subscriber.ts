@@ -1,0 +1,84 @@
+import type { Queryable } from '../db/client.ts';
+import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
+import { assignInvoiceNumber, invoiceLabel } from '../invoices/repository.ts';
+import { toMinor } from '../money.ts';
+import * as transactions from '../transactions/repository.ts';
+import { purchaseOf } from './facts.ts';
+import { membershipItem } from './membership-mail.ts';
+import { queueMail, queueOwnerMail } from './service.ts';
+
+/**
+ * Mail that events cause, queued in the transaction that records them (src/subscribers.ts wires
+ * it): a receipt (and its invoice number) for every succeeded payment or renewal, a notice for a
+ * failed renewal, a membership's end, and a settled payout to the owners. A rolled-back payment
+ * records no event, so it sends no mail.
+ */
+export const mailOnEvents: EventSubscriber = {
+  name: 'mail',
+  async recorded(tx, events) {
+    for (const e of events) {
+      if (e.type === 'transaction.succeeded') await onPaid(tx, e);
+      else if (e.type === 'transaction.failed' && e.data.type === 'renewal') await onRenewalFailed(tx, e);
+      else if (e.type === 'subscription.expired') await onEnded(tx, e);
+      else if (e.type === 'payout.settled') await onPayout(tx, e);
+    }
+  },
+};
+
+/**
+ * The transaction an event is about. An event may name none that exists (a sample recorded by
+ * hand): then there is nothing to mail, and a mail concern must never fail the change itself.
+ */
+async function transactionOf(tx: Queryable, e: RecordedEvent) {
+  return typeof e.data.txref === 'string' ? transactions.findByTxref(tx, e.brandId, e.mode, e.data.txref) : undefined;
+}
+
+async function onPaid(tx: Queryable, e: RecordedEvent) {
+  const t = await transactionOf(tx, e);
+  if (!t) return;
+  const invoice = await assignInvoiceNumber(tx, { brandId: t.brand_id, mode: t.mode, transactionId: t.id, txref: t.txref });
+  const bought = await purchaseOf(tx, t);
+  await queueMail(tx, {
+    brandId: t.brand_id, mode: t.mode, kind: 'receipt', to: { email: t.customer_email, name: t.customer_name },
+    data: {
+      buyerName: t.customer_name, item: bought.item, lines: bought.lines, amount: t.amount, currency: t.currency, txref: t.txref,
+      paidAt: (t.updated_at ?? t.created_at).toISOString(), type: t.type === 'renewal' ? 'renewal' : 'purchase', invoiceNumber: invoiceLabel(invoice),
+    },
+    dedupeKey: `receipt:${t.txref}`,
+  });
+}
+
+async function onRenewalFailed(tx: Queryable, e: RecordedEvent) {
+  const t = await transactionOf(tx, e);
+  if (!t) return;
+  const bought = await purchaseOf(tx, t);
+  await queueMail(tx, {
+    brandId: t.brand_id, mode: t.mode, kind: 'renewal_failed', to: { email: t.customer_email, name: t.customer_name },
+    data: { buyerName: t.customer_name, item: bought.item, amount: t.amount, currency: t.currency, txref: t.txref, reason: t.failure_message },
+    dedupeKey: `renewal_failed:${t.txref}`,
+  });
+}
+
+async function onEnded(tx: Queryable, e: RecordedEvent) {
+  const m = (e.data as { membership?: { membershipId: string; name: string; email: string; hubID?: string; productID?: string; plan?: string } }).membership;
+  if (!m?.email) return;
+  const item = await membershipItem(tx, { brand_id: e.brandId, hub_id: m.hubID ?? null, product_id: m.productID ?? null, plan: m.plan ?? null });
+  await queueMail(tx, {
+    brandId: e.brandId, mode: e.mode, kind: 'membership_ended', to: { email: m.email, name: m.name },
+    data: { buyerName: m.name, item, endedAt: e.createdAt.toISOString() },
+    dedupeKey: `ended:${m.membershipId}:${e.id}`,
+  });
+}
+
+async function onPayout(tx: Queryable, e: RecordedEvent) {
+  const p = e.data as { id: string; amount: number; fee: number; currency: string; transactionCount: number; periodStart: string; periodEnd: string };
+  if (typeof p.id !== 'string' || typeof p.currency !== 'string') return;
+  await queueOwnerMail(tx, {
+    brandId: e.brandId, mode: e.mode, kind: 'payout_settled',
+    data: {
+      payoutId: p.id, amount: toMinor(p.amount, p.currency) ?? 0, fee: toMinor(p.fee, p.currency) ?? 0, currency: p.currency,
+      transactionCount: p.transactionCount, periodStart: p.periodStart, periodEnd: p.periodEnd, mode: e.mode, dashboardPath: '/dashboard/money/payouts',
+    },
+    dedupeKey: `payout:${p.id}`,
+  });
+}
