@@ -36,6 +36,7 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
+import { brandRoutes } from './brands/routes.ts';
 import { dashboardStatic } from './dashboard/static.ts';
 import { oauthResolver } from './auth/oauth-resolver.ts';
 import { providerOnFirstUse } from './oauth/provider.ts';
@@ -138,6 +139,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     subscriptionRoutes(v1, deps);
     payoutRoutes(v1, deps);
     clockRoutes(v1, deps);
+    brandRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {
