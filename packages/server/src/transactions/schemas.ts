@@ -11,6 +11,11 @@ export const Transaction = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   resourceID: Type.Optional(Type.String({ description: 'What was bought: a product or hub id.' })),
   metadata: Type.Record(Type.String(), Type.String(), { description: 'The metadata given when the payment link was made.' }),
+  attribution: Type.Optional(Type.Object({
+    utmRef: Type.Optional(Type.String({ description: 'The utm_* parameters of the checkout page\'s address, as a query string.' })),
+    adClickID: Type.Optional(Type.String({ description: 'The ad click id (gclid or fbclid).' })),
+    adType: Type.Optional(Type.String({ description: '`google` (gclid) or `facebook` (fbclid), or as the payment link said.' })),
+  }, { description: 'Our addition: where the buyer came from, from the payment link\'s utmRef, adClickID and adType (the web checkout fills them from its address).' })),
   ...VersionFields,
 }, { $id: 'Transaction' });
 

@@ -18,6 +18,7 @@ export function renderTransaction(row: repo.TransactionRow): Transaction {
     createdAt: row.created_at.toISOString(),
     ...(row.resource_id ? { resourceID: row.resource_id } : {}),
     metadata: row.metadata,
+    ...(row.attribution && Object.keys(row.attribution).length ? { attribution: row.attribution } : {}),
     ...versionOf(row),
   };
 }

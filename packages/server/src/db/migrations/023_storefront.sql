@@ -54,3 +54,5 @@ ALTER TABLE transactions ADD COLUMN stock_held jsonb, ADD COLUMN attribution jso
 
 -- The buyer's marketing consent from the checkout form's opt-in (unticked unless they tick it).
 ALTER TABLE memberships ADD COLUMN receive_emails boolean;
+-- A checkout link's buyers' payment links (its sales count and the dashboard's list).
+CREATE INDEX payment_links_checkout_link ON payment_links (brand_id, checkout_link_id) WHERE checkout_link_id IS NOT NULL;
