@@ -37,6 +37,9 @@ import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
 import { brandRoutes } from './brands/routes.ts';
+import { checkoutLinkRoutes } from './checkout-links/routes.ts';
+import { storefrontPages } from './storefront/pages.ts';
+import { checkoutLinkPages } from './checkout-links/pages.ts';
 import { dashboardStatic } from './dashboard/static.ts';
 import { oauthResolver } from './auth/oauth-resolver.ts';
 import { providerOnFirstUse } from './oauth/provider.ts';
@@ -140,6 +143,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     payoutRoutes(v1, deps);
     clockRoutes(v1, deps);
     brandRoutes(v1, deps);
+    checkoutLinkRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {
@@ -154,6 +158,8 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   docsRoutes(app);
   checkoutPages(app, deps);
+  storefrontPages(app, deps);
+  checkoutLinkPages(app, deps);
   await dashboardStatic(app, { dir: deps.dashboardDir });
   stripeWebhookRoutes(app, deps);
   if (deps.adminToken) adminRoutes(app, { db: deps.db, keyCache: deps.keyCache, adminToken: deps.adminToken, config: deps.config });
