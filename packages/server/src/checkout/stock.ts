@@ -30,8 +30,8 @@ export async function holdStock(tx: Queryable, link: PaymentLinkRow & { checkout
   for (const tier of tiers) {
     const count = link.purchases.filter((p) => p.tierId === tier.id).reduce((n, p) => n + p.count, 0);
     const rows = await tx.query(
-      `INSERT INTO tier_stock AS s (brand_id, mode, tier_id, held) SELECT $1, $2, $3, $4 WHERE $4 <= $5
-       ON CONFLICT (brand_id, mode, tier_id) DO UPDATE SET held = s.held + EXCLUDED.held WHERE s.held + EXCLUDED.held <= $5
+      `INSERT INTO tier_stock AS s (brand_id, mode, tier_id, held) SELECT $1, $2, $3, $4::int WHERE $4::int <= $5::int
+       ON CONFLICT (brand_id, mode, tier_id) DO UPDATE SET held = s.held + EXCLUDED.held WHERE s.held + EXCLUDED.held <= $5::int
        RETURNING held`,
       [link.brand_id, link.mode, tier.id, count, tier.slots],
       'hold_tier_stock',
