@@ -6,6 +6,7 @@ import { Events, Imports } from './resources/events.ts';
 import { Products } from './resources/products.ts';
 import { Transactions } from './resources/transactions.ts';
 import { Webhooks } from './resources/webhooks.ts';
+import { BrandProfile, CheckoutLinks } from './resources/storefront.ts';
 import type { Ping } from './types.ts';
 
 /**
@@ -25,6 +26,8 @@ export class Client {
   readonly memberships: Memberships;
   readonly payouts: Payouts;
   readonly testClock: TestClock;
+  readonly brand: BrandProfile;
+  readonly checkoutLinks: CheckoutLinks;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -40,6 +43,8 @@ export class Client {
     this.memberships = new Memberships(this.#r);
     this.payouts = new Payouts(this.#r);
     this.testClock = new TestClock(this.#r);
+    this.brand = new BrandProfile(this.#r);
+    this.checkoutLinks = new CheckoutLinks(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */
