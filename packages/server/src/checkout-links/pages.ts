@@ -10,7 +10,7 @@ import { findProfile } from '../brands/repository.ts';
 import { findHub } from '../hubs/repository.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
 import type { Principal } from '../auth/principal.ts';
-import { createPaymentLink } from '../checkout/service.ts';
+import { checkPaymentLink, createPaymentLink } from '../checkout/service.ts';
 import { slotsLeft } from '../checkout/stock.ts';
 import { findCheckoutLink, type CheckoutLinkRow } from './repository.ts';
 import { checkoutLinkPath } from './service.ts';
@@ -97,13 +97,20 @@ export function checkoutLinkPages(parent: App, { db, config, payments }: { db: D
       if (values.choose) return render(reply, 200, view(loaded, selected, values, {}));
       if (selected.left === 0) return render(reply, 409, view(loaded, selected, values, { _form: `Sold out: "${selected.tier.name}" has no places left. Nothing was charged.` }));
       const built = toPaymentLinkBody(selected, values, loaded.link);
-      if (Object.keys(built.errors).length) return render(reply, 400, view(loaded, selected, values, built.errors));
+      const principal = principalFor(loaded.link);
       try {
-        const made = await db.transaction((tx) => createPaymentLink(tx, principalFor(loaded.link), built.body, config.publicUrl, payments, { checkoutLinkId: linkId }));
+        const made = await db.transaction(async (tx) => {
+          // The form's own problems (what JSON would have refused by shape) and the service's, all at once.
+          if (Object.keys(built.errors).length) await checkPaymentLink(tx, principal, built.body, payments);
+          if (Object.keys(built.errors).length) throw new AppError('validation_failed', 'The form has problems.', []);
+          return createPaymentLink(tx, principal, built.body, config.publicUrl, payments, { checkoutLinkId: linkId });
+        });
         return reply.code(303).header('cache-control', 'no-store').redirect(new URL(made.link).pathname, 303);
       } catch (err) {
         if (err instanceof AppError && err.code === 'validation_failed') {
-          return render(reply, 400, view(loaded, selected, values, errorsByInput(err.details ?? [{ message: err.message }], selected)));
+          const errors = inFormOrder({ ...errorsByInput(err.details ?? [], selected), ...built.errors }, selected);
+          if (!Object.keys(errors).length) errors._form = err.message;
+          return render(reply, 400, view(loaded, selected, values, errors));
         }
         throw err;
       }
@@ -157,6 +164,14 @@ function countryOf(req: FastifyRequest): string {
   const lang = String(req.headers['accept-language'] ?? '').split(',')[0];
   const region = /^[a-z]{2,3}-([A-Za-z]{2})\b/i.exec(lang.trim())?.[1];
   return region ? region.toUpperCase() : '';
+}
+
+/** Errors listed in the order their inputs appear, so the summary reads top to bottom. */
+function inFormOrder(errors: Record<string, string>, offer: Offer): Record<string, string> {
+  const guests = Array.from({ length: Math.max(offer.tier.no_of_tickets - 1, 0) }, (_, i) => [`guest${i + 1}_name`, `guest${i + 1}_email`]).flat();
+  const order = ['_form', 'tier', 'fullName', 'email', 'phone', ...offer.fields.map((f) => `field_${f.id}`), 'customAmount', ...guests, 'countryCode'];
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b)));
 }
 
 /** The service's problems (named by body field) by the form input they belong to. */

@@ -29,12 +29,12 @@ import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
 const recorded = ['countryCode', 'booking', 'address', 'deliveryLocation', 'pickupLocation', 'utmRef', 'adClickID', 'adType',
   'checkoutOtpVerificationSkipped', 'receive_emails'] as const;
 
-/** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
-export async function createPaymentLink(
-  tx: Queryable, principal: Principal, body: PaymentLinkBody, publicUrl: string, providers: PaymentProviders,
-  /** Set by a reusable checkout link's page (checkout-links/pages.ts): the buyer's link points back at it. */
-  from?: { checkoutLinkId: string },
-): Promise<PaymentLink> {
+/**
+ * Everything POST /payment-links checks, without writing: the catalog, the price, the buyer's
+ * form. Throws 400 validation_failed with every problem found. The web checkout
+ * (checkout-links/pages.ts) runs it to show all of a form's problems at once.
+ */
+export async function checkPaymentLink(tx: Queryable, principal: Principal, body: PaymentLinkBody, providers: PaymentProviders) {
   const provider = providers.forMode(principal.mode);
   if (!provider) {
     throw new AppError('service_unavailable', 'Live payments are not configured on this server yet (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET), '
@@ -57,6 +57,16 @@ export async function createPaymentLink(
   const unsellable = provider.checkPurchases?.(priced.purchases);
   if (unsellable) problems.push({ field: 'items', message: unsellable });
   if (problems.length) throw invalidAll(problems);
+  return { catalog, priced, buyer };
+}
+
+/** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
+export async function createPaymentLink(
+  tx: Queryable, principal: Principal, body: PaymentLinkBody, publicUrl: string, providers: PaymentProviders,
+  /** Set by a reusable checkout link's page (checkout-links/pages.ts): the buyer's link points back at it. */
+  from?: { checkoutLinkId: string },
+): Promise<PaymentLink> {
+  const { catalog, priced, buyer } = await checkPaymentLink(tx, principal, body, providers);
 
   const extras: Record<string, unknown> = {};
   for (const key of recorded) if (body[key] !== undefined) extras[key] = body[key];

@@ -1,3 +1,4 @@
+import { ShareBox } from './ShareBox.tsx';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
@@ -84,6 +85,7 @@ export function HubPage() {
         qc.invalidateQueries({ queryKey: ['list', v1('/hubs')] });
         toast({ title: 'Saved' });
       }} />
+      <div className="mt-6"><ShareBox ownerId={h.id} tiers={h.tiers} /></div>
     </div>
   );
 }
