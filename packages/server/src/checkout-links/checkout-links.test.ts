@@ -117,7 +117,7 @@ describe('the web checkout', () => {
     assert.equal(res.statusCode, 200, res.body);
     const page = res.body;
     for (const text of ['Brushwork fundamentals', 'Standard', '39.50 USD', 'Test mode', 'Experience level', 'Company name', 'Brush kit (+15.00 USD)',
-      'Continue to pay 39.50 USD', 'name="utmRef" value="utm_source=ig&amp;utm_campaign=spring"', 'name="adClickID" value="abc123"',
+      '39.50 USD plus the add-ons you tick', 'Continue to payment', 'name="utmRef" value="utm_source=ig&amp;utm_campaign=spring"', 'name="adClickID" value="abc123"',
       'name="adType" value="google"', 'id="countryCode" name="countryCode" value="PT"', 'Coupons are not accepted yet']) {
       assert.ok(page.includes(text), `shows ${text}`);
     }

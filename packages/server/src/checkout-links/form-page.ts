@@ -148,11 +148,18 @@ ${input('countryCode', 'Country code', view, 'type="text" autocomplete="country"
 ${checkbox('receive_emails', `Email me news and offers from ${brand.display_name ?? brand.name}`, view, view.values.receive_emails === 'on')}
 ${['utmRef', 'adClickID', 'adType'].filter((k) => view.values[k]).map((k) => `<input type="hidden" name="${k}" value="${esc(view.values[k])}">`).join('\n')}
 <p class="hint">Coupons are not accepted yet.</p>
-<button type="submit">${o.tier.price_amount - (o.tier.discount_amount ?? 0) === 0 && !price.pwyw && !addons.some((a) => view.values[`addon_${a.id}`] === 'on') ? 'Continue' : `Continue to pay ${esc(payAmount(view))}`}</button>
+${(() => {
+    const free = o.tier.price_amount - (o.tier.discount_amount ?? 0) === 0 && !price.pwyw && !addons.length;
+    // Without scripts the button cannot follow the add-ons ticked, so it names the price before them;
+    // the next page states the exact total on its Pay button.
+    return free ? '<button type="submit">Continue</button>'
+      : `<p class="hint" id="total-hint">${price.pwyw ? 'Your price' : esc(payAmount(view))}${addons.length ? ' plus the add-ons you tick' : ''}: you see the total and pay on the next page.</p>
+<button type="submit" aria-describedby="total-hint">Continue to payment</button>`;
+  })()}
 </form>
 </section>`;
   return layout(`Checkout: ${title}`, body, view.mode === 'test' ? testBanner : '', {
-    css: `${storefrontCss}${formCss}.secondary{background:#fff !important;color:#1c1c1e;border:1px solid #bbb;margin-top:.5rem;font-size:1rem;padding:.5rem}`,
+    css: `${storefrontCss}${formCss}@media (min-width:60rem){main.checkout{max-width:62rem;display:grid;grid-template-columns:1fr 1.15fr;gap:0 1.5rem;align-items:start}main.checkout>.notice{grid-column:1/-1}main.checkout>.card:first-of-type{position:sticky;top:1rem}}.secondary{background:#fff !important;color:#1c1c1e;border:1px solid #bbb;margin-top:.5rem;font-size:1rem;padding:.5rem}`,
     ...(brand.accent_color ? { accent: brand.accent_color } : {}),
-  });
+  }).replace('<main>', '<main class="checkout">');
 }

@@ -179,7 +179,9 @@ function errorsByInput(problems: ErrorDetail[], offer: Offer): Record<string, st
   const errors: Record<string, string> = {};
   for (const p of problems) {
     const { input, label } = fieldOfProblem(p.field, offer);
-    errors[input] ??= label ? `${label} ${p.message}` : p.message.charAt(0).toUpperCase() + p.message.slice(1);
+    // "is required by "Product" (Label)" reads as the API's; on the form the label says which.
+    const message = /^is required\b/.test(p.message) ? 'is required' : p.message;
+    errors[input] ??= label ? `${label} ${message}` : message.charAt(0).toUpperCase() + message.slice(1);
   }
   return errors;
 }

@@ -79,9 +79,9 @@ export function resultPage(ctx: PageContext, attempt: TransactionRow): string {
   const recurring = ctx.link.line_items.some((l) => l.terms);
   // What happens next, in words (issue 24): what the buyer now holds and where to turn. No email
   // is sent by this service yet, so the page says to keep the reference rather than promise a receipt.
-  const next = paid ? `<h3>What happens next</h3>
+  const next = paid ? `<h3 style="font-size:1rem;margin:1rem 0 .25rem">What happens next</h3>
 <ul>
-<li>Your ${bought.length ? `access to ${esc(bought.join(', '))}` : 'purchase'} is active for ${esc(ctx.link.buyer_email)}${ctx.link.guests.length ? `, and your ${ctx.link.guests.length === 1 ? 'guest is' : `${ctx.link.guests.length} guests are`} on the list` : ''}.</li>
+<li>Your ${bought.length ? `purchase of ${esc(bought.join(', '))}` : 'purchase'} is confirmed for ${esc(ctx.link.buyer_email)}${ctx.link.guests.length ? `, and your ${ctx.link.guests.length === 1 ? 'guest is' : `${ctx.link.guests.length} guests are`} on the list` : ''}.</li>
 ${recurring ? '<li>Your plan renews as shown above until you cancel it.</li>' : ''}
 <li>Keep the reference below: ${esc(ctx.brandName)} can find your order with it.</li>
 </ul>` : '';

@@ -13,7 +13,7 @@ import { dateTimeWords, durationWords, eventTypeWords, recurrenceWords, tierPric
 export const storefrontCss = `
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 main.wide{max-width:60rem}.site{display:flex;align-items:center;gap:.75rem;margin:.5rem 0 1rem}
-.site img{width:48px;height:48px;border-radius:10px;object-fit:cover}.site .name{font-size:1.25rem;font-weight:700;margin:0;color:#1c1c1e;text-decoration:none}
+.site img{width:48px;height:48px;border-radius:10px;object-fit:cover}.site .name{font-size:1.25rem;font-weight:700;margin:0;color:#1c1c1e;text-decoration:none}h1.name{font-size:1.6rem !important}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:1rem;padding:0;margin:0;list-style:none}
 .grid .card{margin:0;display:flex;flex-direction:column}.grid .card h3{font-size:1.05rem;margin:.5rem 0 .25rem}
 .cover{width:100%;aspect-ratio:16/9;object-fit:cover;border-radius:8px;background:#e7e7ec}
@@ -50,10 +50,12 @@ ${twitter.map(([k, v]) => `<meta name="${k}" content="${esc(v)}">`).join('\n')}
 `;
 }
 
-function page(view: BrandView, o: { title: string; description: string; url: string; image?: string | null; type: string; indexable: boolean }, body: string) {
+function page(view: BrandView, o: { title: string; description: string; url: string; image?: string | null; type: string; indexable: boolean; home?: boolean }, body: string) {
   const { brand } = view;
-  const header = `<header class="site">${brand.logo_url ? `<img src="${esc(brand.logo_url)}" alt="">` : ''}`
-    + `<a class="name" href="${esc(view.home)}">${esc(brandName(brand))}</a></header>`;
+  const logo = brand.logo_url ? `<img src="${esc(brand.logo_url)}" alt="">` : '';
+  const header = o.home
+    ? `<header class="site">${logo}<h1 class="name">${esc(brandName(brand))}</h1></header>`
+    : `<header class="site">${logo}<a class="name" href="${esc(view.home)}">${esc(brandName(brand))}</a></header>`;
   const footer = `<footer>${brand.support_email ? `Questions? <a href="mailto:${esc(brand.support_email)}">${esc(brand.support_email)}</a>` : esc(brandName(brand))}</footer>`;
   return layout(o.title, `${header}\n${body}\n${footer}`, '', {
     head: head({ ...o, siteName: brandName(brand) }),
@@ -76,7 +78,7 @@ export function storefrontPage(view: BrandView, products: { row: ProductRow; tie
   const cards = products.map(({ row, tiers, url }) => `<li class="card">
 ${row.image_url ? `<img class="cover" src="${esc(row.image_url)}" alt="">` : ''}
 <h3><a href="${esc(url)}">${esc(row.title)}</a></h3>
-<p class="muted">${esc(typeLabel(row))}</p>
+<p class="muted">${esc(typeLabel(row, view.brand.time_zone))}</p>
 ${row.description ? `<p>${esc(truncate(row.description, 140))}</p>` : ''}
 <p class="price">${esc(fromPrice(tiers))}</p>
 </li>`).join('\n');
@@ -85,13 +87,13 @@ ${row.description ? `<p>${esc(truncate(row.description, 140))}</p>` : ''}
 ${row.description ? `<p>${esc(truncate(row.description, 140))}</p>` : ''}
 <p class="price">${esc(fromPrice(tiers))}</p>
 </li>`).join('\n');
-  return page(view, { title: name, description: `${name}: ${products.map((p) => p.row.title).slice(0, 5).join(', ') || 'shop'}`, url: view.home, image: view.brand.logo_url, type: 'website', indexable: true }, `
-<h1>${esc(name)}</h1>
+  return page(view, { title: name, description: `${name}: ${products.map((p) => p.row.title).slice(0, 5).join(', ') || 'shop'}`, url: view.home, image: view.brand.logo_url, type: 'website', indexable: true, home: true }, `
 ${products.length ? `<section aria-labelledby="products-h"><h2 id="products-h">Products</h2><ul class="grid">${cards}</ul></section>` : '<p class="card">Nothing is on sale yet. Come back soon.</p>'}
 ${hubs.length ? `<section aria-labelledby="hubs-h"><h2 id="hubs-h" style="margin-top:1.5rem">Memberships</h2><ul class="grid">${hubCards}</ul></section>` : ''}`);
 }
 
-const typeLabel = (row: ProductRow) => `${row.type.charAt(0).toUpperCase()}${row.type.slice(1)}${row.event_date_time ? ` · ${row.event_date_time.toISOString().slice(0, 10)}` : ''}`;
+const typeLabel = (row: ProductRow, timeZone: string | null = null) => `${row.type.charAt(0).toUpperCase()}${row.type.slice(1)}${row.event_date_time
+  ? ` · ${new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: timeZone ?? 'UTC' }).format(row.event_date_time)}` : ''}`;
 const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** What a tier card needs beyond the tier: places left (tiers with slots) and where its button goes. */
@@ -143,7 +145,7 @@ ${product.event_type ? `<dt>Format</dt><dd>${esc(eventTypeWords[product.event_ty
   }, `
 ${product.image_url ? `<img class="hero" src="${esc(product.image_url)}" alt="${esc(product.title)}">` : ''}
 <h1>${esc(product.title)}</h1>
-<p class="muted">${esc(typeLabel(product))}</p>
+<p class="muted">${esc(typeLabel(product, tz))}</p>
 ${product.description ? `<p>${esc(product.description)}</p>` : ''}
 ${product.keywords.length ? `<ul class="tags" aria-label="Tags">${product.keywords.map((k) => `<li>${esc(k)}</li>`).join('')}</ul>` : ''}
 ${event}
