@@ -152,6 +152,7 @@ ${(() => {
     const free = o.tier.price_amount - (o.tier.discount_amount ?? 0) === 0 && !price.pwyw && !addons.length;
     // Without scripts the button cannot follow the add-ons ticked, so it names the price before them;
     // the next page states the exact total on its Pay button.
+    if (o.left === 0) return `<p class="notice error" role="status">Sold out: "${esc(o.tier.name)}" has no places left.</p>`;
     return free ? '<button type="submit">Continue</button>'
       : `<p class="hint" id="total-hint">${price.pwyw ? 'Your price' : esc(payAmount(view))}${addons.length ? ' plus the add-ons you tick' : ''}: you see the total and pay on the next page.</p>
 <button type="submit" aria-describedby="total-hint">Continue to payment</button>`;
