@@ -10,6 +10,8 @@ import { findProfile } from '../brands/repository.ts';
 import { findHub } from '../hubs/repository.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
 import type { Principal } from '../auth/principal.ts';
+import type { CheckoutFailureLimits } from '../config.ts';
+import { noteFailure, refuseIfHammered, retryAfterOf } from '../checkout/attempts.ts';
 import { checkPaymentLink, createPaymentLink } from '../checkout/service.ts';
 import { slotsLeft } from '../checkout/stock.ts';
 import { findCheckoutLink, type CheckoutLinkRow } from './repository.ts';
@@ -30,7 +32,9 @@ const Params = Type.Object({
   linkId: Type.String({ pattern: '^clink_[A-Za-z0-9_-]{1,64}$' }),
 });
 
-export function checkoutLinkPages(parent: App, { db, config, payments }: { db: Db; config: { publicUrl: string }; payments: PaymentProviders }) {
+export function checkoutLinkPages(parent: App, { db, config, payments, secrets }: {
+  db: Db; config: { publicUrl: string; checkoutFailures: CheckoutFailureLimits }; payments: PaymentProviders; secrets: { webhookKey: Buffer };
+}) {
   const closed = (reply: FastifyReply, status: number, title: string, text: string) => sendPage(reply, status, messagePage(title, text));
 
   /** The link, its brand and the tiers it sells as they stand now; answers the page itself when the link cannot sell. */
@@ -89,6 +93,14 @@ export function checkoutLinkPages(parent: App, { db, config, payments }: { db: D
       if (origin !== undefined && origin !== new URL(config.publicUrl).origin && origin !== `${req.protocol}://${req.host}`) {
         return closed(reply, 403, 'Checkout unavailable', 'This form was sent from another website, so it was not taken. Open the checkout link again.');
       }
+      // A bot sending form after refused form is answered 429 (checkout/attempts.ts); other buyers are not affected.
+      try {
+        await refuseIfHammered(db, secrets.webhookKey, config.checkoutFailures, { address: req.ip });
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== 'rate_limited') throw err;
+        reply.header('retry-after', String(retryAfterOf(err)));
+        return closed(reply, 429, 'Too many attempts', err.message);
+      }
       const loaded = await load(brandId, linkId, reply);
       if (!loaded) return reply;
       const values = req.body as Record<string, string>;
@@ -108,6 +120,7 @@ export function checkoutLinkPages(parent: App, { db, config, payments }: { db: D
         return reply.code(303).header('cache-control', 'no-store').redirect(new URL(made.link).pathname, 303);
       } catch (err) {
         if (err instanceof AppError && err.code === 'validation_failed') {
+          await noteFailure(db, secrets.webhookKey, config.checkoutFailures, { address: req.ip });
           const errors = inFormOrder({ ...errorsByInput(err.details ?? [], selected), ...built.errors }, selected);
           if (!Object.keys(errors).length) errors._form = err.message;
           return render(reply, 400, view(loaded, selected, values, errors));

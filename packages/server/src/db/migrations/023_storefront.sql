@@ -56,3 +56,13 @@ ALTER TABLE transactions ADD COLUMN stock_held jsonb, ADD COLUMN attribution jso
 ALTER TABLE memberships ADD COLUMN receive_emails boolean;
 -- A checkout link's buyers' payment links (its sales count and the dashboard's list).
 CREATE INDEX payment_links_checkout_link ON payment_links (brand_id, checkout_link_id) WHERE checkout_link_id IS NOT NULL;
+
+-- Card-testing defence (checkout/attempts.ts): failed payment attempts and refused checkout forms,
+-- by keyed hash of the client address, the buyer's email or the card number. Service-wide, not
+-- per brand: a card tester tries one card, or one address, against many brands.
+CREATE TABLE checkout_failures (
+  kind      text NOT NULL CHECK (kind IN ('address', 'email', 'card')),
+  key_hash  text NOT NULL,
+  at        timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+CREATE INDEX checkout_failures_key ON checkout_failures (kind, key_hash, at);
