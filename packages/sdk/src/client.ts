@@ -8,6 +8,7 @@ import { Products } from './resources/products.ts';
 import { Transactions } from './resources/transactions.ts';
 import { Webhooks } from './resources/webhooks.ts';
 import { TestHelpers } from './resources/test-helpers.ts';
+import { BrandProfile, CheckoutLinks } from './resources/storefront.ts';
 import type { Ping } from './types.ts';
 
 /**
@@ -31,6 +32,8 @@ export class Client {
   readonly testClock: TestClock;
   /** Test mode only: paying a payment link from code. */
   readonly testHelpers: TestHelpers;
+  readonly brand: BrandProfile;
+  readonly checkoutLinks: CheckoutLinks;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -48,6 +51,8 @@ export class Client {
     this.emails = new Emails(this.#r);
     this.testClock = new TestClock(this.#r);
     this.testHelpers = new TestHelpers(this.#r);
+    this.brand = new BrandProfile(this.#r);
+    this.checkoutLinks = new CheckoutLinks(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

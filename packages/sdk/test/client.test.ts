@@ -300,6 +300,19 @@ describe('the client against the real server', () => {
     }
   });
 
+  it('reads and changes the brand profile, and makes, lists, gets and disables a checkout link', async () => {
+    const slug = `sdk-${brandId.slice(-8).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+    const brand = await client.brand.update({ displayName: 'SDK Studio', slug, timeZone: 'Europe/Lisbon' });
+    assert.equal(brand.slug, slug);
+    assert.equal((await client.brand.get()).displayName, 'SDK Studio');
+    const link = await client.checkoutLinks.create({ items: [{ id: ids['brush-course'], plan: ids['brush-standard'] }], name: 'Bio', maxSales: 10 });
+    assert.ok(link.url.includes(`/buy/${brandId}/${link.id}`));
+    assert.equal((await client.checkoutLinks.get(link.id)).name, 'Bio');
+    const listed = await client.checkoutLinks.list({ tier: ids['brush-standard'] }).toArray({ max: 50 });
+    assert.ok(listed.some((l) => l.id === link.id));
+    assert.equal((await client.checkoutLinks.update(link.id, { status: 'disabled' })).status, 'disabled');
+  });
+
   it('gets answers that match the served OpenAPI document, for every operation', async () => {
     const doc = await (await fetch(`${live.baseUrl}/api/v1/openapi.json`)).json();
     const { problems, seen } = checkAgainstDocument(doc, live.exchanges);

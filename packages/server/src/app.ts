@@ -38,6 +38,10 @@ import { payoutRoutes } from './payouts/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
+import { brandRoutes } from './brands/routes.ts';
+import { checkoutLinkRoutes } from './checkout-links/routes.ts';
+import { storefrontPages } from './storefront/pages.ts';
+import { checkoutLinkPages } from './checkout-links/pages.ts';
 import { dashboardStatic } from './dashboard/static.ts';
 import { installCompression } from './http/compression.ts';
 import { oauthResolver } from './auth/oauth-resolver.ts';
@@ -157,6 +161,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     invoiceRoutes(v1, deps);
     clockRoutes(v1, deps);
     testHelperRoutes(v1, deps);
+    brandRoutes(v1, deps);
+    checkoutLinkRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {
@@ -174,6 +180,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     await installCompression(pages);
     docsRoutes(pages as unknown as App);
     checkoutPages(pages, deps);
+    storefrontPages(pages, deps);
+    checkoutLinkPages(pages, deps);
     await dashboardStatic(pages, { dir: deps.dashboardDir });
   });
   stripeWebhookRoutes(app, deps);

@@ -2,6 +2,14 @@ import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 
 /** Every setting the service reads, parsed and validated once at start. */
+/** Failed payment attempts (and refused checkout forms) allowed per window before 429 (checkout/attempts.ts). */
+export interface CheckoutFailureLimits {
+  perAddress: number;
+  perEmail: number;
+  perCard: number;
+  windowMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -40,6 +48,8 @@ export interface Config {
   statementTimeoutMs: number;
   /** Request budgets (README, Rate limits). */
   rateLimits: RateLimitSettings;
+  /** Card-testing defence of the public checkout pages (docs/checkout.md, Card testing). */
+  checkoutFailures: CheckoutFailureLimits;
   /**
    * Which proxies' X-Forwarded-For Fastify believes (its `trustProxy`): false (the default: the
    * address is the TCP peer's), true (any), a hop count, or a list of addresses and CIDR ranges.
@@ -404,6 +414,12 @@ export function loadConfig(env: Env = process.env): Config {
       test: integer(env, 'RATE_LIMIT_TEST', 25, 1, 1_000_000),
       authFailuresPerMinute: integer(env, 'RATE_LIMIT_AUTH_FAILURES', 30, 1, 1_000_000),
       registrationsPerHour: integer(env, 'RATE_LIMIT_OAUTH_REGISTRATIONS', 30, 1, 1_000_000),
+    },
+    checkoutFailures: {
+      perAddress: integer(env, 'CHECKOUT_FAILURES_PER_ADDRESS', 20, 1, 1_000_000),
+      perEmail: integer(env, 'CHECKOUT_FAILURES_PER_EMAIL', 10, 1, 1_000_000),
+      perCard: integer(env, 'CHECKOUT_FAILURES_PER_CARD', 10, 1, 1_000_000),
+      windowMs: duration(env, 'CHECKOUT_FAILURE_WINDOW', 15 * 60_000, 1000, 7 * 86_400_000),
     },
     stripe: stripeSettings(env),
     trustProxy: trustProxy(env),

@@ -2,6 +2,90 @@
 // Do not edit: change the server's schemas and regenerate; a test fails when this file is stale.
 
 export interface paths {
+    "/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the brand profile
+         * @description Our addition. The brand's public profile: display name, storefront slug and address, logo, accent colour, support email, time zone and default currency. Shared by test and live mode.
+         *
+         *     Scope: `products:read`.
+         */
+        get: operations["getBrand"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the brand profile
+         * @description Our addition. Changes the fields sent (`null` clears one). The slug is unique across the service (409 when taken); the accent colour must be dark enough for white button text. Products without their own `url` then point at the new address. Shared by test and live mode: a test key with products:write changes what live buyers see.
+         *
+         *     Scope: `products:write`.
+         */
+        patch: operations["updateBrand"];
+        trace?: never;
+    };
+    "/checkout-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List checkout links
+         * @description Our addition. The checkout links of this mode, newest first; `tier` keeps those naming one tier.
+         *
+         *     Scope: `checkout:write` or `transactions:read`.
+         */
+        get: operations["listCheckoutLinks"];
+        put?: never;
+        /**
+         * Create a checkout link
+         * @description Our addition. A checkout page to share once (a bio, a QR code) that any number of buyers open, fill in and pay. Names one or more tiers (the buyer picks one), with an optional expiry and total sales cap. Each buyer's form makes a payment link by the same rules as POST /payment-links. Test keys make test links (sandbox cards).
+         *
+         *     Scope: `checkout:write`.
+         */
+        post: operations["createCheckoutLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a checkout link
+         * @description Our addition. One checkout link with its completed sales.
+         *
+         *     Scope: `checkout:write` or `transactions:read`.
+         */
+        get: operations["getCheckoutLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a checkout link
+         * @description Our addition. Changes the fields sent (`null` clears one): disable it (`status: disabled`), move its expiry, change its cap (not below the sales made or under way) or its tiers. Buyers already paying are not affected.
+         *
+         *     Scope: `checkout:write`.
+         */
+        patch: operations["updateCheckoutLink"];
+        trace?: never;
+    };
     "/email-settings": {
         parameters: {
             query?: never;
@@ -1005,6 +1089,25 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        Brand: {
+            accentColor?: string;
+            defaultCurrency?: string;
+            /** @description The name buyers see: the profile's, or `name` when unset. */
+            displayName: string;
+            id: string;
+            logoUrl?: string;
+            /** @description The account name given at sign-up. */
+            name: string;
+            /** @description The storefront's address, /s/{slug}: lower-case letters, digits and single hyphens; unique across the service. */
+            slug?: string;
+            /**
+             * Format: uri
+             * @description The public storefront page (by slug, or by brand id until a slug is set).
+             */
+            storefrontUrl: string;
+            supportEmail?: string;
+            timeZone?: string;
+        };
         CheckoutField: {
             /** @description The key used in formData and in import records; derived from the label. */
             id: string;
@@ -1023,6 +1126,36 @@ export interface components {
             required?: boolean;
             /** @enum {string} */
             type: "text" | "email" | "phone" | "number" | "select" | "checkbox" | "date";
+        };
+        CheckoutLink: {
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt?: string;
+            id: string;
+            items: {
+                /** @description A product id of your brand, or a hub id to sell one of its plans. */
+                id: string;
+                /** @description A tier of that product (or hub). When a link names several, the buyer picks one. */
+                plan: string;
+            }[];
+            /** @description Total sales cap; payments beyond it are refused before anyone pays. */
+            maxSales?: number;
+            /** @description `test` or `live`, from the key that made it: a test link takes sandbox cards only. */
+            mode: string;
+            name?: string;
+            redirectUrl?: string;
+            /** @description Payments completed through the link. */
+            sales: number;
+            /** @description `active`, or `disabled` (its page says it is closed). */
+            status: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: uri
+             * @description The public checkout page to share; it works for any number of buyers.
+             */
+            url: string;
         };
         CreatedWebhookEndpoint: {
             /** Format: date-time */
@@ -1289,6 +1422,8 @@ export interface components {
             plan?: string;
             /** @description The product, when the membership is a product's customer. */
             productID?: string;
+            /** @description Our addition: the marketing consent the person gave at checkout (the `receive_emails` opt-in); absent when never asked. */
+            receiveEmails?: boolean;
             /** @description `active`, `expired`, `removed` or `cancelled`. */
             status: string;
             subscription?: components["schemas"]["Subscription"];
@@ -1338,6 +1473,8 @@ export interface components {
             phone?: string;
             /** @description The tier id the membership is on. */
             plan?: string;
+            /** @description Our addition: the marketing consent the person gave at checkout (the `receive_emails` opt-in); absent when never asked. */
+            receiveEmails?: boolean;
             /** @description `active`, `expired`, `removed` or `cancelled`. */
             status: string;
             subscription?: components["schemas"]["Subscription"];
@@ -1432,7 +1569,10 @@ export interface components {
             type: string;
             /** Format: date-time */
             updatedAt: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The creator's own page for the product; when they set none, the product page of this service's storefront (/s/{brand}/p/{id}, docs/storefront.md).
+             */
             url?: string;
             /** @description `public`, `unlisted` or `private`. */
             visibility: string;
@@ -1464,7 +1604,10 @@ export interface components {
             type: string;
             /** Format: date-time */
             updatedAt: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The creator's own page for the product; when they set none, the product page of this service's storefront (/s/{brand}/p/{id}, docs/storefront.md).
+             */
             url?: string;
             /** @description `public`, `unlisted` or `private`. */
             visibility: string;
@@ -1650,6 +1793,15 @@ export interface components {
         Transaction: {
             /** @description Decimal amount, e.g. 25.5. */
             amount: number;
+            /** @description Our addition: where the buyer came from, from the payment link's utmRef, adClickID and adType (the web checkout fills them from its address). */
+            attribution?: {
+                /** @description The ad click id (gclid or fbclid). */
+                adClickID?: string;
+                /** @description `google` (gclid) or `facebook` (fbclid), or as the payment link said. */
+                adType?: string;
+                /** @description The utm_* parameters of the checkout page's address, as a query string. */
+                utmRef?: string;
+            };
             /** Format: date-time */
             createdAt: string;
             currency: string;
@@ -1701,6 +1853,15 @@ export interface components {
         TransactionRefundedData: {
             /** @description Decimal amount, e.g. 25.5. */
             amount: number;
+            /** @description Our addition: where the buyer came from, from the payment link's utmRef, adClickID and adType (the web checkout fills them from its address). */
+            attribution?: {
+                /** @description The ad click id (gclid or fbclid). */
+                adClickID?: string;
+                /** @description `google` (gclid) or `facebook` (fbclid), or as the payment link said. */
+                adType?: string;
+                /** @description The utm_* parameters of the checkout page's address, as a query string. */
+                utmRef?: string;
+            };
             /** Format: date-time */
             createdAt: string;
             currency: string;
@@ -1984,6 +2145,261 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get the brand profile */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Brand"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    updateBrand: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    accentColor?: string | null;
+                    defaultCurrency?: string | null;
+                    displayName?: string | null;
+                    logoUrl?: string | null;
+                    slug?: string | null;
+                    supportEmail?: string | null;
+                    timeZone?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update the brand profile */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Brand"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listCheckoutLinks: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Only links naming this tier id. */
+                tier?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List checkout links */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            hasMore: boolean;
+                            items: components["schemas"]["CheckoutLink"][];
+                            /** @description Pass as `cursor` to get the next page; an empty string on the last page. */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    createCheckoutLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description After this instant the page says sales have ended.
+                     */
+                    expiresAt?: string;
+                    items: {
+                        /** @description A product id of your brand, or a hub id to sell one of its plans. */
+                        id: string;
+                        /** @description A tier of that product (or hub). When a link names several, the buyer picks one. */
+                        plan: string;
+                    }[];
+                    /** @description At most this many completed sales in all. */
+                    maxSales?: number;
+                    /** @description Your label for the link (e.g. "Instagram bio"). */
+                    name?: string;
+                    /**
+                     * Format: uri
+                     * @description http(s) address buyers go to after paying, with `txref` and `status` added.
+                     */
+                    redirectUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a checkout link */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CheckoutLink"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getCheckoutLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a checkout link */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CheckoutLink"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    updateCheckoutLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    expiresAt?: string | null;
+                    items?: {
+                        /** @description A product id of your brand, or a hub id to sell one of its plans. */
+                        id: string;
+                        /** @description A tier of that product (or hub). When a link names several, the buyer picks one. */
+                        plan: string;
+                    }[];
+                    maxSales?: number | null;
+                    name?: string | null;
+                    redirectUrl?: string | null;
+                    /** @enum {string} */
+                    status?: "active" | "disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Update a checkout link */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CheckoutLink"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getEmailSettings: {
         parameters: {
             query?: never;

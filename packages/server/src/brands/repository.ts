@@ -49,3 +49,48 @@ export async function setRateLimits(db: Queryable, id: string, limits: { live?: 
 export async function allBrandIds(db: Queryable): Promise<string[]> {
   return (await db.query<{ id: string }>('SELECT id FROM brands ORDER BY id')).map((r) => r.id);
 }
+
+/** The brand's public profile (migration 023): what the storefront and checkout pages show. */
+export interface BrandProfileRow extends BrandRow {
+  slug: string | null;
+  display_name: string | null;
+  logo_url: string | null;
+  accent_color: string | null;
+  support_email: string | null;
+  time_zone: string | null;
+  default_currency: string | null;
+}
+
+const profileColumns = 'id, name, plan, slug, display_name, logo_url, accent_color, support_email, time_zone, default_currency';
+
+export async function findProfile(db: Queryable, id: string): Promise<BrandProfileRow | undefined> {
+  const [row] = await db.query<BrandProfileRow>(`SELECT ${profileColumns} FROM brands WHERE id = $1`, [id]);
+  return row;
+}
+
+/** The brand a storefront address names: its slug, or its id (brands without a slug yet). */
+export async function findProfileBySlugOrId(db: Queryable, slugOrId: string): Promise<BrandProfileRow | undefined> {
+  const [row] = await db.query<BrandProfileRow>(
+    `SELECT ${profileColumns} FROM brands WHERE slug = $1 OR (id = $1 AND slug IS NULL) LIMIT 1`, [slugOrId]);
+  return row;
+}
+
+/** The brand (not `except`) holding a slug, if any. */
+export async function slugHolder(db: Queryable, slug: string, except: string): Promise<string | undefined> {
+  const [row] = await db.query<{ id: string }>('SELECT id FROM brands WHERE slug = $1 AND id <> $2', [slug, except]);
+  return row?.id;
+}
+
+export type ProfileChange = Partial<Omit<BrandProfileRow, 'id' | 'name' | 'plan'>>;
+
+/** Sets the profile columns present in `change` (null clears one); the others stay as they are. */
+export async function updateProfile(db: Queryable, id: string, change: ProfileChange): Promise<BrandProfileRow | undefined> {
+  const allowed = ['slug', 'display_name', 'logo_url', 'accent_color', 'support_email', 'time_zone', 'default_currency'] as const;
+  const set = allowed.filter((c) => change[c] !== undefined);
+  if (!set.length) return findProfile(db, id);
+  const [row] = await db.query<BrandProfileRow>(
+    `UPDATE brands SET ${set.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1 RETURNING ${profileColumns}`,
+    [id, ...set.map((c) => change[c] ?? null)],
+  );
+  return row;
+}

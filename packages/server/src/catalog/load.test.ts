@@ -21,11 +21,11 @@ function asApiBody(p: any, ids: Record<string, string>) {
   };
 }
 
-/** A product without what differs between two copies of it: ids and times. */
+/** A product without what differs between two copies of it: ids and times (and the storefront url, which names the id). */
 function shape(p: any) {
   const itemIndex = new Map(p.items.map((i: any, n: number) => [i.id, n]));
   return {
-    ...p, id: undefined, createdAt: undefined, updatedAt: undefined,
+    ...p, id: undefined, createdAt: undefined, updatedAt: undefined, url: p.url?.endsWith(`/p/${p.id}`) ? '(storefront page)' : p.url,
     tiers: p.tiers.map((x: any) => ({ ...x, id: undefined, itemIDs: x.itemIDs.map((id: string) => itemIndex.get(id)) })),
     items: p.items.map((x: any) => ({ ...x, id: undefined, parentId: x.parentId === undefined ? undefined : itemIndex.get(x.parentId) })),
   };

@@ -129,6 +129,8 @@ describe('the catalog version: every write path bumps it and notifies', () => {
       return { url: `/api/v1/products/${ids.p}`, body: { title: 'Guide 2', tiers: [{ id: ids.t, ...tier }, tier] } };
     },
     'post /hubs': async () => ({ url: '/api/v1/hubs', body: { name: 'Club', tiers: [tier] } }),
+    // The brand profile is not the catalog, but products' url names the slug (docs/storefront.md).
+    'patch /brand': async () => ({ url: '/api/v1/brand', body: { displayName: 'Renamed' } }),
     'patch /hubs/{id}': async ({ brandId }) => {
       const ids = await loadCatalog(t.db, brandId, { hubs: [{ ref: 'h', name: 'Club', tiers: [{ ref: 't', ...tier }] }] });
       return { url: `/api/v1/hubs/${ids.h}`, body: { name: 'Club 2' } };

@@ -11,6 +11,8 @@ import { renderTransaction } from '../transactions/service.ts';
 import * as repo from './repository.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import { settlePayment, type FinalState } from './service.ts';
+import { holdStock } from './stock.ts';
+import type { Attribution } from '../transactions/repository.ts';
 
 /**
  * The checkout flows that must commit between steps (DESIGN.md, Who commits): the only code in
@@ -74,6 +76,8 @@ export async function beginPayment(tx: Queryable, providers: PaymentProviders, b
   const pending = await transactions.pendingForLink(tx, brandId, linkId);
   if (pending) return { link, payment: pending };
   const provider = providerOf(providers, link);
+  // Before the provider is asked: a sold-out tier refuses here, with nothing charged (checkout/stock.ts).
+  const stockHeld = await holdStock(tx, link);
   const txref = `tx_${randomBytes(15).toString('base64url')}`;
   const recurrence = link.purchases.find((p) => p.recurrence)?.recurrence;
   const opened = provider
@@ -99,8 +103,20 @@ export async function beginPayment(tx: Queryable, providers: PaymentProviders, b
     provider: provider?.name ?? null,
     provider_reference: opened?.reference ?? null,
     app_id: link.app_id ?? null,
+    stock_held: stockHeld,
+    attribution: attributionOf(link),
   });
   return { link, payment };
+}
+
+/** The link's utmRef, adClickID and adType (recorded as sent), carried onto its payments. */
+function attributionOf(link: PaymentLinkRow): Attribution | null {
+  const a: Attribution = {};
+  for (const key of ['utmRef', 'adClickID', 'adType'] as const) {
+    const value = link.extras[key];
+    if (typeof value === 'string' && value) a[key] = value;
+  }
+  return Object.keys(a).length ? a : null;
 }
 
 async function paidWith(db: Queryable, link: PaymentLinkRow): Promise<TransactionRow> {

@@ -1,4 +1,6 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CheckoutFailureLimits } from '../config.ts';
+import { noteFailure, refuseIfHammered, retryAfterOf } from './attempts.ts';
 import { Type } from 'typebox';
 import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
@@ -46,7 +48,17 @@ export function afterPayment(link: PaymentLinkRow, payment: TransactionRow): str
   return paths(link.brand_id, link.id).result(payment.txref);
 }
 
-export function checkoutPages(parent: App, { db, config, payments }: { db: Db; config: { publicUrl: string }; payments: PaymentProviders }) {
+export function checkoutPages(parent: App, { db, config, payments, secrets }: {
+  db: Db; config: { publicUrl: string; checkoutFailures: CheckoutFailureLimits }; payments: PaymentProviders; secrets: { webhookKey: Buffer };
+}) {
+  // Card testing (checkout/attempts.ts): who is refused, and what a failure is noted under.
+  const failureKeys = (req: FastifyRequest, link: PaymentLinkRow) => ({
+    address: req.ip, email: link.buyer_email, ...(typeof (req.body as Record<string, unknown>)?.card === 'string' ? { card: (req.body as Record<string, string>).card } : {}),
+  });
+  const tooMany = (reply: FastifyReply, err: AppError) => {
+    reply.header('retry-after', String(retryAfterOf(err)));
+    return html(reply, undefined, 429, messagePage('Too many attempts', err.message));
+  };
   /**
    * Sends a checkout page. Its form may send the buyer on (a redirect after the post is still
    * the form's target, for CSP) to the brand's redirectUrl after paying, or to the provider's
@@ -109,12 +121,18 @@ export function checkoutPages(parent: App, { db, config, payments }: { db: Db; c
       if (origin !== undefined && origin !== new URL(config.publicUrl).origin && origin !== `${req.protocol}://${req.host}`) {
         return html(reply, undefined, 403, messagePage('Checkout unavailable', 'This payment form was sent from another website, so it was not taken. Open the checkout link again and pay from there.'));
       }
+      const { ctx: before } = await context(brandId, linkId);
+      const keys = failureKeys(req, before.link);
       try {
+        if (before.link.status === 'open') await refuseIfHammered(db, secrets.webhookKey, config.checkoutFailures, keys);
         const { link, payment, redirectUrl } = await payLink(db, payments, brandId, linkId, req.body);
+        if (payment.status === 'failed') await noteFailure(db, secrets.webhookKey, config.checkoutFailures, keys);
         return reply.code(303).header('cache-control', 'no-store').redirect(redirectUrl ?? afterPayment(link, payment), 303);
       } catch (err) {
+        if (err instanceof AppError && err.code === 'rate_limited') return tooMany(reply, err);
         // A card the sandbox does not know: nothing was recorded; show the form again with why.
         if (err instanceof AppError && err.code === 'validation_failed') {
+          await noteFailure(db, secrets.webhookKey, config.checkoutFailures, keys);
           const { ctx } = await context(brandId, linkId);
           return html(reply, ctx.link, 400, checkoutPage(ctx, detailFields(ctx.link), err.details?.[0]?.message ?? err.message));
         }

@@ -21,8 +21,10 @@ export interface PaymentLinkRow {
   metadata: Record<string, string>;
   extras: Record<string, unknown>;
   /** How it was created and, through an OAuth app, which (migration 015). */
-  via?: 'api_key' | 'oauth' | 'session' | null;
+  via?: 'api_key' | 'oauth' | 'session' | 'checkout_link' | null;
   app_id?: string | null;
+  /** The reusable checkout link whose page made it (migration 023), or null. */
+  checkout_link_id?: string | null;
   transaction_id: string | null;
   created_at: Date;
   updated_at: Date;
@@ -34,11 +36,12 @@ export type NewPaymentLink = Omit<PaymentLinkRow, 'status' | 'transaction_id' | 
 export async function insertLink(db: Queryable, l: NewPaymentLink): Promise<PaymentLinkRow> {
   const [row] = await db.query<PaymentLinkRow>(
     `INSERT INTO payment_links (brand_id, id, mode, status, resource_id, purchases, line_items, amount, currency,
-       buyer_name, buyer_email, buyer_phone, form_data, guests, redirect_url, metadata, extras, via, app_id)
-     VALUES ($1, $2, $3, 'open', $4, $5::text::jsonb, $6::text::jsonb, $7, $8, $9, $10, $11, $12, $13::text::jsonb, $14, $15, $16, $17, $18)
+       buyer_name, buyer_email, buyer_phone, form_data, guests, redirect_url, metadata, extras, via, app_id, checkout_link_id)
+     VALUES ($1, $2, $3, 'open', $4, $5::text::jsonb, $6::text::jsonb, $7, $8, $9, $10, $11, $12, $13::text::jsonb, $14, $15, $16, $17, $18, $19)
      RETURNING *`,
     [l.brand_id, l.id, l.mode, l.resource_id, JSON.stringify(l.purchases), JSON.stringify(l.line_items), l.amount, l.currency,
-      l.buyer_name, l.buyer_email, l.buyer_phone, l.form_data, JSON.stringify(l.guests), l.redirect_url, l.metadata, l.extras, l.via ?? null, l.app_id ?? null],
+      l.buyer_name, l.buyer_email, l.buyer_phone, l.form_data, JSON.stringify(l.guests), l.redirect_url, l.metadata, l.extras, l.via ?? null, l.app_id ?? null,
+      l.checkout_link_id ?? null],
   );
   return row;
 }

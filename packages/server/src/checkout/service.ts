@@ -16,6 +16,8 @@ import * as transactions from '../transactions/repository.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
 import { renderTransaction } from '../transactions/service.ts';
 import { checkForm } from './form.ts';
+import { releaseStock } from './stock.ts';
+import { noteMarketingConsent } from '../memberships/repository.ts';
 import { priceLink, type PurchaseTarget } from './pricing.ts';
 import { urlShapeProblem } from '../security/url-guard.ts';
 import * as repo from './repository.ts';
@@ -27,8 +29,12 @@ import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
 const recorded = ['countryCode', 'booking', 'address', 'deliveryLocation', 'pickupLocation', 'utmRef', 'adClickID', 'adType',
   'checkoutOtpVerificationSkipped', 'receive_emails'] as const;
 
-/** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
-export async function createPaymentLink(tx: Queryable, principal: Principal, body: PaymentLinkBody, publicUrl: string, providers: PaymentProviders): Promise<PaymentLink> {
+/**
+ * Everything POST /payment-links checks, without writing: the catalog, the price, the buyer's
+ * form. Throws 400 validation_failed with every problem found. The web checkout
+ * (checkout-links/pages.ts) runs it to show all of a form's problems at once.
+ */
+export async function checkPaymentLink(tx: Queryable, principal: Principal, body: PaymentLinkBody, providers: PaymentProviders) {
   const provider = providers.forMode(principal.mode);
   if (!provider) {
     throw new AppError('not_configured', 'Live payments are not configured on this server yet (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET), '
@@ -51,6 +57,16 @@ export async function createPaymentLink(tx: Queryable, principal: Principal, bod
   const unsellable = provider.checkPurchases?.(priced.purchases);
   if (unsellable) problems.push({ field: 'items', message: unsellable });
   if (problems.length) throw invalidAll(problems);
+  return { catalog, priced, buyer };
+}
+
+/** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
+export async function createPaymentLink(
+  tx: Queryable, principal: Principal, body: PaymentLinkBody, publicUrl: string, providers: PaymentProviders,
+  /** Set by a reusable checkout link's page (checkout-links/pages.ts): the buyer's link points back at it. */
+  from?: { checkoutLinkId: string },
+): Promise<PaymentLink> {
+  const { catalog, priced, buyer } = await checkPaymentLink(tx, principal, body, providers);
 
   const extras: Record<string, unknown> = {};
   for (const key of recorded) if (body[key] !== undefined) extras[key] = body[key];
@@ -75,8 +91,9 @@ export async function createPaymentLink(tx: Queryable, principal: Principal, bod
     redirect_url: body.redirectUrl ?? null,
     metadata: body.metadata ?? {},
     extras,
-    via: principal.via,
+    via: from ? 'checkout_link' : principal.via,
     app_id: appOf(principal),
+    checkout_link_id: from?.checkoutLinkId ?? null,
   });
   return {
     link: checkoutUrl(publicUrl, link.brand_id, link.id),
@@ -138,6 +155,7 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
   // A link an OAuth app created: its payment's events name the app too.
   const scope = { brandId: moved.brand_id, mode: moved.mode, appId: moved.app_id ?? null };
   if (moved.status === 'failed') {
+    await releaseStock(tx, moved.brand_id, moved.mode, moved.stock_held);
     await recordEvent(tx, { ...scope, type: 'transaction.failed', data: renderTransaction(moved) });
     return moved;
   }
@@ -162,6 +180,11 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
         fields: link.form_data,
         plan: purchase.tierId,
       }));
+    }
+    const consent = link.extras.receive_emails;
+    if (typeof consent === 'boolean' && granted.length) {
+      const noted = await noteMarketingConsent(tx, link.brand_id, granted.map((g) => g.row.id), consent);
+      for (const g of granted) g.row = noted.find((r) => r.id === g.row.id) ?? g.row;
     }
     const { recurrence } = purchase;
     // A recurring tier's member.joined carries the subscription, so it is announced once that is attached.

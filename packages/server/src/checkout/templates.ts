@@ -63,7 +63,7 @@ ${error ? `<p class="notice error" role="alert">${esc(error)}</p>` : ''}
 ${elsewhere ? `<p class="hint">You enter your card on ${esc(ctx.hostedBy!)}'s secure page, then come back here.</p>` : ''}
 <form method="post" action="${esc(ctx.payAction)}">
 ${inputs}
-<button type="submit">${free ? 'Complete' : elsewhere ? `Continue to payment` : 'Pay'}</button>
+<button type="submit">${free ? 'Complete' : elsewhere ? `Continue to payment` : `Pay ${esc(formatMoney(link.amount, link.currency))}`}</button>
 </form>
 </section>`);
 }
@@ -75,10 +75,21 @@ export function resultPage(ctx: PageContext, attempt: TransactionRow): string {
   const text = paid
     ? `Thank you, ${esc(ctx.link.buyer_name)}. ${attempt.amount === 0 ? 'Your order is complete.' : `We received ${esc(formatMoney(attempt.amount, attempt.currency))}.`}`
     : 'The payment has not been confirmed yet. Refresh this page in a moment.';
+  const bought = ctx.link.line_items.filter((l) => l.product).map((l) => l.product!);
+  const recurring = ctx.link.line_items.some((l) => l.terms);
+  // What happens next, in words (issue 24): what the buyer now holds and where to turn. No email
+  // is sent by this service yet, so the page says to keep the reference rather than promise a receipt.
+  const next = paid ? `<h3 style="font-size:1rem;margin:1rem 0 .25rem">What happens next</h3>
+<ul>
+<li>Your ${bought.length ? `purchase of ${esc(bought.join(', '))}` : 'purchase'} is confirmed for ${esc(ctx.link.buyer_email)}${ctx.link.guests.length ? `, and your ${ctx.link.guests.length === 1 ? 'guest is' : `${ctx.link.guests.length} guests are`} on the list` : ''}.</li>
+${recurring ? '<li>Your plan renews as shown above until you cancel it.</li>' : ''}
+<li>Keep the reference below: ${esc(ctx.brandName)} can find your order with it.</li>
+</ul>` : '';
   return page(`${heading}: ${ctx.brandName}`, ctx.link.mode, `${summary(ctx)}
 <section class="card" aria-label="Result">
 <h2>${heading}</h2>
 <p class="notice ${paid ? 'success' : 'test'}" role="status">${text}</p>
+${next}
 <p>Reference: <code id="txref">${esc(attempt.txref)}</code></p>
 </section>`);
 }

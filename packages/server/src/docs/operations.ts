@@ -74,6 +74,27 @@ export const operationDocs: Record<string, OperationDoc> = {
     errors: [...withBody, 503],
   },
   'post /payments/verify': { id: 'verifyPayment', sdk: "const transaction = await client.payments.verify({ txref: 'tx_…' });", body: { txref: 'tx_…' }, errors: [404, ...withBody, 503] },
+  'get /brand': { id: 'getBrand', sdk: "const brand = await client.brand.get();\nconsole.log(brand.storefrontUrl);" },
+  'patch /brand': {
+    id: 'updateBrand',
+    sdk: "const brand = await client.brand.update({ displayName: 'Inkwell Studio', slug: 'inkwell', accentColor: '#6b21a8', timeZone: 'Europe/Lisbon' });",
+    body: { displayName: 'Inkwell Studio', slug: 'inkwell', accentColor: '#6b21a8', timeZone: 'Europe/Lisbon' },
+    errors: withBody,
+  },
+  'post /checkout-links': {
+    id: 'createCheckoutLink',
+    sdk: "const { url } = await client.checkoutLinks.create({\n  items: [{ id: 'prod_…', plan: 'tier_…' }],\n  name: 'Instagram bio',\n  maxSales: 100,\n});",
+    body: { items: [{ id: 'prod_…', plan: 'tier_…' }], name: 'Instagram bio', maxSales: 100 },
+    errors: withBody,
+  },
+  'get /checkout-links': { id: 'listCheckoutLinks', sdk: "for await (const link of client.checkoutLinks.list({ tier: 'tier_…' })) {\n  console.log(link.url, link.sales);\n}" },
+  'get /checkout-links/{id}': { id: 'getCheckoutLink', sdk: "const link = await client.checkoutLinks.get('clink_…');", errors: [404] },
+  'patch /checkout-links/{id}': {
+    id: 'updateCheckoutLink',
+    sdk: "const link = await client.checkoutLinks.update('clink_…', { status: 'disabled' });",
+    body: { status: 'disabled' },
+    errors: [404, ...withBody],
+  },
   'get /transactions': { id: 'listTransactions', sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);' },
   'get /transactions/{id}': { id: 'getTransaction', sdk: "const transaction = await client.transactions.get('tx_…');", errors: [404] },
   'post /transactions/{id}/refund': {

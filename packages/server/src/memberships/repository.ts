@@ -17,6 +17,8 @@ export interface MembershipRow {
   plan: string | null;
   /** The subscription paying for it, when bought on a recurring tier. */
   subscription_id: string | null;
+  /** Marketing consent from the checkout form's opt-in (migration 023); null when never asked. */
+  receive_emails?: boolean | null;
   joined_at: Date;
   created_at: Date;
   /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
@@ -206,4 +208,16 @@ export async function findByPerson(db: Queryable, brandId: string, mode: Mode, t
     [brandId, mode, target.hubId ?? target.productId, email],
   );
   return row;
+}
+
+/**
+ * Records the buyer's answer to the checkout's email opt-in on what they bought: a tick gives
+ * consent; an unticked box never takes back consent given before (withdrawing is its own act).
+ */
+export async function noteMarketingConsent(db: Queryable, brandId: string, ids: string[], consent: boolean): Promise<MembershipRow[]> {
+  return db.query<MembershipRow>(
+    `UPDATE memberships SET receive_emails = CASE WHEN $3 THEN true ELSE coalesce(receive_emails, false) END, ${bumpVersionSql}
+     WHERE brand_id = $1 AND id = ANY($2::text[]) RETURNING *`,
+    [brandId, ids, consent],
+  );
 }

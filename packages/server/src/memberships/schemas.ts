@@ -12,6 +12,7 @@ export const Membership = Type.Object({
   status: Type.String({ description: '`active`, `expired`, `removed` or `cancelled`.' }),
   plan: Type.Optional(Type.String({ description: 'The tier id the membership is on.' })),
   joinedAt: Type.String({ format: 'date-time' }),
+  receiveEmails: Type.Optional(Type.Boolean({ description: 'Our addition: the marketing consent the person gave at checkout (the `receive_emails` opt-in); absent when never asked.' })),
   ...VersionFields,
   subscription: Type.Optional(Type.Unsafe<Subscription>({ ...Subscription, description: 'Our addition: the recurring side of a membership bought on a recurring tier (docs/subscriptions.md).' })),
 }, { $id: 'Membership' });

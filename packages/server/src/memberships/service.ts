@@ -25,6 +25,7 @@ export function renderMembership(row: repo.MembershipRow, sub?: SubscriptionRow)
     status: row.status,
     ...(row.plan ? { plan: row.plan } : {}),
     joinedAt: row.joined_at.toISOString(),
+    ...(typeof row.receive_emails === 'boolean' ? { receiveEmails: row.receive_emails } : {}),
     ...versionOf(row),
     ...(sub ? { subscription: renderSubscription(sub) } : {}),
   };

@@ -25,16 +25,29 @@ button{width:100%;margin-top:1rem;font-size:1.1rem;font-weight:600;padding:.8rem
 .error{background:#fdecea;color:#8a1c13}.success{background:#e7f6ec;color:#14532d}.test{background:#fff4d6;color:#6b4e00;text-align:center}
 a{color:#2b59c3}`;
 
+/** What a public page adds to the layout (storefront/templates.ts): search-engine and share tags, the brand's colour, a wider column. */
+export interface PageOptions {
+  /** Trusted HTML for <head>: canonical link, Open Graph and Twitter card tags. */
+  head?: string;
+  /** Leaves out `noindex`: storefront pages are meant to be found. */
+  indexable?: boolean;
+  /** A #rrggbb colour (checked dark enough for white text) for buttons and links. */
+  accent?: string;
+  /** Extra trusted CSS. */
+  css?: string;
+}
+
 /** A whole page. `banner` is trusted HTML shown above the body (e.g. the test-mode notice). */
-export function layout(title: string, body: string, banner = ''): string {
+export function layout(title: string, body: string, banner = '', options: PageOptions = {}): string {
+  const accent = options.accent && /^#[0-9a-f]{6}$/i.test(options.accent)
+    ? `button,.button{background:${options.accent}}a{color:${options.accent}}` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${esc(title)}</title>
-<style>${style}</style>
+${options.indexable ? '' : '<meta name="robots" content="noindex">\n'}<title>${esc(title)}</title>
+${options.head ?? ''}<style>${style}${options.css ?? ''}${accent}</style>
 </head>
 <body>
 <main>
@@ -55,11 +68,11 @@ export function messagePage(title: string, message: string): string {
  * referrer to other sites, and a CSP that allows no scripts. `formAction` lists the origins its forms may post
  * to besides our own.
  */
-export function sendPage(reply: FastifyReply, status: number, html: string, options: { formAction?: string[] } = {}) {
+export function sendPage(reply: FastifyReply, status: number, html: string, options: { formAction?: string[]; cacheControl?: string } = {}) {
   const formAction = ["'self'", ...(options.formAction ?? [])].join(' ');
   return reply.code(status)
     .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
+    .header('cache-control', options.cacheControl ?? 'no-store')
     // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on our own form
     // posts, and the checkout form checks Origin (CSRF). Other sites still get no referrer.
     .header('referrer-policy', 'same-origin')

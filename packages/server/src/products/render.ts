@@ -5,7 +5,11 @@ import type { CheckoutField, Item, Product, ProductSummary, Tier } from './schem
 // Optional fields are left out when the product has no value for them (never null), so every
 // field that is present has the type the reference gives it.
 
-export function renderProductSummary(row: ProductRow): ProductSummary {
+/**
+ * `pageBase` is the brand's storefront product address without the id (`https://…/s/{slug}/p/`):
+ * a product without its own `url` answers its page on this service (docs/storefront.md).
+ */
+export function renderProductSummary(row: ProductRow, pageBase?: string): ProductSummary {
   return {
     id: row.id,
     type: row.type,
@@ -13,7 +17,7 @@ export function renderProductSummary(row: ProductRow): ProductSummary {
     title: row.title,
     description: row.description ?? '',
     ...(row.image_url ? { imageUrl: row.image_url } : {}),
-    ...(row.url ? { url: row.url } : {}),
+    ...(row.url ? { url: row.url } : pageBase ? { url: `${pageBase}${encodeURIComponent(row.id)}` } : {}),
     visibility: row.visibility,
     isFree: row.is_free,
     keywords: row.keywords,
@@ -80,9 +84,9 @@ export function renderCheckoutField(row: CheckoutFieldRow): CheckoutField {
   };
 }
 
-export function renderProduct(row: ProductRow, tiers: TierRow[], items: ItemRow[], fields: CheckoutFieldRow[]): Product {
+export function renderProduct(row: ProductRow, tiers: TierRow[], items: ItemRow[], fields: CheckoutFieldRow[], pageBase?: string): Product {
   return {
-    ...renderProductSummary(row),
+    ...renderProductSummary(row, pageBase),
     tiers: tiers.map(renderTier),
     items: items.map(renderItem),
     checkoutFields: fields.map(renderCheckoutField),

@@ -14,7 +14,8 @@ import * as writes from './writes.ts';
 const edit = { auth: { scope: 'products:write' as const } };
 const shared = 'The catalog is shared by test and live mode: a test key with products:write edits the product live buyers see.';
 
-export function productRoutes(app: App, { db, catalogCache }: { db: Db; catalogCache: CatalogCache }) {
+export function productRoutes(app: App, { db, catalogCache, config }: { db: Db; catalogCache: CatalogCache; config: { publicUrl: string } }) {
+  const { publicUrl } = config;
   app.get('/products', {
     schema: {
       summary: 'List products',
@@ -25,7 +26,7 @@ export function productRoutes(app: App, { db, catalogCache }: { db: Db; catalogC
     },
     config: { auth: { scope: 'products:read' } },
   }, async (req, reply) => cachedAnswer(catalogCache, req, reply, pageKey('products', req.query),
-    async () => ok('Products retrieved', await service.listProducts(db, principalOf(req), req.query))));
+    async () => ok('Products retrieved', await service.listProducts(db, principalOf(req), req.query, publicUrl))));
 
   app.get('/products/:id', {
     schema: {
@@ -37,7 +38,7 @@ export function productRoutes(app: App, { db, catalogCache }: { db: Db; catalogC
     },
     config: { auth: { scope: 'products:read' } },
   }, async (req, reply) => cachedAnswer(catalogCache, req, reply, `product/${req.params.id}`,
-    async () => ok('Product retrieved', await service.getProduct(db, principalOf(req), req.params.id))));
+    async () => ok('Product retrieved', await service.getProduct(db, principalOf(req), req.params.id, publicUrl))));
 
   app.post('/products', {
     schema: {
@@ -49,7 +50,7 @@ export function productRoutes(app: App, { db, catalogCache }: { db: Db; catalogC
       response: { 200: Envelope(Product) },
     },
     config: edit,
-  }, async (req, reply) => write(db, req, reply, (tx) => writes.createProduct(tx, principalOf(req), req.body), 'Product created'));
+  }, async (req, reply) => write(db, req, reply, (tx) => writes.createProduct(tx, principalOf(req), req.body, publicUrl), 'Product created'));
 
   app.patch('/products/:id', {
     schema: {
@@ -64,5 +65,5 @@ export function productRoutes(app: App, { db, catalogCache }: { db: Db; catalogC
       response: { 200: Envelope(Product) },
     },
     config: edit,
-  }, async (req, reply) => write(db, req, reply, (tx) => writes.updateProduct(tx, principalOf(req), req.params.id, req.body), 'Product updated'));
+  }, async (req, reply) => write(db, req, reply, (tx) => writes.updateProduct(tx, principalOf(req), req.params.id, req.body, publicUrl), 'Product updated'));
 }

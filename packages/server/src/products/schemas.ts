@@ -64,7 +64,7 @@ const productFields = {
   title: Type.String(),
   description: Type.String(),
   imageUrl: Type.Optional(Type.String({ format: 'uri' })),
-  url: Type.Optional(Type.String({ format: 'uri' })),
+  url: Type.Optional(Type.String({ format: 'uri', description: 'The creator\'s own page for the product; when they set none, the product page of this service\'s storefront (/s/{brand}/p/{id}, docs/storefront.md).' })),
   visibility: Type.String({ description: '`public`, `unlisted` or `private`.' }),
   isFree: Type.Boolean(),
   keywords: Type.Array(Type.String()),

@@ -82,7 +82,7 @@ async function writeLists(
   return tiers;
 }
 
-export async function createProduct(tx: Queryable, principal: Principal, body: ProductCreateBody): Promise<Product> {
+export async function createProduct(tx: Queryable, principal: Principal, body: ProductCreateBody, publicUrl?: string): Promise<Product> {
   const { tiers, items, checkoutFields, hubID, ...values } = body;
   const { fieldIds } = await check(tx, principal.brandId, values, hubID, body, { tiers: [], items: [], fieldIds: [] });
   const id = newId('prod');
@@ -92,7 +92,7 @@ export async function createProduct(tx: Queryable, principal: Principal, body: P
   });
   await writeLists(tx, principal.brandId, id, { tiers, items: items ?? [], checkoutFields: checkoutFields ?? [] }, { tiers: [], items: [] }, fieldIds ?? []);
   await catalogChanged(tx, principal.brandId);
-  return getProduct(tx, principal, id);
+  return getProduct(tx, principal, id, publicUrl);
 }
 
 /** A stored product's own fields as the values a write would set. */
@@ -128,7 +128,7 @@ function mergeValues(stored: ProductValues, body: ProductUpdateBody): ProductVal
   return out;
 }
 
-export async function updateProduct(tx: Queryable, principal: Principal, id: string, body: ProductUpdateBody): Promise<Product> {
+export async function updateProduct(tx: Queryable, principal: Principal, id: string, body: ProductUpdateBody, publicUrl?: string): Promise<Product> {
   const brandId = principal.brandId;
   const row = await repo.lockProduct(tx, brandId, id);
   if (!row) throw notFound('product');
@@ -142,5 +142,5 @@ export async function updateProduct(tx: Queryable, principal: Principal, id: str
   const after = await writeLists(tx, brandId, id, body, now, fieldIds);
   await repo.updateProduct(tx, { brand_id: brandId, id, hub_id: hubId, ...productColumns(values), is_free: isFree(after) });
   await catalogChanged(tx, brandId);
-  return getProduct(tx, principal, id);
+  return getProduct(tx, principal, id, publicUrl);
 }

@@ -31,6 +31,9 @@ export interface TransactionRow {
   /** Succeeded refunds in all, and every refund as the API lists it (amounts in minor units), kept by refunds-repository.ts. */
   refunded_amount?: number;
   refunds?: RefundSummary[];
+  /** What the payment holds of limited stock (checkout/stock.ts), and where the buyer came from (migration 023). */
+  stock_held?: import('../checkout/stock.ts').StockHeld | null;
+  attribution?: Attribution | null;
   created_at: Date;
   /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
   version: number;
@@ -47,13 +50,21 @@ export interface RefundSummary {
 
 export type NewTransaction = Omit<TransactionRow, 'refunded_amount' | 'refunds' | 'created_at' | 'updated_at' | 'version' | 'failure_code' | 'failure_message'>;
 
+/** Where a buyer came from: utm_* of the checkout page's address, and an ad click id (gclid, fbclid). */
+export interface Attribution {
+  utmRef?: string;
+  adClickID?: string;
+  adType?: string;
+}
+
 export async function insertTransaction(db: Queryable, t: NewTransaction): Promise<TransactionRow> {
   const [row] = await db.query<TransactionRow>(
     `INSERT INTO transactions (brand_id, id, txref, mode, type, status, amount, currency, customer_name, customer_email,
-       resource_id, metadata, payment_link_id, provider, provider_reference, app_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
+       resource_id, metadata, payment_link_id, provider, provider_reference, app_id, stock_held, attribution)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::text::jsonb, $18::text::jsonb) RETURNING *`,
     [t.brand_id, t.id, t.txref, t.mode, t.type, t.status, t.amount, t.currency, t.customer_name, t.customer_email,
-      t.resource_id, t.metadata, t.payment_link_id, t.provider, t.provider_reference, t.app_id ?? null],
+      t.resource_id, t.metadata, t.payment_link_id, t.provider, t.provider_reference, t.app_id ?? null,
+      t.stock_held ? JSON.stringify(t.stock_held) : null, t.attribution ? JSON.stringify(t.attribution) : null],
   );
   return row;
 }

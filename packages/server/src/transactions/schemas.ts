@@ -31,6 +31,11 @@ export const Transaction = Type.Object({
       + 'Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md).',
   })),
   net: Type.Optional(Type.Number({ description: 'Our addition, with `fee`: what the brand keeps, amount − fee − refundedAmount, as a decimal.' })),
+  attribution: Type.Optional(Type.Object({
+    utmRef: Type.Optional(Type.String({ description: 'The utm_* parameters of the checkout page\'s address, as a query string.' })),
+    adClickID: Type.Optional(Type.String({ description: 'The ad click id (gclid or fbclid).' })),
+    adType: Type.Optional(Type.String({ description: '`google` (gclid) or `facebook` (fbclid), or as the payment link said.' })),
+  }, { description: 'Our addition: where the buyer came from, from the payment link\'s utmRef, adClickID and adType (the web checkout fills them from its address).' })),
   ...VersionFields,
 }, { $id: 'Transaction' });
 

@@ -38,6 +38,7 @@ export function renderTransaction(row: repo.TransactionRow, fees?: FeeSettings):
     refundedAmount: toMajor(row.refunded_amount ?? 0, row.currency),
     refunds: (row.refunds ?? []).map((r) => ({ ...r, amount: toMajor(r.amount, row.currency) })),
     ...feesOf(row, fees),
+    ...(row.attribution && Object.keys(row.attribution).length ? { attribution: row.attribution } : {}),
     ...versionOf(row),
   };
 }

@@ -1,3 +1,5 @@
+import type { Brand } from '@creator-commerce/sdk';
+import { ShareBox } from './ShareBox.tsx';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
@@ -71,6 +73,8 @@ export function HubPage() {
   const qc = useQueryClient();
   const key = ['hub', id];
   const hub = useQuery({ queryKey: key, queryFn: () => api.get<Hub>(v1(`/hubs/${encodeURIComponent(id)}`)) });
+  // The hub's public page lives under the brand's storefront address (docs/storefront.md).
+  const brand = useQuery({ queryKey: ['brand'], queryFn: () => api.get<Brand>(v1('/brand')) });
   if (hub.isPending) return <Loading />;
   if (hub.error) return <><PageHeader title="Hub" /><ErrorNote error={hub.error} /></>;
   const h = hub.data;
@@ -84,6 +88,7 @@ export function HubPage() {
         qc.invalidateQueries({ queryKey: ['list', v1('/hubs')] });
         toast({ title: 'Saved' });
       }} />
+      <div className="mt-6"><ShareBox ownerId={h.id} tiers={h.tiers} {...(brand.data ? { pageUrl: `${brand.data.storefrontUrl}/h/${encodeURIComponent(h.id)}` } : {})} /></div>
     </div>
   );
 }

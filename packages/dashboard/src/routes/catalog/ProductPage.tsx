@@ -9,6 +9,7 @@ import { toast } from '@/components/ui/toast';
 import { ErrorNote, Loading, PageHeader } from '../people/parts.tsx';
 import { titleCase } from './fields.tsx';
 import { PaymentLinkBuilder } from './PaymentLinkBuilder.tsx';
+import { ShareBox } from './ShareBox.tsx';
 import { ProductEditor } from './ProductEditor.tsx';
 import { productBody, productToForm } from './product-form.ts';
 import { productStatusVariant } from './ProductsPage.tsx';
@@ -41,6 +42,7 @@ export function ProductPage() {
       <Tabs defaultValue="edit">
         <TabsList className="mb-4">
           <TabsTrigger value="edit">Details</TabsTrigger>
+          <TabsTrigger value="share">Share</TabsTrigger>
           <TabsTrigger value="sell">Payment link</TabsTrigger>
         </TabsList>
         <TabsContent value="edit">
@@ -56,6 +58,9 @@ export function ProductPage() {
               toast({ title: 'Saved' });
             }}
           />
+        </TabsContent>
+        <TabsContent value="share">
+          <ShareBox ownerId={p.id} tiers={p.tiers} {...(p.status === 'published' && p.visibility !== 'private' && p.url ? { pageUrl: p.url } : {})} />
         </TabsContent>
         <TabsContent value="sell">
           <PaymentLinkBuilder key={p.updatedAt} product={p} />

@@ -5,6 +5,7 @@ import { CopyButton } from '@/components/copy-button';
 import { PageHeader } from '@/components/page';
 import { useCurrentSession } from '@/lib/session';
 import { EmailSettingsCard } from './email-settings';
+import { BrandProfileCard } from './brand-profile.tsx';
 
 /** What Plus adds on top of Free, in the words of docs/oauth-mcp.md. */
 const plusUnlocks = [
@@ -24,6 +25,7 @@ export function Settings() {
   return (
     <div className="space-y-6">
       <PageHeader title="Settings" description={`Settings of ${brand.name}.`} />
+      <BrandProfileCard />
       <Card>
         <CardHeader>
           <CardTitle className="flex items-center gap-2">

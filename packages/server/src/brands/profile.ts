@@ -1,0 +1,88 @@
+import type { Queryable } from '../db/client.ts';
+import { catalogChanged } from '../catalog/version.ts';
+import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
+import type { Principal } from '../auth/principal.ts';
+import * as repo from './repository.ts';
+import type { BrandProfileRow } from './repository.ts';
+import type { Brand, BrandUpdateBody } from './schemas.ts';
+
+/** GET and PATCH /brand: the brand profile the public pages show (docs/storefront.md). */
+
+/** The storefront address of a brand: by slug, or by id until it has one. */
+export const storefrontPath = (b: Pick<BrandProfileRow, 'id' | 'slug'>) => `/s/${encodeURIComponent(b.slug ?? b.id)}`;
+
+export function renderBrand(row: BrandProfileRow, publicUrl: string): Brand {
+  return {
+    id: row.id,
+    name: row.name,
+    displayName: row.display_name ?? row.name,
+    ...(row.slug ? { slug: row.slug } : {}),
+    storefrontUrl: `${publicUrl}${storefrontPath(row)}`,
+    ...(row.logo_url ? { logoUrl: row.logo_url } : {}),
+    ...(row.accent_color ? { accentColor: row.accent_color } : {}),
+    ...(row.support_email ? { supportEmail: row.support_email } : {}),
+    ...(row.time_zone ? { timeZone: row.time_zone } : {}),
+    ...(row.default_currency ? { defaultCurrency: row.default_currency } : {}),
+  };
+}
+
+export async function getBrand(db: Queryable, principal: Principal, publicUrl: string): Promise<Brand> {
+  const row = await repo.findProfile(db, principal.brandId);
+  if (!row) throw notFound('brand');
+  return renderBrand(row, publicUrl);
+}
+
+// Addresses the service serves itself under /s/… would be ambiguous as slugs of nobody in particular.
+const reservedSlugs = new Set(['api', 'admin', 'checkout', 'dashboard', 'docs', 'static', 'assets', 'new', 'www']);
+
+export async function updateBrand(tx: Queryable, principal: Principal, body: BrandUpdateBody, publicUrl: string): Promise<Brand> {
+  const problems: ErrorDetail[] = [];
+  if (body.slug && reservedSlugs.has(body.slug)) problems.push({ field: 'slug', message: `"${body.slug}" is reserved; choose another` });
+  if (body.logoUrl && !/^https?:\/\/[^\s/@]+(\/|$)/i.test(body.logoUrl)) problems.push({ field: 'logoUrl', message: 'must be an http:// or https:// address' });
+  if (body.timeZone && !isTimeZone(body.timeZone)) problems.push({ field: 'timeZone', message: `"${body.timeZone}" is not an IANA time zone such as Europe/Lisbon or America/New_York` });
+  if (body.accentColor && contrastWithWhite(body.accentColor) < 4.5) {
+    problems.push({ field: 'accentColor', message: `${body.accentColor} is too light for the white text of buttons (contrast ${contrastWithWhite(body.accentColor).toFixed(1)}:1, at least 4.5:1 is needed); choose a darker colour` });
+  }
+  if (body.displayName !== undefined && body.displayName !== null && !body.displayName.trim()) problems.push({ field: 'displayName', message: 'may not be blank' });
+  if (problems.length) throw invalidAll(problems);
+  if (body.slug) {
+    const holder = await repo.slugHolder(tx, body.slug, principal.brandId);
+    if (holder) throw new AppError('conflict', `The slug "${body.slug}" is taken by another brand; choose another.`, [{ field: 'slug', message: 'is taken by another brand' }]);
+  }
+  const row = await repo.updateProfile(tx, principal.brandId, {
+    slug: body.slug,
+    display_name: body.displayName === undefined ? undefined : body.displayName?.trim() ?? null,
+    logo_url: body.logoUrl,
+    accent_color: body.accentColor?.toLowerCase() ?? body.accentColor,
+    support_email: body.supportEmail,
+    time_zone: body.timeZone,
+    default_currency: body.defaultCurrency,
+  }).catch((err: { code?: string }) => {
+    // Two brands claiming one slug at the same instant: the unique index decides.
+    if (err.code === '23505') throw new AppError('conflict', `The slug "${body.slug}" is taken by another brand; choose another.`, [{ field: 'slug', message: 'is taken by another brand' }]);
+    throw err;
+  });
+  if (!row) throw notFound('brand');
+  // Products' `url` and the cached storefront pages name the slug: they are read afresh.
+  await catalogChanged(tx, principal.brandId);
+  return renderBrand(row, publicUrl);
+}
+
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** WCAG contrast ratio of a #rrggbb colour against white. */
+export function contrastWithWhite(hex: string): number {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(1 + 2 * i, 3 + 2 * i), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const lum = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
+  return 1.05 / (lum + 0.05);
+}

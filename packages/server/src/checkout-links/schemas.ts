@@ -1,0 +1,60 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * Reusable checkout links (our addition, docs/checkout.md): a URL a creator shares once (a bio, a
+ * QR code) that any number of buyers open, fill in and pay. Each buyer's form becomes an ordinary
+ * payment link made by the same service as POST /payment-links.
+ */
+
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+
+export const CheckoutLinkItem = Type.Object({
+  id: { ...Id, description: 'A product id of your brand, or a hub id to sell one of its plans.' },
+  plan: { ...Id, description: 'A tier of that product (or hub). When a link names several, the buyer picks one.' },
+}, { additionalProperties: false });
+
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const CheckoutLink = Type.Object({
+  id: Type.String(),
+  url: Type.String({ format: 'uri', description: 'The public checkout page to share; it works for any number of buyers.' }),
+  mode: Type.String({ description: '`test` or `live`, from the key that made it: a test link takes sandbox cards only.' }),
+  name: Type.Optional(Type.String()),
+  items: Type.Array(CheckoutLinkItem),
+  status: Type.String({ description: '`active`, or `disabled` (its page says it is closed).' }),
+  expiresAt: Type.Optional(Timestamp),
+  maxSales: Type.Optional(Type.Integer({ description: 'Total sales cap; payments beyond it are refused before anyone pays.' })),
+  sales: Type.Integer({ description: 'Payments completed through the link.' }),
+  redirectUrl: Type.Optional(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+}, { $id: 'CheckoutLink' });
+export type CheckoutLink = Static<typeof CheckoutLink>;
+
+const common = {
+  name: Type.String({ minLength: 1, maxLength: 200, description: 'Your label for the link (e.g. "Instagram bio").' }),
+  expiresAt: { ...Timestamp, description: 'After this instant the page says sales have ended.' },
+  maxSales: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'At most this many completed sales in all.' }),
+  redirectUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'http(s) address buyers go to after paying, with `txref` and `status` added.' }),
+};
+
+export const CheckoutLinkCreateBody = Type.Object({
+  items: Type.Array(CheckoutLinkItem, { minItems: 1, maxItems: 10 }),
+  name: Type.Optional(common.name),
+  expiresAt: Type.Optional(common.expiresAt),
+  maxSales: Type.Optional(common.maxSales),
+  redirectUrl: Type.Optional(common.redirectUrl),
+}, { additionalProperties: false, $id: 'CheckoutLinkCreateRequest' });
+export type CheckoutLinkCreateBody = Static<typeof CheckoutLinkCreateBody>;
+
+const clearable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(s: T) => Type.Optional(Type.Union([s, Type.Null()]));
+
+export const CheckoutLinkUpdateBody = Type.Object({
+  items: Type.Optional(Type.Array(CheckoutLinkItem, { minItems: 1, maxItems: 10 })),
+  name: clearable(common.name),
+  status: Type.Optional(Type.Enum(['active', 'disabled'], { type: 'string' })),
+  expiresAt: clearable(common.expiresAt),
+  maxSales: clearable(common.maxSales),
+  redirectUrl: clearable(common.redirectUrl),
+}, { additionalProperties: false, minProperties: 1, $id: 'CheckoutLinkUpdateRequest' });
+export type CheckoutLinkUpdateBody = Static<typeof CheckoutLinkUpdateBody>;

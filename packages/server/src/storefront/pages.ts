@@ -1,0 +1,107 @@
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { Db } from '../db/client.ts';
+import type { App } from '../http/app-type.ts';
+import { messagePage, sendPage } from '../pages/html.ts';
+import { findProfileBySlugOrId, type BrandProfileRow } from '../brands/repository.ts';
+import { storefrontPath } from '../brands/profile.ts';
+import { findHub } from '../hubs/repository.ts';
+import { productItems, type TierRow } from '../products/repository.ts';
+import { linkForTier } from '../checkout-links/repository.ts';
+import { checkoutLinkPath } from '../checkout-links/service.ts';
+import { slotsLeft } from '../checkout/stock.ts';
+import type { Mode } from '../auth/principal.ts';
+import * as repo from './repository.ts';
+import { hubPage, productPage, storefrontPage, type BrandView, type TierOffer } from './templates.ts';
+
+/**
+ * The public storefront (docs/storefront.md), no key needed:
+ *   GET /s/{brand}                 the brand's published public products and its hubs
+ *   GET /s/{brand}/p/{productId}   a product page (published, public or unlisted; else 404)
+ *   GET /s/{brand}/h/{hubId}       a hub page with its plans
+ * {brand} is the brand's slug, or its id until it has one; an id of a brand that has a slug is
+ * answered 301 to the slug's address, so each page has one canonical URL.
+ */
+
+const Slug = Type.String({ minLength: 1, maxLength: 100 });
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+
+// Pages change with the catalog and with stock; a short shared cache keeps a busy page cheap.
+const cacheControl = 'public, max-age=30';
+
+export function storefrontPages(parent: App, { db, config }: { db: Db; config: { publicUrl: string } }) {
+  const notFoundPage = (reply: FastifyReply) =>
+    sendPage(reply, 404, messagePage('Page not found', 'There is nothing here. The link may be mistyped, or the item is no longer on sale.'));
+
+  /** The brand an address names, or undefined after answering (404, or 301 to the slug's address). */
+  const brandOf = async (slug: string, rest: string, reply: FastifyReply): Promise<BrandView | undefined> => {
+    const brand = await findProfileBySlugOrId(db, slug) ?? await findBrandWithSlug(slug);
+    if (!brand) {
+      notFoundPage(reply);
+      return undefined;
+    }
+    if (brand.slug && brand.slug !== slug) {
+      reply.code(301).header('cache-control', cacheControl).redirect(`${storefrontPath(brand)}${rest}`, 301);
+      return undefined;
+    }
+    return { brand, home: `${config.publicUrl}${storefrontPath(brand)}` };
+  };
+  // A brand with a slug asked for by its id: found, so it can be redirected.
+  const findBrandWithSlug = async (id: string) => {
+    if (!id.startsWith('brand_')) return undefined;
+    const [row] = await db.query<BrandProfileRow>(
+      'SELECT id, name, plan, slug, display_name, logo_url, accent_color, support_email, time_zone, default_currency FROM brands WHERE id = $1', [id]);
+    return row;
+  };
+
+  /** Each tier with its places left and its button's checkout link (live before test). */
+  const offersFor = async (brandId: string, tiers: TierRow[]): Promise<TierOffer[]> => Promise.all(tiers.map(async (tier) => {
+    const link = await linkForTier(db, brandId, tier.id);
+    const mode: Mode = link?.mode ?? 'live';
+    const left = tier.slots !== null ? (await slotsLeft(db, brandId, mode, [tier])).get(tier.id) : undefined;
+    return { tier, ...(left !== undefined ? { left } : {}), ...(link ? { buyUrl: `${config.publicUrl}${checkoutLinkPath(brandId, link.id)}?tier=${encodeURIComponent(tier.id)}` } : {}) };
+  }));
+
+  parent.register(async (scoped) => {
+    const app = scoped as unknown as App;
+    app.setErrorHandler((err, _req, reply) => {
+      if ((err as { validationContext?: string }).validationContext) return notFoundPage(reply);
+      reply.log.error({ err }, 'storefront page failed');
+      return sendPage(reply, 500, messagePage('Something went wrong', 'Please try again in a moment.'));
+    });
+
+    app.get('/s/:slug', { schema: { hide: true, params: Type.Object({ slug: Slug }) } }, async (req, reply) => {
+      const view = await brandOf(req.params.slug, '', reply);
+      if (!view) return reply;
+      const { id: brandId } = view.brand;
+      const [products, hubs] = await Promise.all([repo.listedProducts(db, brandId), repo.allHubs(db, brandId)]);
+      const tiers = await repo.tiersOnSale(db, brandId, [...products.map((p) => p.id), ...hubs.map((h) => h.id)]);
+      const html = storefrontPage(view,
+        products.map((row) => ({ row, tiers: tiers.filter((t) => t.product_id === row.id), url: `${view.home}/p/${encodeURIComponent(row.id)}` })),
+        hubs.map((row) => ({ row, tiers: tiers.filter((t) => t.hub_id === row.id), url: `${view.home}/h/${encodeURIComponent(row.id)}` }))
+          .filter((h) => h.tiers.length));
+      return sendPage(reply, 200, html, { cacheControl });
+    });
+
+    app.get('/s/:slug/p/:id', { schema: { hide: true, params: Type.Object({ slug: Slug, id: Id }) } }, async (req, reply) => {
+      const view = await brandOf(req.params.slug, `/p/${encodeURIComponent(req.params.id)}`, reply);
+      if (!view) return reply;
+      const product = await repo.visibleProduct(db, view.brand.id, req.params.id);
+      if (!product) return notFoundPage(reply);
+      const [tiers, items] = await Promise.all([repo.tiersOnSale(db, view.brand.id, [product.id]), productItems(db, view.brand.id, product.id)]);
+      const url = `${view.home}/p/${encodeURIComponent(product.id)}`;
+      return sendPage(reply, 200, productPage(view, product, url, await offersFor(view.brand.id, tiers), items), { cacheControl });
+    });
+
+    app.get('/s/:slug/h/:id', { schema: { hide: true, params: Type.Object({ slug: Slug, id: Id }) } }, async (req, reply) => {
+      const view = await brandOf(req.params.slug, `/h/${encodeURIComponent(req.params.id)}`, reply);
+      if (!view) return reply;
+      const hub = await findHub(db, view.brand.id, req.params.id);
+      if (!hub) return notFoundPage(reply);
+      const [tiers, products] = await Promise.all([repo.tiersOnSale(db, view.brand.id, [hub.id]), repo.listedProducts(db, view.brand.id)]);
+      const url = `${view.home}/h/${encodeURIComponent(hub.id)}`;
+      return sendPage(reply, 200, hubPage(view, hub, url, await offersFor(view.brand.id, tiers),
+        products.filter((p) => p.hub_id === hub.id).map((row) => ({ row, url: `${view.home}/p/${encodeURIComponent(row.id)}` }))), { cacheControl });
+    });
+  });
+}
