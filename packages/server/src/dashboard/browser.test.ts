@@ -227,7 +227,7 @@ describe('the dashboard in a browser', { skip }, () => {
     await dev.getByRole('button', { name: 'Join' }).click();
     await dev.getByRole('heading', { name: 'API keys' }).waitFor();
     const nav = dev.getByRole('navigation', { name: 'Main' });
-    assert.deepEqual(await nav.getByRole('link').allInnerTexts(), ['API keys', 'Webhooks', 'Events', 'Apps']);
+    assert.deepEqual(await nav.getByRole('link').allInnerTexts(), ['API keys', 'Webhooks', 'Events', 'Emails', 'Apps']);
     await dev.goto(`${base}/dashboard/team`);
     await dev.getByRole('heading', { name: 'API keys' }).waitFor();
     assert.deepEqual(problems, []);
