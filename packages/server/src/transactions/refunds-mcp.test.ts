@@ -37,6 +37,9 @@ async function connect(cookie: string, scopes: string[]) {
   const mcpUrl = new URL(`${s.url}/api/mcp`);
   const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
   await assert.rejects(new Client({ name: 'test', version: '2' }).connect(first), UnauthorizedError);
+  // The challenge asks for the read scopes (docs/oauth-mcp.md); a client that needs more asks for them.
+  const asked = new Set([...(state.authUrl!.searchParams.get('scope') ?? '').split(' '), ...scopes]);
+  state.authUrl!.searchParams.set('scope', [...asked].join(' '));
   const { redirect } = await authorizeAsCreator(s, state.authUrl!.href, cookie, { decision: 'approve', mode: 'test', scopes });
   await first.finishAuth(redirect.searchParams.get('code')!, redirect.searchParams.get('iss')!);
   const client = new Client({ name: 'test', version: '2' });
