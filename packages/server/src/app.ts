@@ -145,7 +145,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   const catalog = routeCatalog();
   app.addHook('onRoute', catalog.onRoute);
   await app.register(async (api) => {
-    const v1 = api as unknown as App;
+    const v1 = api;
     pingRoute(v1);
     productRoutes(v1, deps);
     hubRoutes(v1, deps);
@@ -166,9 +166,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {
-    dashboardAccountRoutes(dashboard as unknown as App, deps);
-    dashboardKeyRoutes(dashboard as unknown as App, deps);
-    dashboardWebhookRoutes(dashboard as unknown as App, deps);
+    dashboardAccountRoutes(dashboard, deps);
+    dashboardKeyRoutes(dashboard, deps);
+    dashboardWebhookRoutes(dashboard, deps);
   }, { prefix: '/dashboard/api' });
   const sessions = dashboardSessions(deps.db);
   await oauthRoutes(app, deps, providerOnFirstUse(deps), sessions);
@@ -178,7 +178,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   // The pages and their assets, compressed for browsers (http/compression.ts); the JSON API is not.
   await app.register(async (pages) => {
     await installCompression(pages);
-    docsRoutes(pages as unknown as App);
+    docsRoutes(pages);
     checkoutPages(pages, deps);
     storefrontPages(pages, deps);
     checkoutLinkPages(pages, deps);

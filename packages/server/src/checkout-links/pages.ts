@@ -55,8 +55,7 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
 
   const render = (reply: FastifyReply, status: number, view: FormView) => sendPage(reply, status, checkoutFormPage(view));
 
-  parent.register(async (scoped) => {
-    const app = scoped as unknown as App;
+  parent.register(async (app: App) => {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 32 * 1024 }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });

@@ -71,8 +71,7 @@ export function checkoutPages(parent: App, { db, config, payments, secrets }: {
     });
   };
 
-  parent.register(async (scoped) => {
-    const app = scoped as unknown as App;
+  parent.register(async (app: App) => {
     // Browsers post forms url-encoded; only these pages accept that, the JSON API does not.
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));

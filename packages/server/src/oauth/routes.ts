@@ -81,8 +81,7 @@ export async function oauthRoutes(app: App, deps: Deps, providerOf: () => Promis
   app.get('/.well-known/oauth-protected-resource/api/v1', { schema: { hide: true } }, resourceMetadata(resources.rest));
   app.get('/.well-known/oauth-protected-resource', { schema: { hide: true } }, resourceMetadata(publicUrl));
 
-  await app.register(async (scoped) => {
-    const pages = scoped as unknown as App;
+  await app.register(async (pages: App) => {
     pages.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_req, body, done) => {
       const form = new URLSearchParams(body as string);
       done(null, { ...Object.fromEntries(form), scope: form.getAll('scope') });

@@ -62,8 +62,7 @@ export function storefrontPages(parent: App, { db, config }: { db: Db; config: {
     return { tier, ...(left !== undefined ? { left } : {}), ...(link ? { buyUrl: `${config.publicUrl}${checkoutLinkPath(brandId, link.id)}?tier=${encodeURIComponent(tier.id)}` } : {}) };
   }));
 
-  parent.register(async (scoped) => {
-    const app = scoped as unknown as App;
+  parent.register(async (app: App) => {
     app.setErrorHandler((err, _req, reply) => {
       if ((err as { validationContext?: string }).validationContext) return notFoundPage(reply);
       reply.log.error({ err }, 'storefront page failed');

@@ -18,11 +18,17 @@ import { createDeliverer } from './delivery.ts';
  * bounded by the timeout) to be recorded, so nothing stays claimed.
  *
  * No noisy neighbours: at most `maxInFlightPerEndpoint` deliveries to one endpoint and
- * `maxInFlightPerBrand` for one brand are claimed by this worker (being sent or ready). A claim
- * takes only what fits under those caps, and when an answer frees a slot of an endpoint or brand
- * that was at its cap the source asks the loop to run it again at once, so a receiver that hangs
- * holds only its own slots and a fast one is kept busy. (Counted per worker: a claim that counted
- * every worker's deliveries halved the delivery rate.)
+ * `maxInFlightPerBrand` for one brand are being sent by this worker at once. An endpoint (and
+ * brand) whose receiver has answered may also hold as many again claimed and ready behind those,
+ * so a freed slot starts its next delivery at once instead of after a claim statement (issue 20:
+ * with claims only up to the in-flight cap, every slot of one endpoint waited for a claim round
+ * trip and one endpoint drained at about 1,100 deliveries/s). A claim takes only what fits, and
+ * when an answer frees room for an endpoint or brand that was at its limit, the source asks the
+ * loop to run it again at once. An endpoint that never answered yet, or whose ready deliveries
+ * waited so long they were given back (its receiver is slow or hangs), holds no more claims than
+ * it has slots until it answers again,
+ * so it holds only its own slots and does not churn claims. (Counted per worker: a claim that
+ * counted every worker's deliveries halved the delivery rate.)
  */
 export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'lookup' | 'secrets'>): WorkSource {
   const settings = deps.config.webhooks;
@@ -37,8 +43,16 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
   // starts at once always go, as before there was a ready queue.
   const spare = settings.claimLeaseMs - settings.timeoutMs;
   const startBy = Math.max(spare - 1000, spare / 2);
+  // Held: claimed by this worker, being sent or ready; sending: being sent.
   const perEndpoint = new Map<string, number>();
   const perBrand = new Map<string, number>();
+  const sendingToEndpoint = new Map<string, number>();
+  const sendingForBrand = new Map<string, number>();
+  // Endpoints and brands whose receivers have answered since they last had a ready delivery go
+  // back unsent: only those may hold ready deliveries beyond their in-flight cap, so a receiver
+  // that hangs (or never answered yet) holds no more claims than it has slots.
+  const flowingEndpoints = new Set<string>();
+  const flowingBrands = new Set<string>();
   const bump = (map: Map<string, number>, key: string, by: number) => {
     const n = (map.get(key) ?? 0) + by;
     if (n > 0) map.set(key, n);
@@ -48,12 +62,35 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
     bump(perEndpoint, d.endpoint_id, by);
     bump(perBrand, d.brand_id, by);
   };
-  const caps = (): claims.ClaimCaps => ({
-    heldByEndpoint: perEndpoint, heldByBrand: perBrand,
-    perEndpoint: settings.maxInFlightPerEndpoint, perBrand: settings.maxInFlightPerBrand,
-  });
-  const atCap = (d: claims.ClaimedDelivery) => (perEndpoint.get(d.endpoint_id) ?? 0) >= settings.maxInFlightPerEndpoint
-    || (perBrand.get(d.brand_id) ?? 0) >= settings.maxInFlightPerBrand;
+  const endpointLimit = (id: string) => (flowingEndpoints.has(id) ? 2 : 1) * settings.maxInFlightPerEndpoint;
+  const brandLimit = (id: string) => (flowingBrands.has(id) ? 2 : 1) * settings.maxInFlightPerBrand;
+  /** The claim counts against the in-flight caps; a flowing endpoint or brand counts a cap less. */
+  const caps = (): claims.ClaimCaps => {
+    const credited = (held: Map<string, number>, flowing: Set<string>, cap: number) => {
+      if (!flowing.size) return held;
+      const out = new Map(held);
+      for (const id of flowing) out.set(id, (out.get(id) ?? 0) - cap);
+      return out;
+    };
+    return {
+      heldByEndpoint: credited(perEndpoint, flowingEndpoints, settings.maxInFlightPerEndpoint),
+      heldByBrand: credited(perBrand, flowingBrands, settings.maxInFlightPerBrand),
+      perEndpoint: settings.maxInFlightPerEndpoint, perBrand: settings.maxInFlightPerBrand,
+    };
+  };
+  const atHoldCap = (d: claims.ClaimedDelivery) => (perEndpoint.get(d.endpoint_id) ?? 0) >= endpointLimit(d.endpoint_id)
+    || (perBrand.get(d.brand_id) ?? 0) >= brandLimit(d.brand_id);
+  const canSend = (d: claims.ClaimedDelivery) => (sendingToEndpoint.get(d.endpoint_id) ?? 0) < settings.maxInFlightPerEndpoint
+    && (sendingForBrand.get(d.brand_id) ?? 0) < settings.maxInFlightPerBrand;
+  const flowing = (d: claims.ClaimedDelivery, yes: boolean) => {
+    // Bounded: a worker that has seen very many endpoints starts them over as not yet flowing.
+    if (yes && flowingEndpoints.size >= 10_000) flowingEndpoints.clear();
+    if (yes && flowingBrands.size >= 10_000) flowingBrands.clear();
+    for (const [set, id] of [[flowingEndpoints, d.endpoint_id], [flowingBrands, d.brand_id]] as const) {
+      if (yes) set.add(id);
+      else set.delete(id);
+    }
+  };
   let stopping = false;
   // The worker loop's wake-up for this source alone (loop.ts, attach), given after a millisecond
   // so that the answers arriving meanwhile free their slots too and one claim takes them all
@@ -70,6 +107,8 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
     : deps.log.error({ err, delivery: d.id }, 'webhook delivery failed to record'));
 
   const start = (d: claims.ClaimedDelivery) => {
+    bump(sendingToEndpoint, d.endpoint_id, 1);
+    bump(sendingForBrand, d.brand_id, 1);
     const sent = deliverer.send(d)
       .then(({ recorded }) => {
         const r = recorded.catch(failedToRecord(d)).finally(() => recording.delete(r));
@@ -77,26 +116,39 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       }, failedToRecord(d))
       .finally(() => {
         sending.delete(sent);
-        // A slot freed on an endpoint or brand that was at its cap: the claims left its due
-        // deliveries out, so claim again now rather than at the next poll (one endpoint with a
-        // backlog otherwise drained at the pace of notifications and polls).
-        const wasAtCap = atCap(d);
+        bump(sendingToEndpoint, d.endpoint_id, -1);
+        bump(sendingForBrand, d.brand_id, -1);
+        // Room freed on an endpoint or brand that was at its holding cap: the claims left its
+        // due deliveries out, so claim again now rather than at the next poll (one endpoint with
+        // a backlog otherwise drained at the pace of notifications and polls).
+        const wasAtCap = atHoldCap(d);
+        flowing(d, true);
         hold(d, -1);
         pump();
         if (wasAtCap && !stopping) wakeForFreedSlot();
       });
     sending.add(sent);
   };
-  /** Fills free slots from the ready deliveries; those claimed at `fresh` go whatever the clock says. */
+  /**
+   * Fills free slots from the ready deliveries whose endpoint and brand have a slot free; those
+   * claimed at `fresh` go whatever the clock says, others that waited too long go back.
+   */
   const pump = (fresh?: number) => {
-    while (sending.size < settings.concurrency && ready.length) {
-      const { d, claimedAt } = ready.shift()!;
+    for (let i = 0; i < ready.length && sending.size < settings.concurrency;) {
+      const { d, claimedAt } = ready[i];
       if (stopping || (claimedAt !== fresh && Date.now() - claimedAt > startBy)) {
+        ready.splice(i, 1);
         hold(d, -1);
+        if (!stopping) flowing(d, false);
         giveBack.push(d);
-      } else start(d);
+      } else if (canSend(d)) {
+        ready.splice(i, 1);
+        start(d);
+      } else i++;
     }
   };
+  /** Ready deliveries that could start now if a global slot were free. */
+  const startable = () => ready.reduce((n, r) => n + (canSend(r.d) ? 1 : 0), 0);
   const release = async () => {
     const back = giveBack;
     giveBack = [];
@@ -111,7 +163,7 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
     async runOnce() {
       // Claim in batches: wait until the ready deliveries are down to half a round, so each
       // claim statement takes many deliveries instead of one per finished delivery.
-      while (!stopping && sending.size && ready.length >= settings.concurrency / 2) await Promise.race(sending);
+      while (!stopping && sending.size && startable() >= settings.concurrency / 2) await Promise.race(sending);
       while (!stopping && recording.size >= unrecordedLimit) await Promise.race(recording);
       if (giveBack.length) await release();
       if (stopping) return 0;
@@ -121,7 +173,7 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       for (const d of claimed) {
         // The claim took only what fits (a slot can only have freed since), so this gives back
         // nothing unless the worker is stopping.
-        if (stopping || atCap(d)) giveBack.push(d);
+        if (stopping || atHoldCap(d)) giveBack.push(d);
         else {
           hold(d, 1);
           ready.push({ d, claimedAt });

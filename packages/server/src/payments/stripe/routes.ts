@@ -16,8 +16,7 @@ import { ok } from '../../http/envelope.ts';
  * route takes its error classes from the client and its event handling on first use.
  */
 export function stripeWebhookRoutes(parent: App, deps: Pick<Deps, 'db' | 'config' | 'payments' | 'stripe'>) {
-  parent.register(async (scoped) => {
-    const app = scoped as unknown as App;
+  parent.register(async (app: App) => {
     // The signature covers the exact bytes Stripe sent: keep them, whatever the content type says.
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
