@@ -7,8 +7,10 @@
 const src = '^packages/server/src/';
 // Shared layers: every domain may use them; they import no domain. security/ holds the secret
 // box and the outbound URL guard (webhooks, OAuth and idempotency use them); idempotency/ the
-// Idempotency-Key store (http/ runs it, the worker purges it).
-const shared = `${src}(db|http|security|idempotency)/|${src}(errors|ids|money|logger|object-version|config)\\.ts$`;
+// Idempotency-Key store (http/ runs it, the worker purges it); worker/ the loop, the periodic
+// helper and the work channel every domain's queued work uses (work-sources.ts wires them);
+// clock/ what time it is for a brand's mode (test clocks; test-clock/ advances them).
+const shared = `${src}(db|http|security|idempotency|worker|clock)/|${src}(errors|ids|money|logger|object-version|config)\\.ts$`;
 // What a shared layer may import besides other shared layers: auth/ (the request -> principal
 // resolvers that http/'s plugins run); and in its tests, testing/ and app.ts (the app under test).
 const sharedMayUse = `${src}auth/`;
@@ -26,7 +28,7 @@ module.exports = {
     {
       name: 'shared-layers-know-no-domain',
       severity: 'error',
-      comment: 'db/, http/, security/, idempotency/ and errors.ts serve every domain and import none of them.',
+      comment: 'db/, http/, security/, idempotency/, worker/ and errors.ts serve every domain and import none of them.',
       from: { path: shared, pathNot: '\\.test\\.ts$' },
       to: { path: src, pathNot: [shared, sharedMayUse] },
     },
@@ -34,7 +36,7 @@ module.exports = {
       name: 'shared-layer-tests-know-no-domain',
       severity: 'error',
       comment: 'Their tests too: fixtures live in testing/, and a test about a domain lives in that domain.',
-      from: { path: `${src}(db|http|security|idempotency)/[^/]+\\.test\\.ts$` },
+      from: { path: `${src}(db|http|security|idempotency|worker|clock)/[^/]+\\.test\\.ts$` },
       to: { path: src, pathNot: [shared, sharedMayUse, testsMayUse] },
     },
     {

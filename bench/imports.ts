@@ -31,7 +31,7 @@ import { createBrand } from '../packages/server/src/brands/service.ts';
 import { createKey } from '../packages/server/src/keys/service.ts';
 import { createEndpoint } from '../packages/server/src/webhooks/service.ts';
 import { startWorker } from '../packages/server/src/worker/loop.ts';
-import { workSources } from '../packages/server/src/worker/sources.ts';
+import { workSources } from '../packages/server/src/work-sources.ts';
 
 const perRequest = 10_000;
 const target = 50_000;

@@ -35,7 +35,7 @@ import { wireEventSubscribers } from '../packages/server/src/subscribers.ts';
 import { testDeps, testWebhookSettings } from '../packages/server/src/testing/app.ts';
 import { startWorkerProcess } from '../packages/server/src/testing/processes.ts';
 import { createEndpoint } from '../packages/server/src/webhooks/service.ts';
-import { workSources } from '../packages/server/src/worker/sources.ts';
+import { workSources } from '../packages/server/src/work-sources.ts';
 import { distinct, explainSection, explaining, relationSizes, sizesTable, type Explained, type ExplainedStatement } from './explain.ts';
 import { load, type LoadResult } from './products.ts';
 import { listNameOf, loadMany, startApi } from './scaling-http.ts';

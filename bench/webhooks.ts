@@ -46,7 +46,7 @@ import { migrate } from '../packages/server/src/db/migrate.ts';
 import { recordEvent } from '../packages/server/src/events/service.ts';
 import { createEndpoint } from '../packages/server/src/webhooks/service.ts';
 import { startWorker, type Worker } from '../packages/server/src/worker/loop.ts';
-import { workSources } from '../packages/server/src/worker/sources.ts';
+import { workSources } from '../packages/server/src/work-sources.ts';
 import { testDeps } from '../packages/server/src/testing/app.ts';
 import { startWorkerProcess } from '../packages/server/src/testing/processes.ts';
 import { wireEventSubscribers } from '../packages/server/src/subscribers.ts';

@@ -37,7 +37,7 @@ import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
-import { clockRoutes } from './clock/routes.ts';
+import { clockRoutes } from './test-clock/routes.ts';
 import { brandRoutes } from './brands/routes.ts';
 import { checkoutLinkRoutes } from './checkout-links/routes.ts';
 import { storefrontPages } from './storefront/pages.ts';

@@ -14,7 +14,7 @@ import { startBanner } from './banner.ts';
 import { resolveSecrets } from './secrets.ts';
 import { configuredPayments } from './payments/configured.ts';
 import { systemLookup } from './security/url-guard.ts';
-import { workSources } from './worker/sources.ts';
+import { workSources } from './work-sources.ts';
 import { startWorker } from './worker/loop.ts';
 import { startTracing } from './observability/tracing.ts';
 import { startMetricsServer, type MetricsServer } from './observability/metrics-server.ts';

@@ -8,7 +8,7 @@ import type { Db } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import type { KeyCache } from '../keys/cache.ts';
 import { scopes, type Principal, type Scope } from '../auth/principal.ts';
-import { advanceClock } from '../clock/flows.ts';
+import { advanceClock } from '../test-clock/flows.ts';
 import type { Config } from '../config.ts';
 import { configuredPayments } from '../payments/configured.ts';
 import { endMembershipWithProvider } from '../subscriptions/flows.ts';

@@ -12,7 +12,7 @@ import { openTestDb, type TestDb } from '../testing/db.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { registerEndpoint, startReceiver, type Receiver } from '../testing/receiver.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';
-import { workSources } from '../worker/sources.ts';
+import { workSources } from '../work-sources.ts';
 import type { Deps } from '../deps.ts';
 import { startMetricsServer, type MetricsServer } from './metrics-server.ts';
 

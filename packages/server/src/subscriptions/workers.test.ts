@@ -4,7 +4,7 @@ import { openPostgres, type Db } from '../db/client.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { registerEndpoint, startReceiver } from '../testing/receiver.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';
-import { workSources } from '../worker/sources.ts';
+import { workSources } from '../work-sources.ts';
 import { advance, buyPlan, recurringBrand } from './test-support.ts';
 
 let t: TestApp;

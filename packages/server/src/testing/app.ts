@@ -11,7 +11,7 @@ import { catalogCacheFromConfig } from '../catalog/cache.ts';
 import { paymentsFromConfig, type StripeEndpoint } from '../payments/stripe/client.ts';
 import { systemLookup, type Lookup } from '../security/url-guard.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';
-import { workSources } from '../worker/sources.ts';
+import { workSources } from '../work-sources.ts';
 import { openTestDb, type TestDb } from './db.ts';
 
 export interface TestApp extends TestDb {

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { registerEndpoint, startReceiver } from '../testing/receiver.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';
-import { workSources } from '../worker/sources.ts';
+import { workSources } from '../work-sources.ts';
 
 /** Every delivery attempt leaves one log line (issue 27, item 3): a receiver's 503 and its retry are on record. */
 let t: TestApp;

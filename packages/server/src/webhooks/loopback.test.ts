@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { startReceiver } from '../testing/receiver.ts';
 import { startWorker } from '../worker/loop.ts';
-import { workSources } from '../worker/sources.ts';
+import { workSources } from '../work-sources.ts';
 
 /**
  * Loopback receivers are a setting, not a test-mode privilege: a server's loopback is other

@@ -8,7 +8,7 @@ import { nextDueAt } from '../subscriptions/repository.ts';
 import { runDueSubscription } from '../subscriptions/flows.ts';
 // A test clock moves test mode only, whose provider is always the sandbox.
 import { testModeProviders } from '../payments/providers.ts';
-import { lockClock, modeNow, releaseClock, setClock } from './repository.ts';
+import { lockClock, modeNow, releaseClock, setClock } from '../clock/repository.ts';
 
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 const maxAdvanceMs = 20 * 366 * 86_400_000;

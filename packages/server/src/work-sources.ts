@@ -1,0 +1,29 @@
+import { allBrandIds } from './brands/repository.ts';
+import type { Deps } from './deps.ts';
+import { importWorkSource } from './imports/worker.ts';
+import { idempotencyPurgeSource } from './idempotency/purge-source.ts';
+import type { WorkSource } from './worker/loop.ts';
+import { deliverySource } from './webhooks/delivery-source.ts';
+import { retentionSource } from './events/retention.ts';
+import { wireEventSubscribers } from './subscribers.ts';
+import { lifecycleSources } from './subscriptions/source.ts';
+import { accountsPurgeSource } from './users/purge-source.ts';
+import { oauthPurgeSource } from './oauth/purge-source.ts';
+import { reconcileSource } from './checkout/reconcile-source.ts';
+import { mailSource } from './mail/source.ts';
+
+/** Every kind of queued work this service has; each domain adds its source here. */
+export function workSources(deps: Deps): WorkSource[] {
+  wireEventSubscribers();
+  return [
+    importWorkSource(deps.db, deps.log, { batchSize: deps.config.importBatchSize }),
+    deliverySource(deps),
+    ...lifecycleSources(deps),
+    retentionSource({ db: deps.db, log: deps.log, retentionMs: deps.config.webhooks.eventRetentionMs }),
+    idempotencyPurgeSource({ db: deps.db, log: deps.log, brandIds: allBrandIds }),
+    accountsPurgeSource({ db: deps.db, log: deps.log }),
+    oauthPurgeSource({ db: deps.db, log: deps.log }),
+    reconcileSource({ db: deps.db, log: deps.log, payments: deps.payments }),
+    mailSource(deps),
+  ];
+}
