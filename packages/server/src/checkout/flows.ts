@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/client.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -8,6 +7,7 @@ import type { PaymentProviders } from '../payments/providers.ts';
 import * as transactions from '../transactions/repository.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
 import { renderTransaction } from '../transactions/service.ts';
+import { newTxref } from '../transactions/lifecycle.ts';
 import * as repo from './repository.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import { settlePayment, type FinalState } from './service.ts';
@@ -78,7 +78,7 @@ export async function beginPayment(tx: Queryable, providers: PaymentProviders, b
   const provider = providerOf(providers, link);
   // Before the provider is asked: a sold-out tier refuses here, with nothing charged (checkout/stock.ts).
   const stockHeld = await holdStock(tx, link);
-  const txref = `tx_${randomBytes(15).toString('base64url')}`;
+  const txref = newTxref();
   const recurrence = link.purchases.find((p) => p.recurrence)?.recurrence;
   const opened = provider
     ? await provider.createPayment(tx, {

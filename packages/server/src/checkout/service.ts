@@ -1,6 +1,5 @@
 import { findBrand } from '../brands/repository.ts';
 import type { Queryable } from '../db/client.ts';
-import { recordEvent } from '../events/service.ts';
 import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
@@ -14,7 +13,7 @@ import { notePayable } from '../payouts/repository.ts';
 import { startSubscription } from '../subscriptions/service.ts';
 import * as transactions from '../transactions/repository.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
-import { renderTransaction } from '../transactions/service.ts';
+import { settleTransaction } from '../transactions/lifecycle.ts';
 import { checkForm } from './form.ts';
 import { releaseStock } from './stock.ts';
 import { noteMarketingConsent } from '../memberships/repository.ts';
@@ -150,16 +149,12 @@ export type FinalState = { status: 'succeeded' } | { status: 'failed'; code: str
  * memberships bought and records the events. Returns the transaction as it now stands.
  */
 export async function settlePayment(tx: Queryable, providers: PaymentProviders, payment: TransactionRow, state: FinalState): Promise<TransactionRow> {
-  const moved = await transactions.finishPending(tx, payment.brand_id, payment.id, state);
+  const moved = await settleTransaction(tx, payment, state);
   if (!moved) return (await transactions.findById(tx, payment.brand_id, payment.id))!;
-  // A link an OAuth app created: its payment's events name the app too.
-  const scope = { brandId: moved.brand_id, mode: moved.mode, appId: moved.app_id ?? null };
   if (moved.status === 'failed') {
     await releaseStock(tx, moved.brand_id, moved.mode, moved.stock_held);
-    await recordEvent(tx, { ...scope, type: 'transaction.failed', data: renderTransaction(moved) });
     return moved;
   }
-  await recordEvent(tx, { ...scope, type: 'transaction.succeeded', data: renderTransaction(moved) });
   if (moved.amount > 0) await notePayable(tx, moved.brand_id, moved.mode, await modeNow(tx, moved.brand_id, moved.mode));
   const link = moved.payment_link_id ? await repo.completeLink(tx, moved.brand_id, moved.payment_link_id, moved.id) : undefined;
   if (!link) return moved;

@@ -2,6 +2,7 @@ import type { Db } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import { insertMembership } from '../memberships/repository.ts';
 import { insertTransaction } from '../transactions/repository.ts';
+import { newTxref } from '../transactions/lifecycle.ts';
 
 const people = [
   { name: 'Ada Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0001' },
@@ -28,7 +29,7 @@ export async function seedDemoActivity(db: Db, brandId: string, ids: Record<stri
         name: person.name, email: person.email, phone: person.phone ?? null, plan: ids['brush-standard'],
       });
       await insertTransaction(tx, {
-        brand_id: brandId, id: newId('txn'), txref: `tx_${newId('txn').slice(4)}`, mode: 'test', type: 'purchase',
+        brand_id: brandId, id: newId('txn'), txref: newTxref(), mode: 'test', type: 'purchase',
         status: 'succeeded', amount: 3950, currency: 'USD', customer_name: person.name, customer_email: person.email,
         resource_id: ids['brush-course'], metadata: { source: 'demo' }, payment_link_id: null, provider: null, provider_reference: null,
       });

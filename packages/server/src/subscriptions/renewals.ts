@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
 import { recordEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
@@ -9,7 +8,7 @@ import type { PaymentState } from '../payments/provider.ts';
 import { notePayable } from '../payouts/repository.ts';
 import * as transactions from '../transactions/repository.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
-import { renderTransaction } from '../transactions/service.ts';
+import { newTxref, settleTransaction } from '../transactions/lifecycle.ts';
 import { periodEnd } from './periods.ts';
 import * as repo from './repository.ts';
 import type { SubscriptionRow } from './repository.ts';
@@ -75,7 +74,7 @@ export async function beginDueWork(
     return { kind: 'done' };
   }
   const provider = sub.amount > 0 && sub.provider ? providers.named(sub.provider) : undefined;
-  const txref = `tx_${randomBytes(15).toString('base64url')}`;
+  const txref = newTxref();
   const opened = provider
     ? await provider.createPayment(tx, { brandId: sub.brand_id, txref, amount: sub.amount, currency: sub.currency, description: `Renewal ${sub.periods_paid + 1}` })
     : undefined;
@@ -128,10 +127,8 @@ export async function settleRenewal(
   now: Date,
   providerRetryAt?: Date | null,
 ): Promise<void> {
-  const moved = await transactions.finishPending(tx, payment.brand_id, payment.id, state);
+  const moved = await settleTransaction(tx, payment, state);
   if (!moved) return;
-  const scope = { brandId: moved.brand_id, mode: moved.mode };
-  await recordEvent(tx, { ...scope, type: moved.status === 'succeeded' ? 'transaction.succeeded' : 'transaction.failed', data: renderTransaction(moved) });
   await applyRenewalOutcome(tx, moved, settings, now, providerRetryAt);
 }
 
@@ -153,7 +150,7 @@ export async function recordProviderRenewal(
   if (earlier.some((t) => t.status === 'succeeded')) return undefined;
   if (!live(sub)) return undefined;
   const payment = await insertRenewal(tx, sub, {
-    txref: `tx_${randomBytes(15).toString('base64url')}`, amount: charge.amount, provider: sub.provider, reference: charge.reference,
+    txref: newTxref(), amount: charge.amount, provider: sub.provider, reference: charge.reference,
   });
   await repo.updateSubscription(tx, sub.brand_id, sub.id, { pending_transaction_id: payment.id });
   await settleRenewal(tx, payment, charge.state, settings, now, charge.retryAt ?? null);

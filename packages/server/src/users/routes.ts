@@ -9,6 +9,7 @@ import {
   SignInBody, SignUpBody, SignUpResult, Team, UserResult,
 } from './schemas.ts';
 import * as service from './service.ts';
+import { acceptInvite } from './flows.ts';
 import { clearSessionCookie, forgetSession, readSession, setSessionCookie, startSession, type SessionInfo } from './session.ts';
 import { deleteUserSessions } from './sessions-repository.ts';
 import { mailInvite, mailPasswordReset } from '../mail/account-mail.ts';
@@ -138,7 +139,7 @@ export function dashboardAccountRoutes(app: App, deps: Pick<Deps, 'db' | 'config
     config: signedOut,
   }, async (req, reply) => {
     const session = await readSession(db, req);
-    const joined = await service.acceptInvite(db, session, { ...req.body, address: req.ip }, retryAfter(reply));
+    const joined = await acceptInvite(db, session, { ...req.body, address: req.ip }, retryAfter(reply));
     if (session) {
       await db.transaction((tx) => service.switchSession(tx, session, { brandId: joined.brand.id }));
     } else {

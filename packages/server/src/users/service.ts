@@ -1,4 +1,4 @@
-import { insertBrand, findBrand } from '../brands/repository.ts';
+import { insertBrand } from '../brands/repository.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -21,7 +21,7 @@ export const inviteTtlMs = 7 * 86_400_000;
 export const passwordResetTtlMs = 24 * 3_600_000;
 
 export interface User { id: string; name: string; email: string }
-const userOf = (u: UserRow): User => ({ id: u.id, name: u.name, email: u.email });
+export const userOf = (u: UserRow): User => ({ id: u.id, name: u.name, email: u.email });
 
 /** Trimmed and checked; kept as typed (shown back), compared without regard to case. */
 export function checkEmail(email: string, field = 'email'): string {
@@ -60,7 +60,7 @@ export async function signUp(tx: Queryable, input: { name: string; email: string
  * Checks the email and password, throttled per account and per address; one answer for a wrong
  * email or a wrong password (and the same work: an unknown email is checked against a dummy hash).
  */
-async function verifyCredentials(db: Db, input: { email: string; password: string; address: string }, setRetryAfter: (seconds: number) => void, needsBrand: boolean) {
+export async function verifyCredentials(db: Db, input: { email: string; password: string; address: string }, setRetryAfter: (seconds: number) => void, needsBrand: boolean) {
   const account = input.email.trim().toLowerCase();
   await refuseIfThrottled(db, account, input.address, setRetryAfter);
   const user = await repo.findUserByEmail(db, account);
@@ -148,43 +148,6 @@ export async function createInvite(tx: Queryable, publicUrl: string, session: Se
   const token = newToken();
   await links.insertInvite(tx, { brandId: session.brandId, id: newId('inv'), tokenHash: hashToken(token), role, createdBy: session.userId, ttlMs: inviteTtlMs });
   return { link: `${publicUrl}/dashboard/invite?token=${token}`, role, expiresAt: new Date(Date.now() + inviteTtlMs).toISOString() };
-}
-
-/**
- * Accepts an invite: as the signed-in user, or signed out as an existing account (email and
- * password, throttled like sign-in) or a new one (name, email, password). Single use; returns the
- * user and the brand joined (the caller signs them in to it).
- */
-export async function acceptInvite(
-  db: Db,
-  session: SessionInfo | null,
-  input: { token: string; name?: string; email?: string; password?: string; address: string },
-  setRetryAfter: (seconds: number) => void,
-) {
-  const tokenHash = hashToken(input.token);
-  if (!(await links.findOpenInvite(db, tokenHash))) throw invalid('token', 'this invite link is unknown, used or expired; ask the owner for a new one');
-  let existing: UserRow | undefined;
-  if (!session) {
-    if (input.email === undefined || input.password === undefined) {
-      throw invalid(input.email === undefined ? 'email' : 'password', 'is needed to accept an invite when signed out');
-    }
-    if (await repo.findUserByEmail(db, input.email.trim())) {
-      // Proving an existing account is a sign-in, with its throttling and its one message.
-      existing = (await verifyCredentials(db, { email: input.email, password: input.password, address: input.address }, setRetryAfter, false)).user;
-    } else if (input.name === undefined) {
-      throw invalid('name', 'is needed to make a new account');
-    }
-  }
-  return db.transaction(async (tx) => {
-    const user = session ? (await repo.findUser(tx, session.userId))! : existing ?? await createUser(tx, { name: input.name!, email: input.email!, password: input.password! });
-    const invite = await links.claimInvite(tx, tokenHash, user.id);
-    if (!invite) throw invalid('token', 'this invite link is unknown, used or expired; ask the owner for a new one');
-    const current = await repo.findMember(tx, invite.brand_id, user.id);
-    // Joining never demotes: an owner who follows a developer invite stays an owner.
-    if (!current || (current.role === 'developer' && invite.role === 'owner')) await repo.upsertMember(tx, invite.brand_id, user.id, invite.role);
-    const brand = (await findBrand(tx, invite.brand_id))!;
-    return { user: userOf(user), brand };
-  });
 }
 
 /** Removes a member (owners only); the last owner cannot be removed. Their sessions in the brand end. */

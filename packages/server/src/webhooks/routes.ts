@@ -5,7 +5,6 @@ import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { write, writeFlow } from '../http/idempotency.ts';
-import { createDeliverer } from './delivery.ts';
 import {
   CreatedWebhookEndpoint, CreateEndpointBody, DeliveryListQuery, RolledSigningSecret, RollSecretBody, TestEventBody, UpdateEndpointBody,
   WebhookDelivery, WebhookDeliveryDetail, WebhookEndpoint,
@@ -16,14 +15,13 @@ import * as service from './service.ts';
 const scope = { auth: { scope: 'webhooks:write' as const } };
 const Id = Type.Object({ id: Type.String() });
 
-/** Endpoints 13 to 21. */
+/** The public API's webhook endpoints, their deliveries and test events (docs/webhooks.md). */
 export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'lookup' | 'secrets'>) {
   const { db } = deps;
   const settings = deps.config.webhooks;
   const key = deps.secrets.webhookKey;
-  const deliverer = createDeliverer({ db, settings, key, log: app.log, lookup: deps.lookup });
-  app.addHook('onClose', async () => deliverer.close());
-  const w: service.WebhookDeps = { key, lookup: deps.lookup, allowLoopback: settings.allowLoopback, leaseMs: settings.claimLeaseMs, deliverer };
+  const w = service.webhookDeps({ db, settings, key, log: app.log, lookup: deps.lookup });
+  app.addHook('onClose', async () => w.close());
 
   app.get('/webhooks', {
     schema: {

@@ -6,7 +6,7 @@ import { isEventType, type EventType } from '../events/types.ts';
 import { AppError, invalid, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { idFilterShape, newId } from '../ids.ts';
 import { appOf, type Principal } from '../auth/principal.ts';
-import type { Deliverer } from './delivery.ts';
+import { createDeliverer, type Deliverer, type DelivererDeps } from './delivery.ts';
 import { fanOutOne } from './fan-out.ts';
 import * as repo from './repository.ts';
 import { sampleEventData } from './samples.ts';
@@ -23,6 +23,19 @@ export interface WebhookDeps {
   allowLoopback: boolean;
   leaseMs: number;
   deliverer: Deliverer;
+}
+
+/**
+ * What the webhook routes' services need from the process (resend and the test event send at
+ * once, outside the worker): built once when the routes register; `close` ends the sender's
+ * connections with the app.
+ */
+export function webhookDeps(deps: DelivererDeps): WebhookDeps & { close(): void } {
+  const deliverer = createDeliverer(deps);
+  return {
+    key: deps.key, lookup: deps.lookup, allowLoopback: deps.settings.allowLoopback, leaseMs: deps.settings.claimLeaseMs,
+    deliverer, close: () => deliverer.close(),
+  };
 }
 
 type PageQuery = { limit?: number; cursor?: string };

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../db/client.ts';
+import { recordEvent } from '../events/service.ts';
+import * as repo from './repository.ts';
+import type { TransactionRow } from './repository.ts';
+import { renderTransaction } from './service.ts';
+
+/**
+ * A transaction's life (DOMAIN.md: pending → succeeded or failed, then refunded) is written here
+ * and in refunds.ts, whoever started it: checkout (a paid link), subscriptions (a renewal, ours or
+ * the provider's) and the Stripe handler all settle through `settleTransaction`, so the
+ * `transaction.*` events are recorded by this folder only.
+ */
+
+/** The one way a transaction reference is made: `tx_` and 20 random URL-safe characters. */
+export const newTxref = () => `tx_${randomBytes(15).toString('base64url')}`;
+
+export type SettleState = { status: 'succeeded' } | { status: 'failed'; code: string; message: string };
+
+/**
+ * Moves a pending transaction to its outcome and records `transaction.succeeded` or
+ * `transaction.failed` with it. One conditional update: of any number of callers racing (the
+ * browser's return, a webhook, the reconciler, several workers) one moves it and gets the row;
+ * the others get undefined and must do nothing more. A transaction an OAuth app started names
+ * the app in its events too.
+ */
+export async function settleTransaction(tx: Queryable, payment: TransactionRow, state: SettleState): Promise<TransactionRow | undefined> {
+  const moved = await repo.finishPending(tx, payment.brand_id, payment.id, state);
+  if (!moved) return undefined;
+  await recordEvent(tx, {
+    brandId: moved.brand_id, mode: moved.mode, appId: moved.app_id ?? null,
+    type: moved.status === 'succeeded' ? 'transaction.succeeded' : 'transaction.failed',
+    data: renderTransaction(moved),
+  });
+  return moved;
+}
