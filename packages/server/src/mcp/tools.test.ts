@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedV2, type OAuthClientProvider as ProviderV2 } from '@modelcontextprotocol/client';
 import { scopes } from '../auth/principal.ts';
 import { eventTypes } from '../events/types.ts';
 import { authorizeAsCreator, startOAuthServer, type OAuthTestServer } from '../testing/oauth.ts';
@@ -215,5 +215,33 @@ describe('the MCP tools', () => {
     }
     await v1.close();
     await v2.close();
+  });
+
+  it('goes through OAuth discovery from the lean URL with the 2.x SDK client, for a token of the /api/mcp resource', async () => {
+    const { cookie } = await s.signUp('plus');
+    const state: { client?: unknown; tokens?: unknown; verifier?: string; authUrl?: URL } = {};
+    const provider = {
+      get redirectUrl() { return loopback; },
+      get clientMetadata() { return { client_name: 'Lean Assistant', redirect_uris: [loopback], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }; },
+      state: () => 'lean-state',
+      clientInformation: () => state.client as never,
+      saveClientInformation: (info: unknown) => { state.client = info; },
+      tokens: () => state.tokens as never,
+      saveTokens: (tokens: unknown) => { state.tokens = tokens; },
+      redirectToAuthorization: (url: URL) => { state.authUrl = url; },
+      saveCodeVerifier: (v: string) => { state.verifier = v; },
+      codeVerifier: () => state.verifier!,
+    } as unknown as ProviderV2;
+    const url = new URL(`${s.url}/api/mcp?profile=lean`);
+    const first = new TransportV2(url, { authProvider: provider });
+    await assert.rejects(new ClientV2({ name: 'lean', version: '2' }).connect(first), UnauthorizedV2);
+    assert.equal(state.authUrl!.searchParams.get('resource'), `${s.url}/api/mcp`, 'the resource is the MCP endpoint, without the profile');
+    const { redirect } = await authorizeAsCreator(s, state.authUrl!.href, cookie, { decision: 'approve', scopes: ['products:read'] });
+    await first.finishAuth(redirect.searchParams.get('code')!, redirect.searchParams.get('iss')!);
+    const client = new ClientV2({ name: 'lean', version: '2' });
+    await client.connect(new TransportV2(url, { authProvider: provider }));
+    const tools = (await client.listTools()).tools;
+    assert.deepEqual(tools.find((t) => t.name === 'get_hub')!.outputSchema!.properties!.tiers, { type: 'array' }, 'the lean schemas');
+    await client.close();
   });
 });
