@@ -241,7 +241,7 @@ describe('the MCP tools', () => {
     const client = new ClientV2({ name: 'lean', version: '2' });
     await client.connect(new TransportV2(url, { authProvider: provider }));
     const tools = (await client.listTools()).tools;
-    assert.deepEqual(tools.find((t) => t.name === 'get_hub')!.outputSchema!.properties!.tiers, { type: 'array' }, 'the lean schemas');
+    assert.deepEqual((tools.find((t) => t.name === 'get_hub')!.outputSchema as { properties: Record<string, unknown> }).properties.tiers, { type: 'array' }, 'the lean schemas');
     await client.close();
   });
 });
