@@ -49,19 +49,21 @@ const stringsByName: Record<string, string> = {
   accentColor: '#0f766e', color: '#0f766e', brandColour: '#0f766e', fromName: 'Ada\'s Ink Studio', effectiveFromName: 'Ada\'s Ink Studio',
   keywords: 'brush pens', perks: 'Weekly live class', options: 'Small', image: 'https://shop.example.com/images/inking-basics.png',
   utmRef: 'newsletter', adType: 'search', eventType: 'transaction.succeeded', text: 'Thank you for your purchase.', html: '<p>Thank you for your purchase.</p>',
-  by: '31d', code: 'SPRING25', requestId: 'req_4YJf2kq8Z2mWc1tLrV9x', locale: 'en', language: 'en',
+  by: '31d', code: 'SPRING25', failureReason: 'The receiver answered 503', disabledReason: 'Failing for 5 days', error: 'The receiver answered 503',
+  statusDetail: '250 2.0.0 OK', response: '250 2.0.0 OK', resourceType: 'transaction', requestId: 'req_4YJf2kq8Z2mWc1tLrV9x', locale: 'en', language: 'en',
 };
 /** Fields whose value depends on the shape they are in (`Item.type`), before the names above. */
 const stringsByShapeField: Record<string, string> = {
   'Item.type': 'lesson', 'CheckoutField.type': 'text', 'Tier.type': 'one_off', 'Tier.status': 'active', 'Product.type': 'course',
   'Product.status': 'published', 'ProductSummary.type': 'course', 'ProductSummary.status': 'published', 'Membership.status': 'active',
-  'Transaction.status': 'succeeded', 'Transaction.type': 'purchase',
+  'Transaction.status': 'succeeded', 'Transaction.type': 'purchase', 'WebhookDelivery.status': 'delivered', 'WebhookDeliveryDetail.status': 'delivered',
+  'Email.kind': 'receipt', 'EmailDetail.kind': 'receipt', 'EmailSummary.kind': 'receipt',
 };
 const stringsByShapeName: Record<string, string> = { Hub: 'Studio Club', HubSummary: 'Studio Club', Tier: 'Standard', Membership: 'Ada Lovelace', Member: 'Ada Lovelace', CheckoutLink: 'Link in bio' };
 
 const numbersByName: Record<string, number> = {
   amount: 25, price: 25, fee: 1.5, net: 23.5, refundedAmount: 0, total: 25, limit: 20, interval: 1, count: 1, duration: 45,
-  slots: 100, noOfTickets: 1, version: 1, overlapSeconds: 86400, maxSales: 100, sales: 3, attempts: 1, status: 200, durationMs: 84,
+  slots: 100, noOfTickets: 1, version: 1, responseCode: 200, refunded: 0, refundCount: 0, overlapSeconds: 86400, maxSales: 100, sales: 3, attempts: 1, status: 200, durationMs: 84,
   index: 0, created: 1, pending: 0, failed: 0, accepted: 1,
 };
 
@@ -96,6 +98,7 @@ function stringExample(schema: Json, name: string | undefined, shape: string | u
   if (shown) return exampleId(shown[1]!);
   if (name === 'id' && shape?.endsWith('Event')) return exampleId('evt');
   if (name === 'id') return exampleId(shape ? (prefixByShape[shape] ?? words(shape)[0]!.slice(0, 4)) : 'obj');
+  if (name === 'plan' || name === 'tier') return exampleId('tier');
   const prefix = name ? idPrefixOfField(name) : undefined;
   if (prefix) return exampleId(prefix);
   if (name && shape && (name === 'name') && stringsByShapeName[shape]) return stringsByShapeName[shape]!;
@@ -152,7 +155,10 @@ export function exampleOf(schema: Json | undefined, ctx: ExampleContext, name?: 
         return name === 'metadata' || extra ? { orderId: 'A-1042' } : {};
       }
       const out: Json = {};
-      const own = typeof schema.$id === 'string' ? schema.$id : typeof schema.title === 'string' ? schema.title : shape;
+      // An unnamed object inside another is named for the field holding it (`items` of a link: `Item`),
+      // except that the items of a link or checkout name a product by `id`.
+      const nested = name && shape ? (name === 'items' && /Link|Checkout/.test(shape) ? 'Product' : `${name[0]!.toUpperCase()}${name.slice(1).replace(/s$/, '')}`) : shape;
+      const own = typeof schema.$id === 'string' ? schema.$id : typeof schema.title === 'string' ? schema.title : nested;
       for (const [key, sub] of Object.entries(schema.properties as Json)) {
         const value = exampleOf(sub, ctx, key, own, depth + 1);
         if (value !== undefined) out[key] = value;
@@ -175,8 +181,12 @@ export function exampleOf(schema: Json | undefined, ctx: ExampleContext, name?: 
 /** `List products` → `Products retrieved`, `Create a product` → `Product created`: the envelope's message. */
 export function exampleMessage(summary: string | undefined, method: string): string {
   const text = summary ?? '';
-  const m = text.match(/^(List|Get|Create|Update|Delete|Remove|Cancel)\s+(?:an?\s+|the\s+|one\s+)?(.+)$/i);
-  const done: Record<string, string> = { list: 'retrieved', get: 'retrieved', create: 'created', update: 'updated', delete: 'deleted', remove: 'removed', cancel: 'cancelled' };
+  const done: Record<string, string> = {
+    list: 'retrieved', get: 'retrieved', create: 'created', update: 'updated', delete: 'deleted', remove: 'removed', cancel: 'cancelled',
+    register: 'registered', send: 'sent', resend: 'resent', refund: 'refunded', import: 'queued for import', pay: 'paid', advance: 'advanced',
+    roll: 'rolled', verify: 'verified', check: 'checked', change: 'changed', read: 'read',
+  };
+  const m = text.match(new RegExp(`^(${Object.keys(done).join('|')})\\s+(?:an?\\s+|the\\s+|one\\s+)?(.+)$`, 'i'));
   if (m) {
     const noun = m[2]!;
     return `${noun[0]!.toUpperCase()}${noun.slice(1)} ${done[m[1]!.toLowerCase()]}`;
