@@ -145,6 +145,7 @@ export function finishDocument(raw: Json): Json {
   doc.info.description = `${doc.info.description}\n\nAuthenticate with a brand API key in \`x-service-api\`, or an OAuth access token as \`Authorization: Bearer\`. `
     + 'Lists take `limit` (1 to 100, default 20) and `cursor` (the previous page\'s `nextCursor`). '
     + `Guides: ${Object.entries(guides).map(([name, title]) => `[${title}](/docs/guides/${name})`).join(', ')}. `
+    + 'For coding agents: [/llms.txt](/llms.txt), [/llms-full.txt](/llms-full.txt) and a Markdown page per operation (`/docs/operations/{operationId}.md`). '
     + 'Official SDK: `@creator-commerce/sdk`; until it is published, install it from the repository: `npm install <repo>/packages/sdk`, or `npm run sdk:pack` and install the tarball (packages/sdk/README.md).';
   doc.tags = tags;
   doc.components.securitySchemes = {
