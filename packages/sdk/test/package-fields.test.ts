@@ -18,6 +18,16 @@ describe('the SDK package', () => {
     assert.ok(pkg.engines?.node, 'engines.node');
   });
 
+  it('names its repository (with the folder it lives in) and homepage, placeholders the README explains', async () => {
+    const pkg = await json(`${sdkDir}package.json`);
+    assert.equal(pkg.repository.type, 'git');
+    assert.match(pkg.repository.url, /^git\+https:\/\/example\.com\/.+\.git$/);
+    assert.equal(pkg.repository.directory, 'packages/sdk');
+    assert.match(pkg.homepage, /^https:\/\/example\.com\/.+packages\/sdk#readme$/);
+    const readme = await readFile(`${sdkDir}README.md`, 'utf8');
+    assert.match(readme, /`repository` and `homepage` point at `example\.com\/creator-commerce\/…`, a\s+placeholder/);
+  });
+
   it('builds on pack, not on install (no install script warning), and packs its licence', async () => {
     const pkg = await json(`${sdkDir}package.json`);
     assert.equal(pkg.scripts.prepare, undefined);

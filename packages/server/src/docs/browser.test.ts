@@ -65,6 +65,21 @@ describe('the reference page in a browser', { skip }, () => {
     await page.close();
   });
 
+  it('renders an operation\'s request and response examples and the error envelope', async () => {
+    const { page, problems } = await open('/docs#tag/products/GET/products/{id}', { width: 1366, height: 850 });
+    await page.getByText('Get a product').first().waitFor();
+    // The made-up product of the success example (docs/examples.ts), shown as the response sample.
+    await page.waitForFunction(() => document.body.innerText.includes('Eight short lessons on brush pens'), undefined, { timeout: 15_000 });
+    await shot(page, 'docs-examples-1366');
+    await page.getByRole('tab', { name: '404' }).first().click();
+    await page.waitForFunction(() => document.body.innerText.includes('"not_found"') && document.body.innerText.includes('"requestId"'), undefined, { timeout: 10_000 });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('heading', { name: 'Get a product' }).first().scrollIntoViewIfNeeded();
+    await shot(page, 'docs-examples-390');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('fits a phone', async () => {
     const { page, problems } = await open('/docs', { width: 390, height: 844 });
     await page.getByText('Creator commerce API').first().waitFor();

@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { eventTypes } from '../events/types.ts';
-import { startTestApp, type TestApp } from '../testing/app.ts';
+import { Type } from 'typebox';
+import { buildApp } from '../app.ts';
+import { Envelope } from '../http/envelope.ts';
+import { startTestApp, testDeps, type TestApp } from '../testing/app.ts';
 import { errorCodes } from './openapi.ts';
 
 /** The OpenAPI document is good enough to generate clients from, and passes redocly's lint. */
@@ -109,9 +112,89 @@ describe('the OpenAPI document', () => {
   it('shows a curl and an SDK sample for every operation', () => {
     for (const { op, name } of operations()) {
       const samples = op['x-codeSamples'] as { lang: string; label: string; source: string }[];
-      assert.match(samples.find((s) => s.label === 'curl')?.source ?? '', /^curl /, name);
+      assert.match(samples.find((s) => s.label === 'curl')?.source ?? '', /^curl /m, name);
       assert.match(samples.find((s) => s.label === 'SDK')?.source ?? '', /client\.[a-zA-Z.]+\(/, name);
     }
+  });
+
+  it('shows a request example for every body, a success example for every answer, and the error envelope for every error', () => {
+    const missing: string[] = [];
+    for (const { op, name } of operations()) {
+      const request = op.requestBody?.content?.['application/json'];
+      if (request && !Object.values(request.examples ?? {}).some((e: any) => e.value !== undefined)) missing.push(`${name}: request example`);
+      const [status, success] = Object.entries(op.responses).find(([s]) => s.startsWith('2')) as [string, any];
+      const media = success.content?.['application/json'];
+      if (media) {
+        const value = (Object.values(media.examples ?? {})[0] as any)?.value;
+        if (value?.status !== 'success' || value.data === undefined || typeof value.message !== 'string') missing.push(`${name}: ${status} example with the envelope`);
+      }
+    }
+    // redocly's lint (below) checks every example against its schema; this checks that there are examples.
+    assert.deepEqual(missing, [], 'an operation without examples: give its TypeBox shape an `examples` annotation, or check docs/examples.ts can make one');
+    for (const [name, response] of Object.entries(doc.components.responses as Record<string, any>)) {
+      const value = (Object.values(response.content['application/json'].examples) as any[])[0].value;
+      assert.equal(value.status, 'error', name);
+      assert.ok(errorCodes.includes(value.data.code), `${name}: ${value.data.code} is an error code`);
+      assert.match(value.data.requestId, /^req_/, name);
+    }
+    assert.deepEqual(doc.components.responses.BadRequest.content['application/json'].examples.BadRequest.value.data.details, [{ field: 'title', message: 'must not be empty' }]);
+  });
+
+  it('makes examples with realistic values: ids with their prefix, the same id for the same object, emails, times', () => {
+    const product = doc.paths['/products/{id}'].get.responses['200'].content['application/json'].examples.success.value.data;
+    assert.match(product.id, /^prod_[A-Za-z0-9_-]{20}$/);
+    assert.match(product.tiers[0].id, /^tier_/);
+    assert.equal(product.tiers[0].itemIDs[0], product.items[0].id, 'a tier names the item the example shows');
+    assert.match(product.createdAt, /^\d{4}-\d\d-\d\dT/);
+    const member = doc.paths['/hubs/{hubID}/members/{id}'].get.responses['200'].content['application/json'].examples.success.value.data;
+    assert.match(member.email, /^[^@\s]+@example\.com$/);
+    const list = doc.paths['/transactions'].get.responses['200'].content['application/json'].examples.success.value;
+    assert.equal(list.message, 'Transactions retrieved');
+    assert.equal(list.data.hasMore, false);
+    assert.match(list.data.items[0].txref, /^txn_/);
+    const curl = doc.paths['/hubs/{hubID}/members/{id}'].get['x-codeSamples'].find((s: any) => s.label === 'curl').source as string;
+    assert.match(curl, /^API_KEY=svc_test_…/m);
+    assert.match(curl, /^HUB_ID=hub_/m);
+    assert.match(curl, new RegExp(`"${doc.servers[0].url}/hubs/\\$HUB_ID/members/\\$ID"`));
+  });
+
+  it('shows a delivery example for every event type in the webhooks section', () => {
+    for (const type of eventTypes) {
+      const examples = doc.webhooks[type].post.requestBody.content['application/json'].examples;
+      const value = examples[type].value;
+      assert.equal(value.type, type);
+      assert.match(value.id, /^evt_/);
+      assert.ok(value.data && typeof value.data === 'object', type);
+    }
+    assert.equal(doc.webhooks['payout.settled'].post.requestBody.content['application/json'].examples['payout.settled'].value.data.currency, 'USD');
+  });
+
+  it('lifts a route\'s own TypeBox `examples` into its media types, and makes them up for a route that gives none', async () => {
+    const probe = await buildApp(testDeps(t.db, { config: { publicUrl: 'http://x' } }));
+    const Coupon = Type.Object({ id: Type.String(), code: Type.String(), percentOff: Type.Integer({ minimum: 1, maximum: 100 }), createdAt: Type.String({ format: 'date-time' }) },
+      { $id: 'ProbeCoupon', examples: [{ id: 'cpn_spring', code: 'SPRING25', percentOff: 25, createdAt: '2026-03-01T00:00:00.000Z' }] });
+    const CouponBody = Type.Object({ code: Type.String({ minLength: 3 }), percentOff: Type.Integer({ minimum: 1, maximum: 100 }) }, { examples: [{ code: 'SPRING25', percentOff: 25 }] });
+    const config = { auth: { scope: 'products:write' as const } };
+    probe.post('/api/v1/probe-coupons', { schema: { summary: 'Create a coupon', tags: ['Products'], body: CouponBody, response: { 200: Envelope(Coupon) } }, config }, async () => undefined);
+    probe.post('/api/v1/probe-bookings', {
+      schema: { summary: 'Create a booking', tags: ['Products'], body: Type.Object({ email: Type.String({ format: 'email' }), startsAt: Type.String({ format: 'date-time' }) }),
+        response: { 200: Envelope(Type.Object({ id: Type.String(), email: Type.String({ format: 'email' }), seats: Type.Integer({ minimum: 1 }) }, { $id: 'ProbeBooking' })) } },
+      config,
+    }, async () => undefined);
+    await probe.ready();
+    const probed = (await probe.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    await probe.close();
+    const coupons = probed.paths['/probe-coupons'].post;
+    assert.deepEqual(coupons.requestBody.content['application/json'].examples.request.value, { code: 'SPRING25', percentOff: 25 });
+    assert.deepEqual(coupons.responses['200'].content['application/json'].examples.success.value,
+      { status: 'success', message: 'Coupon created', data: { id: 'cpn_spring', code: 'SPRING25', percentOff: 25, createdAt: '2026-03-01T00:00:00.000Z' } });
+    const bookings = probed.paths['/probe-bookings'].post;
+    const body = bookings.requestBody.content['application/json'].examples.request.value;
+    assert.match(body.email, /@example\.com$/);
+    assert.ok(!Number.isNaN(Date.parse(body.startsAt)));
+    const booked = bookings.responses['200'].content['application/json'].examples.success.value.data;
+    assert.ok(booked.seats >= 1 && typeof booked.id === 'string' && booked.email.includes('@'));
+    assert.match(bookings['x-codeSamples'].find((s: any) => s.label === 'curl').source, /"startsAt"/);
   });
 
   it('passes redocly lint with no errors or warnings', async () => {

@@ -1,6 +1,8 @@
 import { errorStatus } from '../errors.ts';
 import { eventPayloads } from '../events/payloads.ts';
 import { eventTypes } from '../events/types.ts';
+import { sampleEventData } from '../webhooks/samples.ts';
+import { exampleId, exampleMessage, exampleOf, exampleTime } from './examples.ts';
 import { derivedOperationId, operationDocs } from './operations.ts';
 import { guides } from './page.ts';
 
@@ -88,16 +90,53 @@ function successSchema(schema: Json): Json {
   return schema;
 }
 
-function curlSample(method: string, path: string, body: unknown): string {
-  const url = `$BASE_URL${path.replace(/\{(\w+)\}/g, (_m, p: string) => `{${p}}`)}`;
+/**
+ * The curl sample: every variable it uses is set first (the key, each path parameter with an
+ * example id), and the server's own address is written out, so it runs as pasted.
+ */
+function curlSample(baseUrl: string, method: string, path: string, params: Record<string, unknown>, body: unknown): string {
+  const shellName = (p: string) => p.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase().replace(/_?ID$/, '_ID').replace(/^_/, '');
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const setup = [
+    'API_KEY=svc_test_…   # a key from the dashboard: Developers → API keys',
+    ...names.map((p) => `${shellName(p)}=${String(params[p] ?? '…')}`),
+  ];
+  const url = `${baseUrl}${path.replace(/\{(\w+)\}/g, (_m, p: string) => `$${shellName(p)}`)}`;
   const lines = [`curl ${method === 'get' ? '' : `-X ${method.toUpperCase()} `}"${url}"`, '  -H "x-service-api: $API_KEY"'];
   if (body !== undefined) {
-    lines.push('  -H "content-type: application/json"', `  -d '${JSON.stringify(body)}'`);
+    lines.push('  -H "content-type: application/json"', `  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`);
   }
-  return lines.join(' \\\n');
+  return `${setup.join('\n')}\n${lines.join(' \\\n')}`;
 }
 
+/** The error envelope as each named error response shows it. */
+const errorExamples: Record<string, { message: string; code: string; details?: { field: string; message: string }[] }> = {
+  BadRequest: { message: 'Invalid request: title must not be empty.', code: 'validation_failed', details: [{ field: 'title', message: 'must not be empty' }] },
+  Unauthorized: { message: 'The API key is missing, unknown or revoked. Send it in the x-service-api header.', code: 'authentication_required' },
+  Forbidden: { message: 'This key lacks the products:write scope.', code: 'scope_missing' },
+  NotFound: { message: 'No product prod_… in this brand and mode.', code: 'not_found' },
+  Conflict: { message: 'A request with this Idempotency-Key is still running; retry in a moment.', code: 'idempotency_in_progress' },
+  IdempotencyKeyReused: { message: 'This Idempotency-Key was used with a different request in the last 24 hours.', code: 'idempotency_key_reused' },
+  PayloadTooLarge: { message: 'The body is larger than the 1 MB this server accepts.', code: 'payload_too_large' },
+  UnsupportedMediaType: { message: 'Send the body as JSON with Content-Type: application/json.', code: 'unsupported_media_type' },
+  RateLimited: { message: 'Too many requests for this key; retry after 1 second.', code: 'rate_limited' },
+  ServiceUnavailable: { message: 'The database is unreachable; retry after 5 seconds.', code: 'service_unavailable' },
+};
+
 const sdkSample = (call: string) => `import { Client } from '@creator-commerce/sdk';\n\nconst client = new Client({ apiKey: process.env.API_KEY });\n\n${call}`;
+
+/** `/products/{id}` → `Product`: the shape a path's id names, so its example id has the right prefix. */
+function idShapeOf(path: string, param: string): string | undefined {
+  const segments = path.split('/');
+  const at = segments.indexOf(`{${param}}`);
+  const owner = segments[at - 1] ?? '';
+  const byCollection: Record<string, string> = {
+    products: 'Product', hubs: 'Hub', members: 'Membership', memberships: 'Membership', transactions: 'Transaction', webhooks: 'WebhookEndpoint',
+    deliveries: 'WebhookDelivery', events: 'Event', imports: 'Import', 'payment-links': 'PaymentLink', payouts: 'Payout', emails: 'Email',
+    'checkout-links': 'CheckoutLink', keys: 'ApiKey', refunds: 'Refund',
+  };
+  return byCollection[owner] ?? (owner ? owner.replace(/s$/, '').replace(/(^|-)(\w)/g, (_m, _d, c: string) => c.toUpperCase()) : undefined);
+}
 
 export function finishDocument(raw: Json): Json {
   const doc = clone(raw);
@@ -106,6 +145,7 @@ export function finishDocument(raw: Json): Json {
   doc.info.description = `${doc.info.description}\n\nAuthenticate with a brand API key in \`x-service-api\`, or an OAuth access token as \`Authorization: Bearer\`. `
     + 'Lists take `limit` (1 to 100, default 20) and `cursor` (the previous page\'s `nextCursor`). '
     + `Guides: ${Object.entries(guides).map(([name, title]) => `[${title}](/docs/guides/${name})`).join(', ')}. `
+    + 'For coding agents: [/llms.txt](/llms.txt), [/llms-full.txt](/llms-full.txt) and a Markdown page per operation (`/docs/operations/{operationId}.md`). '
     + 'Official SDK: `@creator-commerce/sdk`; until it is published, install it from the repository: `npm install <repo>/packages/sdk`, or `npm run sdk:pack` and install the tarball (packages/sdk/README.md).';
   doc.tags = tags;
   doc.components.securitySchemes = {
@@ -171,7 +211,14 @@ export function finishDocument(raw: Json): Json {
     {
       description,
       headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' }, ...(name === 'RateLimited' || name === 'ServiceUnavailable' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}) },
-      content: { 'application/json': { schema: schemaRef('ErrorBody') } },
+      content: { 'application/json': {
+        schema: schemaRef('ErrorBody'),
+        examples: { [name]: { summary: errorExamples[name]!.code, value: {
+          status: 'error',
+          message: errorExamples[name]!.message,
+          data: { code: errorExamples[name]!.code, requestId: exampleId('req'), ...(errorExamples[name]!.details ? { details: errorExamples[name]!.details } : {}) },
+        } } },
+      } },
     },
   ]));
   doc.components.headers = {
@@ -228,7 +275,10 @@ export function finishDocument(raw: Json): Json {
         { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string' }, description: 'Standard Webhooks: Unix seconds when this attempt was signed.' },
         { name: 'webhook-signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64-decoded secret after `whsec_`.' },
       ],
-      requestBody: { required: true, content: { 'application/json': { schema: schemaRef(eventSchemaName(type)) } } },
+      requestBody: { required: true, content: { 'application/json': {
+        schema: schemaRef(eventSchemaName(type)),
+        examples: { [type]: { summary: `A ${type} delivery`, value: { id: exampleId('evt'), type, created: exampleTime, data: sampleEventData(type, new Date(exampleTime), 'a1b2c3d4e5f6') } } },
+      } } },
       responses: { '200': { description: 'Any 2xx acknowledges the delivery; anything else (or no answer in time) is retried.' } },
       security: [],
     },
@@ -280,11 +330,47 @@ export function finishDocument(raw: Json): Json {
       for (const status of [...statuses].sort()) responses[status] = { $ref: `#/components/responses/${errorResponses[status].name}` };
       op.responses = responses;
 
+    }
+  }
+  addExamples(doc);
+  return doc;
+}
+
+/**
+ * Every operation's request (when it has a body) and success examples, and its curl sample built
+ * from them, once the document is complete (the shapes they follow are all components by then).
+ * A route's own example (a TypeBox `examples` annotation on its shapes) wins, then the table's
+ * curl body, then one made up from the schema (docs/examples.ts).
+ */
+function addExamples(doc: Json) {
+  const ctx = { schemas: doc.components.schemas };
+  for (const [path, methods] of Object.entries(doc.paths as Json)) {
+    for (const [method, op] of Object.entries(methods as Json)) {
+      const known = operationDocs[`${method} ${path}`];
+      const params = Object.fromEntries((op.parameters ?? []).filter((p: Json) => p.in === 'path')
+        .map((p: Json) => [p.name, exampleOf(p.schema, ctx, p.name, idShapeOf(path, p.name))]));
+      let requestExample: unknown;
+      const requestMedia = op.requestBody?.content?.['application/json'];
+      if (requestMedia) {
+        // @fastify/swagger has already moved a body shape's own `examples` into the media type
+        // (`example` for one, `examples` for several); the document names them one way.
+        const own = requestMedia.example ?? (Object.values(requestMedia.examples ?? {})[0] as Json | undefined)?.value
+          ?? (Array.isArray(requestMedia.schema?.examples) ? requestMedia.schema.examples[0] : undefined);
+        delete requestMedia.example;
+        requestExample = own ?? known?.body ?? exampleOf(requestMedia.schema, ctx);
+        requestMedia.examples = { request: { summary: op.summary ?? 'Request', value: requestExample } };
+      }
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        const media = status.startsWith('2') ? response.content?.['application/json'] : undefined;
+        const data = media?.schema?.allOf?.[1]?.properties?.data;
+        if (!data) continue;
+        delete media.example;
+        media.examples = { success: { summary: op.summary ?? 'Success', value: { status: 'success', message: exampleMessage(op.summary, method), data: exampleOf(data, ctx) } } };
+      }
       op['x-codeSamples'] = [
         ...(known ? [{ lang: 'TypeScript', label: 'SDK', source: sdkSample(known.sdk) }] : []),
-        { lang: 'Shell', label: 'curl', source: curlSample(method, path, known?.body) },
+        { lang: 'Shell', label: 'curl', source: curlSample(String(doc.servers?.[0]?.url ?? 'http://localhost:3000/api/v1'), method, path, params, requestExample) },
       ];
     }
   }
-  return doc;
 }

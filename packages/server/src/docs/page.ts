@@ -71,6 +71,7 @@ export const guides = {
   payouts: 'Payouts',
   catalog: 'Catalog',
   'oauth-mcp': 'Apps and MCP',
+  reference: 'Examples and docs for agents',
 } as const;
 
 export type GuideName = keyof typeof guides;

@@ -5,6 +5,7 @@ import { ErrorEnvelope } from '../http/envelope.ts';
 import { finishDocument } from './openapi.ts';
 import { precompressed, sendPrecompressed, type Precompressed } from '../http/compression.ts';
 import { contentSecurityPolicy, guideDocument, guides, readGuide, renderPage, scalarScript, type GuideName } from './page.ts';
+import { apiCatalog, eventMarkdown, llmsFull, llmsIndex, operationMarkdown, operationsOf } from './markdown.ts';
 
 const errorResponses = {
   400: { ...ErrorEnvelope, description: 'validation_failed: a parameter or body field is invalid; `message` names it.' },
@@ -45,6 +46,31 @@ export function docsRoutes(app: App) {
   let document: Record<string, any> | undefined;
   const openapi = () => (document ??= finishDocument(app.swagger() as unknown as Record<string, any>));
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => openapi());
+
+  // The docs as Markdown for agents (llmstxt.org) and the RFC 9727 API catalog, all made from the
+  // served document (docs/markdown.ts) when asked for; nothing of it is a file in the repository.
+  const origin = () => String(openapi().servers?.[0]?.url ?? '').replace(/\/api\/v1$/, '');
+  const markdown = 'text/markdown; charset=utf-8';
+  app.get('/llms.txt', { schema: { hide: true } }, async (_req, reply) => reply.type(markdown).send(llmsIndex(openapi(), origin())));
+  app.get('/llms-full.txt', { schema: { hide: true } }, async (_req, reply) => {
+    const texts = await Promise.all((Object.keys(guides) as GuideName[]).map(async (name) => ({ name, title: guides[name], markdown: await readGuide(name) })));
+    return reply.type(markdown).send(llmsFull(openapi(), origin(), texts));
+  });
+  app.get<{ Params: { id: string } }>('/docs/operations/:id', { schema: { hide: true } }, async (req, reply) => {
+    const id = req.params.id.replace(/\.md$/, '');
+    const found = operationsOf(openapi()).find((o) => o.op.operationId === id);
+    if (!found) return reply.callNotFound();
+    return reply.type(markdown).send(operationMarkdown(openapi(), found));
+  });
+  app.get<{ Params: { type: string } }>('/docs/events/:type', { schema: { hide: true } }, async (req, reply) => {
+    const type = req.params.type.replace(/\.md$/, '');
+    if (!Object.hasOwn(openapi().webhooks ?? {}, type)) return reply.callNotFound();
+    return reply.type(markdown).send(eventMarkdown(openapi(), type));
+  });
+  app.get('/.well-known/api-catalog', { schema: { hide: true } }, async (_req, reply) => reply
+    .type('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"')
+    .header('link', '</.well-known/api-catalog>; rel="api-catalog"')
+    .send(Buffer.from(JSON.stringify(apiCatalog(openapi(), origin()))))); // a Buffer, so no charset is added to the RFC's type
 
   app.get('/docs', { schema: { hide: true } }, async (_req, reply) => reply.headers(html).send(renderPage('Creator commerce API reference', '/api/v1/openapi.json')));
 

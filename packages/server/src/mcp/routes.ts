@@ -116,7 +116,7 @@ export function mcpRoutes(app: App, options: {
       }
       const request = new Request(`${options.publicUrl}${req.url}`, { method: req.method, headers });
       const response = await (await handlerOnUse()).fetch(request, {
-        authInfo: { token: bearerToken(req), clientId: principal.appId ?? '', scopes: principal.scopes, extra: { principal } },
+        authInfo: { token: bearerToken(req), clientId: principal.appId ?? '', scopes: principal.scopes, extra: { principal, profile: profileOf(req) } },
         ...(req.method === 'POST' ? { parsedBody: req.body } : {}),
       });
       reply.code(response.status);
@@ -130,6 +130,16 @@ export function mcpRoutes(app: App, options: {
       return reply.send(Buffer.from(await response.arrayBuffer()));
     },
   });
+}
+
+/**
+ * `?profile=lean` on the MCP URL (or an `MCP-Profile: lean` header) asks for the lean tools/list
+ * (docs/oauth-mcp.md). A query parameter because most clients take a URL and few take headers;
+ * the OAuth resource stays `/api/mcp` (clients match it by origin and path).
+ */
+function profileOf(req: FastifyRequest): 'lean' | 'full' {
+  const asked = (req.query as Record<string, unknown> | undefined)?.profile ?? req.headers['mcp-profile'];
+  return asked === 'lean' ? 'lean' : 'full';
 }
 
 function bearerToken(req: FastifyRequest): string {

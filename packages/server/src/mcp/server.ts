@@ -1,7 +1,7 @@
 import { createMcpHandler, fromJsonSchema, McpServer, type AuthInfo } from '@modelcontextprotocol/server';
 import type { Principal } from '../auth/principal.ts';
 import type { App } from '../http/app-type.ts';
-import { missingScope, type ToolRoute } from './catalog.ts';
+import { leanInputSchema, leanOutputSchema, missingScope, type ToolRoute } from './catalog.ts';
 
 /**
  * The MCP endpoint's handler: stateless (a fresh server per request, so any process answers any
@@ -13,6 +13,8 @@ import { missingScope, type ToolRoute } from './catalog.ts';
 export function mcpHandler(app: App, tools: () => ToolRoute[]) {
   return createMcpHandler(({ authInfo }) => {
     const principal = authInfo?.extra?.principal as Principal | undefined;
+    // The lean profile (docs/oauth-mcp.md): smaller schemas, the same tools and results.
+    const lean = authInfo?.extra?.profile === 'lean';
     const server = new McpServer({ name: 'creator-commerce', version: '0.1.0' }, {
       instructions: 'Acts on one creator\'s store (products, members, customers, payments, webhooks) within the permissions the creator granted. Money amounts are decimal numbers in the currency given.',
     });
@@ -21,9 +23,12 @@ export function mcpHandler(app: App, tools: () => ToolRoute[]) {
       const { spec } = tool;
       server.registerTool(spec.name, {
         description: spec.description,
-        inputSchema: fromJsonSchema(tool.input),
-        ...(tool.output ? { outputSchema: fromJsonSchema(tool.output) } : {}),
-        annotations: { readOnlyHint: !!spec.readOnly, destructiveHint: !!spec.destructive, idempotentHint: !!spec.idempotent, openWorldHint: false },
+        inputSchema: fromJsonSchema(lean ? leanInputSchema(tool.input) : tool.input),
+        ...(tool.output ? { outputSchema: fromJsonSchema(lean ? leanOutputSchema(tool.output) : tool.output) } : {}),
+        // destructiveHint and idempotentHint mean something only for a tool that writes (MCP's spec).
+        annotations: spec.readOnly
+          ? { readOnlyHint: true, openWorldHint: !!spec.openWorld }
+          : { readOnlyHint: false, destructiveHint: !!spec.destructive, idempotentHint: !!spec.idempotent, openWorldHint: !!spec.openWorld },
       }, async (args: unknown) => runTool(app, tool, (args ?? {}) as Record<string, unknown>, authInfo!));
     }
     return server;

@@ -10,15 +10,65 @@ export interface ToolSpec {
   path: string;
   description: string;
   readOnly?: boolean;
+  /** It may change or delete what exists (not only add): MCP's destructiveHint. */
   destructive?: boolean;
   idempotent?: boolean;
+  /** It reaches outside this service (a webhook receiver, the payment provider): MCP's openWorldHint. */
+  openWorld?: boolean;
+  /** Body fields the route takes that an assistant should not fill in (marketing attribution), left out of the tool's input. */
+  hiddenInputs?: string[];
+  /** Input fields that take an event type, given the event types as an enum (`events` and `eventType` are found by name). */
+  eventTypeInputs?: string[];
 }
+
+/**
+ * What each kind of id is and where an assistant finds one, by the collection the route names it
+ * under (`/products/:id` → products) or by the argument's own name (`hubID`). Every id argument of
+ * every tool gets one of these as its description (mcp/tools.test.ts fails, naming the tool and
+ * argument, for an id argument none of these covers: add its collection or name here).
+ */
+export const idDescriptions: Record<string, string> = {
+  products: 'The product\'s id (`prod_…`): list_products lists them.',
+  hubs: 'The hub\'s id (`hub_…`): list_hubs lists them.',
+  members: 'The membership\'s id (`mem_…`): list_hub_members lists a hub\'s members, list_product_customers a product\'s customers.',
+  memberships: 'The membership\'s id (`mem_…`): list_hub_members lists a hub\'s members, list_product_customers a product\'s customers.',
+  imports: 'The import\'s id (`imp_…`), answered as importID by import_hub_members or import_product_customers.',
+  transactions: 'The transaction\'s txref (`txn_…`): list_transactions lists them.',
+  webhooks: 'The webhook endpoint\'s id (`we_…`): list_webhooks lists them.',
+  deliveries: 'The webhook delivery\'s id (`whd_…`): list_deliveries lists them.',
+  events: 'The event\'s id (`evt_…`): list_events lists them.',
+  payouts: 'The payout\'s id (`po_…`): list_payouts lists them.',
+  emails: 'The email\'s id (`msg_…`): list_emails lists them.',
+  'checkout-links': 'The checkout link\'s id (`clink_…`): list_checkout_links lists them, create_checkout_link answers one.',
+  'payment-links': 'The payment link\'s id (`plink_…`), answered as id by create_payment_link.',
+  hubID: 'The hub\'s id (`hub_…`): list_hubs lists them.',
+  endpointID: 'A webhook endpoint\'s id (`we_…`): list_webhooks lists them.',
+  eventID: 'An event\'s id (`evt_…`): list_events lists them.',
+  resourceID: 'The id of the object the event is about: a transaction\'s txref (`txn_…`, list_transactions), a membership id (`mem_…`, list_hub_members) or a payout id (`po_…`, list_payouts).',
+  txref: 'The transaction\'s txref (`txn_…`): list_transactions lists them; create_payment_link\'s buyer pays under one.',
+  tier: 'A tier\'s id (`tier_…`): get_product or get_hub shows the tiers of a product or hub.',
+  plan: 'A tier\'s id (`tier_…`): get_product or get_hub shows the tiers of a product or hub.',
+  productID: 'The product\'s id (`prod_…`): list_products lists them.',
+};
+
+/** Attribution fields of a payment link, for the brand's own storefront code, not for an assistant. */
+const marketing = ['utmRef', 'adClickID', 'adType', 'checkoutOtpVerificationSkipped', 'receive_emails'];
+/** Catalog writes reach the live catalog whatever the key's mode (docs/catalog.md). */
+const catalogNote = 'The catalog is shared by test and live mode: this changes what live buyers see.';
+/** PATCH's whole-list rule (docs/catalog.md), which makes an update able to delete. */
+const wholeLists = 'tiers, items and checkoutFields, when given, are the whole list: entries with an id are kept and updated, entries without one added, and ones left out deleted (or archived if ever sold); get the current lists first.';
 
 const read = { readOnly: true, idempotent: true } as const;
 
 export const toolSpecs: ToolSpec[] = [
   { name: 'list_products', method: 'GET', path: '/products', description: 'List the brand\'s products, newest first (page with cursor).', ...read },
   { name: 'get_product', method: 'GET', path: '/products/:id', description: 'Get one product with its tiers, items and checkout fields.', ...read },
+  { name: 'create_product', method: 'POST', path: '/products', description: `Create a product with its tiers (prices), items and checkout fields; answers the product as get_product does. ${catalogNote}` },
+  { name: 'update_product', method: 'PATCH', path: '/products/:id', description: `Change a product: only the fields given change. ${wholeLists} ${catalogNote}`, destructive: true, idempotent: true },
+  { name: 'list_hubs', method: 'GET', path: '/hubs', description: 'List the brand\'s membership hubs, newest first, without their tiers (page with cursor; get_hub has the tiers).', ...read },
+  { name: 'get_hub', method: 'GET', path: '/hubs/:id', description: 'Get one membership hub with its tiers (its plans), archived ones included.', ...read },
+  { name: 'create_hub', method: 'POST', path: '/hubs', description: `Create a membership hub with its tiers (free, one-off or recurring plans); answers the hub as get_hub does. ${catalogNote}` },
+  { name: 'update_hub', method: 'PATCH', path: '/hubs/:id', description: `Change a membership hub: only the fields given change; tiers, when given, is the whole list (left-out tiers are deleted, or archived if ever sold); get the hub first. ${catalogNote}`, destructive: true, idempotent: true },
   { name: 'list_hub_members', method: 'GET', path: '/hubs/:hubID/members', description: 'List the members of a hub, newest first (page with cursor).', ...read },
   { name: 'get_hub_member', method: 'GET', path: '/hubs/:hubID/members/:id', description: 'Get one member of a hub by membership id.', ...read },
   { name: 'list_product_customers', method: 'GET', path: '/products/:id/customers', description: 'List a product\'s customers, newest first (page with cursor).', ...read },
@@ -27,15 +77,15 @@ export const toolSpecs: ToolSpec[] = [
   { name: 'get_import', method: 'GET', path: '/imports/:id', description: 'Get an import\'s progress and the records it refused.', ...read },
   { name: 'cancel_membership', method: 'POST', path: '/memberships/:id/cancel', description: 'Cancel a membership (at once or at the end of its paid period).', destructive: true, idempotent: true },
   { name: 'remove_hub_member', method: 'DELETE', path: '/hubs/:hubID/members/:id', description: 'Remove a member from a hub, ending their access now.', destructive: true, idempotent: true },
-  { name: 'create_payment_link', method: 'POST', path: '/payment-links', description: 'Create a payment link for one buyer and one tier; returns the checkout URL to send them.' },
+  { name: 'create_payment_link', method: 'POST', path: '/payment-links', description: 'Create a payment link for one buyer: 1 to 20 items, each a tier (plan) of a product or hub of the brand, and the buyer\'s form (fullName, email, the product\'s checkout fields); returns the checkout URL to send them. It can be paid once.', hiddenInputs: marketing },
   { name: 'pay_test_payment_link', method: 'POST', path: '/test/payment-links/:id/pay', description: 'Test mode only: pay a test payment link with a sandbox card (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined), as a buyer on the hosted page would; returns the transaction.' },
   { name: 'create_checkout_link', method: 'POST', path: '/checkout-links', description: 'Create a reusable checkout link for one or more tiers (any number of buyers); returns the URL to share.' },
   { name: 'list_checkout_links', method: 'GET', path: '/checkout-links', description: 'List checkout links with their sales, newest first (page with cursor; filter by tier).', ...read },
   { name: 'get_checkout_link', method: 'GET', path: '/checkout-links/:id', description: 'Get one checkout link with its sales.', ...read },
-  { name: 'update_checkout_link', method: 'PATCH', path: '/checkout-links/:id', description: 'Change a checkout link: disable it, move its expiry, change its sales cap or tiers.', idempotent: true },
+  { name: 'update_checkout_link', method: 'PATCH', path: '/checkout-links/:id', description: 'Change a checkout link: disable it, move its expiry, change its sales cap or tiers.', destructive: true, idempotent: true },
   { name: 'get_brand', method: 'GET', path: '/brand', description: 'Get the brand profile: display name, storefront address, logo, accent colour, support email, time zone.', ...read },
-  { name: 'update_brand', method: 'PATCH', path: '/brand', description: 'Change the brand profile the public storefront shows (slug, display name, logo, colour, support email, time zone).', idempotent: true },
-  { name: 'verify_payment', method: 'POST', path: '/payments/verify', description: 'Ask the payment provider again whether a transaction (txref) was paid, and record the answer.', idempotent: true },
+  { name: 'update_brand', method: 'PATCH', path: '/brand', description: 'Change the brand profile the public storefront shows (slug, display name, logo, colour, support email, time zone).', destructive: true, idempotent: true },
+  { name: 'verify_payment', method: 'POST', path: '/payments/verify', description: 'Ask the payment provider again whether a transaction (txref) was paid, and record the answer.', idempotent: true, openWorld: true },
   { name: 'list_transactions', method: 'GET', path: '/transactions', description: 'List transactions, newest first (page with cursor).', ...read },
   { name: 'get_transaction', method: 'GET', path: '/transactions/:id', description: 'Get one transaction by its txref.', ...read },
   {
@@ -44,18 +94,18 @@ export const toolSpecs: ToolSpec[] = [
       + 'before calling, tell the user the exact amount and currency (get_transaction shows what is left) and get their confirmation. '
       + 'Without amount it refunds all that is left and, unless revokeAccess is false, ends the access the payment bought; a partial refund keeps access unless revokeAccess is true. '
       + 'Pass an idempotencyKey so that a retry never refunds twice.',
-    destructive: true,
+    destructive: true, openWorld: true,
   },
   { name: 'list_webhooks', method: 'GET', path: '/webhooks', description: 'List the brand\'s webhook endpoints.', ...read },
   { name: 'get_webhook', method: 'GET', path: '/webhooks/:id', description: 'Get one webhook endpoint.', ...read },
-  { name: 'create_webhook', method: 'POST', path: '/webhooks', description: 'Add a webhook endpoint (an https URL) subscribed to event types; returns its signing secret once.' },
-  { name: 'update_webhook', method: 'PATCH', path: '/webhooks/:id', description: 'Change a webhook endpoint\'s URL, events or status.', idempotent: true },
+  { name: 'create_webhook', method: 'POST', path: '/webhooks', description: 'Add a webhook endpoint (an https URL) subscribed to event types; returns its signing secret once. Events are then sent to that URL.', openWorld: true },
+  { name: 'update_webhook', method: 'PATCH', path: '/webhooks/:id', description: 'Change a webhook endpoint\'s URL, events or status.', destructive: true, idempotent: true, openWorld: true },
   { name: 'delete_webhook', method: 'DELETE', path: '/webhooks/:id', description: 'Delete a webhook endpoint; it receives nothing more.', destructive: true, idempotent: true },
-  { name: 'send_test_event', method: 'POST', path: '/webhooks/test', description: 'Send a sample event of a type to the webhook endpoints subscribed to it.' },
+  { name: 'send_test_event', method: 'POST', path: '/webhooks/test', description: 'Send a sample event of a type to the webhook endpoints subscribed to it.', openWorld: true },
   { name: 'list_deliveries', method: 'GET', path: '/webhooks/deliveries', description: 'List webhook deliveries, newest first (page with cursor).', ...read },
   { name: 'get_delivery', method: 'GET', path: '/webhooks/deliveries/:id', description: 'Get one webhook delivery with its attempts.', ...read },
-  { name: 'resend_delivery', method: 'POST', path: '/webhooks/deliveries/:id/resend', description: 'Send a webhook delivery again now.' },
-  { name: 'list_events', method: 'GET', path: '/events', description: 'List events (what happened), newest first (page with cursor).', ...read },
+  { name: 'resend_delivery', method: 'POST', path: '/webhooks/deliveries/:id/resend', description: 'Send a webhook delivery again now.', openWorld: true },
+  { name: 'list_events', method: 'GET', path: '/events', description: 'List events (what happened), newest first (page with cursor).', ...read, eventTypeInputs: ['type'] },
   { name: 'get_event', method: 'GET', path: '/events/:id', description: 'Get one event.', ...read },
   { name: 'list_payouts', method: 'GET', path: '/payouts', description: 'List payouts of settled earnings, newest first (page with cursor).', ...read },
   { name: 'get_payout', method: 'GET', path: '/payouts/:id', description: 'Get one payout.', ...read },

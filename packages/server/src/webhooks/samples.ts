@@ -7,8 +7,7 @@ import type { EventType } from '../events/types.ts';
  * event's data (checked against it in samples.test.ts), with ids marked `sample` so nobody
  * mistakes one for a real object.
  */
-export function sampleEventData<T extends EventType>(type: T, now = new Date()): EventData<T> {
-  const tag = randomBytes(6).toString('hex');
+export function sampleEventData<T extends EventType>(type: T, now = new Date(), tag = randomBytes(6).toString('hex')): EventData<T> {
   const at = now.toISOString();
   const transaction = (status: string, kind = 'purchase'): EventPayloads['transaction.succeeded'] => ({
     txref: `tx_sample_${tag}`,
