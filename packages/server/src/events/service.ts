@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
-import { newId, newIds } from '../ids.ts';
-import type { Mode } from '../auth/principal.ts';
+import { pageRequest, toPage } from '../db/paging.ts';
+import { invalid, notFound } from '../errors.ts';
+import { idFilterShape, newId, newIds } from '../ids.ts';
+import type { Mode, Principal } from '../auth/principal.ts';
 import { resourceOf, type EventData } from './payloads.ts';
 import * as repo from './repository.ts';
-import type { EventType } from './types.ts';
+import { isEventType, type EventType } from './types.ts';
+import type { EventRow } from './repository.ts';
 
 export interface NewEvent<T extends EventType = EventType> {
   brandId: string;
@@ -89,4 +93,30 @@ async function announce(tx: Queryable, events: RecordedEvent[]) {
     throw new Error('No event subscribers are wired: call wireEventSubscribers() (src/subscribers.ts) at the composition root.');
   }
   for (const subscriber of subscribers.values()) await subscriber.recorded(tx, events);
+}
+
+/** An event as GET /events answers it: the webhook body's shape, plus the app it came through. */
+export const renderEvent = (r: EventRow) => ({ id: r.id, type: r.type, created: r.created_at.toISOString(), data: r.data, ...(r.app_id ? { appId: r.app_id } : {}) });
+
+/**
+ * GET /events: the principal's mode's events, newest first, filtered by type and the resource
+ * they are about. A cursor belongs to one combination of filters, so the list's name carries a
+ * digest of them.
+ */
+export async function listEventsFor(db: Queryable, principal: Principal, query: { limit?: number; cursor?: string; type?: string; resourceID?: string }) {
+  const { type, resourceID } = query;
+  if (type !== undefined && !isEventType(type)) throw invalid('type', `"${type}" is not an event type`, 'query parameter');
+  if (resourceID !== undefined && !idFilterShape.test(resourceID)) {
+    throw invalid('resourceID', `"${resourceID.slice(0, 80)}" is not an id`, 'query parameter');
+  }
+  const list = `events:${createHash('sha256').update(JSON.stringify([type, resourceID])).digest('base64url').slice(0, 16)}`;
+  const page = pageRequest(list, query);
+  return toPage(list, page, await repo.listEvents(db, principal.brandId, principal.mode, { type, resourceId: resourceID }, page), renderEvent);
+}
+
+/** GET /events/{id}: one event of the principal's mode, exactly as its deliveries carry it. */
+export async function getEvent(db: Queryable, principal: Principal, id: string) {
+  const row = await repo.findEvent(db, principal.brandId, principal.mode, id);
+  if (!row) throw notFound('event');
+  return renderEvent(row);
 }
