@@ -6,7 +6,10 @@ import { AppError, type ErrorDetail } from '../errors.ts';
 import { toAppError } from '../http/error-handler.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
 import { messagePage, sendPage } from '../pages/html.ts';
-import { findProfile } from '../brands/repository.ts';
+import { embedTarget, withEmbed } from '../pages/embed.ts';
+import { embedScript } from './embed-script.ts';
+import { findProfile, type BrandProfileRow } from '../brands/repository.ts';
+import { dateTimeWords } from '../storefront/words.ts';
 import { findHub } from '../hubs/repository.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -16,7 +19,7 @@ import { checkPaymentLink, createPaymentLink } from '../checkout/service.ts';
 import { slotsLeft } from '../checkout/stock.ts';
 import { findCheckoutLink, type CheckoutLinkRow } from './repository.ts';
 import { checkoutLinkPath } from './service.ts';
-import { checkoutFormPage, type FormView, type Offer } from './form-page.ts';
+import { checkoutFormPage, closedLinkPage, type FormView, type Offer } from './form-page.ts';
 import { toPaymentLinkBody, fieldOfProblem } from './form-body.ts';
 
 /**
@@ -35,25 +38,36 @@ const Params = Type.Object({
 export function checkoutLinkPages(parent: App, { db, config, payments, secrets }: {
   db: Db; config: { publicUrl: string; checkoutFailures: CheckoutFailureLimits }; payments: PaymentProviders; secrets: { webhookKey: Buffer };
 }) {
-  const closed = (reply: FastifyReply, status: number, title: string, text: string) => sendPage(reply, status, messagePage(title, text));
+  // A brand's pages may be framed by the sites it allows (the overlay, pages/embed.ts), so a closed or sold-out link says so inside it too.
+  const closed = (reply: FastifyReply, status: number, title: string, text: string, brand?: BrandProfileRow) =>
+    sendPage(reply, status, brand ? closedLinkPage(brand, title, text) : messagePage(title, text), brand ? { frameAncestors: brand.embed_origins } : {});
 
   /** The link, its brand and the tiers it sells as they stand now; answers the page itself when the link cannot sell. */
   async function load(brandId: string, linkId: string, reply: FastifyReply) {
     const link = await findCheckoutLink(db, brandId, linkId);
     const brand = link ? await findProfile(db, brandId) : undefined;
     if (!link || !brand) return void closed(reply, 404, 'Checkout not found', 'This checkout link does not exist. Ask the seller for a new one.');
-    if (link.status !== 'active') return void closed(reply, 410, 'Checkout closed', `${brand.display_name ?? brand.name} has closed this checkout link.`);
-    if (link.expires_at && link.expires_at.getTime() <= Date.now()) return void closed(reply, 410, 'Sales have ended', `Sales through this link ended on ${link.expires_at.toUTCString()}.`);
+    if (link.status !== 'active') return void closed(reply, 410, 'Checkout closed', `${brand.display_name ?? brand.name} has closed this checkout link.`, brand);
+    if (link.expires_at && link.expires_at.getTime() <= Date.now()) return void closed(reply, 410, 'Sales have ended', `Sales through this link ended on ${dateTimeWords(link.expires_at, brand.time_zone)}.`, brand);
     const offers = await offersOf(db, link);
-    if (!offers.length) return void closed(reply, 410, 'Not on sale', 'Nothing this link sells is on sale right now.');
+    if (!offers.length) return void closed(reply, 410, 'Not on sale', 'Nothing this link sells is on sale right now.', brand);
     const capLeft = link.max_sales !== null ? Math.max(link.max_sales - link.sales_held, 0) : undefined;
-    if (capLeft === 0) return void closed(reply, 410, 'Sold out', 'Everything this link sells has been sold. Nothing was charged.');
+    if (capLeft === 0) return void closed(reply, 410, 'Sold out', 'Everything this link sells has been sold. Nothing was charged.', brand);
     return { link, brand, offers, capLeft };
   }
 
   const pick = (offers: Offer[], tierId: string | undefined) => offers.find((o) => o.tier.id === tierId) ?? offers.find((o) => o.left !== 0) ?? offers[0];
 
-  const render = (reply: FastifyReply, status: number, view: FormView) => sendPage(reply, status, checkoutFormPage(view));
+  const render = (reply: FastifyReply, status: number, view: FormView, brand: { embed_origins: string[] }) =>
+    sendPage(reply, status, checkoutFormPage(view), { frameAncestors: brand.embed_origins });
+
+  // The overlay script a creator puts on their own site (docs/checkout.md, "Embedding the checkout").
+  parent.get('/embed.js', { schema: { hide: true } }, async (_req, reply) => reply
+    .header('content-type', 'text/javascript; charset=utf-8')
+    .header('cache-control', 'public, max-age=300')
+    .header('x-content-type-options', 'nosniff')
+    .header('cross-origin-resource-policy', 'cross-origin')
+    .send(embedScript));
 
   parent.register(async (scoped) => {
     const app = scoped as unknown as App;
@@ -81,7 +95,7 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
       const values: Record<string, string> = { countryCode: countryOf(req), ...attribution(query) };
       const selected = pick(loaded.offers, query.tier);
       if (selected.tier.type === 'pay_what_you_want') values.customAmount = '';
-      return render(reply, 200, view(loaded, selected, values, {}));
+      return render(reply, 200, view(loaded, selected, values, {}, query.embed), loaded.brand);
     });
 
     app.post('/buy/:brandId/:linkId', {
@@ -104,10 +118,11 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
       const loaded = await load(brandId, linkId, reply);
       if (!loaded) return reply;
       const values = req.body as Record<string, string>;
+      const embed = (req.query as Record<string, string | undefined>).embed;
       const selected = pick(loaded.offers, values.tier);
       // "Update order" only changes the tier shown; nothing is checked or made.
-      if (values.choose) return render(reply, 200, view(loaded, selected, values, {}));
-      if (selected.left === 0) return render(reply, 409, view(loaded, selected, values, { _form: `Sold out: "${selected.tier.name}" has no places left. Nothing was charged.` }));
+      if (values.choose) return render(reply, 200, view(loaded, selected, values, {}, embed), loaded.brand);
+      if (selected.left === 0) return render(reply, 409, view(loaded, selected, values, { _form: `Sold out: "${selected.tier.name}" has no places left. Nothing was charged.` }, embed), loaded.brand);
       const built = toPaymentLinkBody(selected, values, loaded.link);
       const principal = principalFor(loaded.link);
       try {
@@ -117,22 +132,23 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
           if (Object.keys(built.errors).length) throw new AppError('validation_failed', 'The form has problems.', []);
           return createPaymentLink(tx, principal, built.body, config.publicUrl, payments, { checkoutLinkId: linkId });
         });
-        return reply.code(303).header('cache-control', 'no-store').redirect(new URL(made.link).pathname, 303);
+        return reply.code(303).header('cache-control', 'no-store').redirect(withEmbed(new URL(made.link).pathname, embedTarget(embed, loaded.brand.embed_origins)), 303);
       } catch (err) {
         if (err instanceof AppError && err.code === 'validation_failed') {
           await noteFailure(db, secrets.webhookKey, config.checkoutFailures, { address: req.ip });
           const errors = inFormOrder({ ...errorsByInput(err.details ?? [], selected), ...built.errors }, selected);
           if (!Object.keys(errors).length) errors._form = err.message;
-          return render(reply, 400, view(loaded, selected, values, errors));
+          return render(reply, 400, view(loaded, selected, values, errors, embed), loaded.brand);
         }
         throw err;
       }
     });
   });
 
-  function view(loaded: NonNullable<Awaited<ReturnType<typeof load>>>, selected: Offer, values: Record<string, string>, errors: Record<string, string>): FormView {
+  /** `embed`: the overlay's site (pages/embed.ts), kept in the form's address when the brand allows it. */
+  function view(loaded: NonNullable<Awaited<ReturnType<typeof load>>>, selected: Offer, values: Record<string, string>, errors: Record<string, string>, embed?: string): FormView {
     return {
-      brand: loaded.brand, mode: loaded.link.mode, action: checkoutLinkPath(loaded.link.brand_id, loaded.link.id),
+      brand: loaded.brand, mode: loaded.link.mode, action: withEmbed(checkoutLinkPath(loaded.link.brand_id, loaded.link.id), embedTarget(embed, loaded.brand.embed_origins)),
       offers: loaded.offers, selected, values, errors, ...(loaded.capLeft !== undefined ? { capLeft: loaded.capLeft } : {}),
     };
   }
