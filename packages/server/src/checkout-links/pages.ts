@@ -9,6 +9,7 @@ import { messagePage, sendPage } from '../pages/html.ts';
 import { embedTarget, withEmbed } from '../pages/embed.ts';
 import { embedScript } from './embed-script.ts';
 import { findProfile, type BrandProfileRow } from '../brands/repository.ts';
+import type { CatalogCache } from '../catalog/cache.ts';
 import { dateTimeWords } from '../storefront/words.ts';
 import { findHub } from '../hubs/repository.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
@@ -35,8 +36,8 @@ const Params = Type.Object({
   linkId: Type.String({ pattern: '^clink_[A-Za-z0-9_-]{1,64}$' }),
 });
 
-export function checkoutLinkPages(parent: App, { db, config, payments, secrets }: {
-  db: Db; config: { publicUrl: string; checkoutFailures: CheckoutFailureLimits }; payments: PaymentProviders; secrets: { webhookKey: Buffer };
+export function checkoutLinkPages(parent: App, { db, config, payments, secrets, catalogCache }: {
+  db: Db; config: { publicUrl: string; checkoutFailures: CheckoutFailureLimits }; payments: PaymentProviders; secrets: { webhookKey: Buffer }; catalogCache: CatalogCache;
 }) {
   // A brand's pages may be framed by the sites it allows (the overlay, pages/embed.ts), so a closed or sold-out link says so inside it too.
   const closed = (reply: FastifyReply, status: number, title: string, text: string, brand?: BrandProfileRow) =>
@@ -45,11 +46,16 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
   /** The link, its brand and the tiers it sells as they stand now; answers the page itself when the link cannot sell. */
   async function load(brandId: string, linkId: string, reply: FastifyReply) {
     const link = await findCheckoutLink(db, brandId, linkId);
-    const brand = link ? await findProfile(db, brandId) : undefined;
+    // The brand and what the link sells are catalog (kept in the catalog cache, dropped on every
+    // catalog, profile or link write); the link's own state and the places left are read each time.
+    const kept = link ? JSON.parse(await catalogCache.read(brandId, `buy:${linkId}`, async () => JSON.stringify({
+      brand: await findProfile(db, brandId) ?? null, offers: await offersOf(db, link),
+    })), reviveDates) as { brand: BrandProfileRow | null; offers: Offer[] } : undefined;
+    const brand = kept?.brand;
     if (!link || !brand) return void closed(reply, 404, 'Checkout not found', 'This checkout link does not exist. Ask the seller for a new one.');
     if (link.status !== 'active') return void closed(reply, 410, 'Checkout closed', `${brand.display_name ?? brand.name} has closed this checkout link.`, brand);
     if (link.expires_at && link.expires_at.getTime() <= Date.now()) return void closed(reply, 410, 'Sales have ended', `Sales through this link ended on ${dateTimeWords(link.expires_at, brand.time_zone)}.`, brand);
-    const offers = await offersOf(db, link);
+    const offers = await withPlacesLeft(db, link, kept.offers);
     if (!offers.length) return void closed(reply, 410, 'Not on sale', 'Nothing this link sells is on sale right now.', brand);
     const capLeft = link.max_sales !== null ? Math.max(link.max_sales - link.sales_held, 0) : undefined;
     if (capLeft === 0) return void closed(reply, 410, 'Sold out', 'Everything this link sells has been sold. Nothing was charged.', brand);
@@ -159,7 +165,17 @@ function principalFor(link: CheckoutLinkRow): Principal {
   return { brandId: link.brand_id, mode: link.mode, scopes: ['checkout:write'], via: 'api_key' };
 }
 
-/** The tiers a link sells, each with its product (or hub), items, checkout fields and places left; tiers no longer on sale are left out. */
+/** Row timestamps come back from JSON as strings; the pages need them as Dates. */
+const dateKeys = new Set(['time_bound', 'event_date_time', 'event_end_date', 'created_at', 'updated_at']);
+const reviveDates = (key: string, value: unknown) => (typeof value === 'string' && dateKeys.has(key) ? new Date(value) : value);
+
+/** The offers with the places left now (stock changes with every sale; it is never kept). */
+async function withPlacesLeft(db: Queryable, link: CheckoutLinkRow, offers: Offer[]): Promise<Offer[]> {
+  const left = await slotsLeft(db, link.brand_id, link.mode, offers.map((o) => o.tier));
+  return offers.map(({ left: _, ...o }) => ({ ...o, ...(left.has(o.tier.id) ? { left: left.get(o.tier.id) } : {}) }));
+}
+
+/** The tiers a link sells, each with its product (or hub), items and checkout fields; tiers no longer on sale are left out. */
 async function offersOf(db: Queryable, link: CheckoutLinkRow): Promise<Offer[]> {
   const offers: Offer[] = [];
   for (const item of link.items) {
@@ -169,10 +185,10 @@ async function offersOf(db: Queryable, link: CheckoutLinkRow): Promise<Offer[]> 
     const hub = !product && tier.hub_id === item.id ? await findHub(db, link.brand_id, item.id) : undefined;
     if (product && product.status !== 'published') continue;
     if (!product && !hub) continue;
-    const [items, fields, left] = product
-      ? await Promise.all([productItems(db, link.brand_id, product.id), productCheckoutFields(db, link.brand_id, product.id), slotsLeft(db, link.brand_id, link.mode, [tier])])
-      : [[], [], await slotsLeft(db, link.brand_id, link.mode, [tier])];
-    offers.push({ tier, ...(product ? { product } : {}), ...(hub ? { hub } : {}), items, fields, ...(left.has(tier.id) ? { left: left.get(tier.id) } : {}) });
+    const [items, fields] = product
+      ? await Promise.all([productItems(db, link.brand_id, product.id), productCheckoutFields(db, link.brand_id, product.id)])
+      : [[], []];
+    offers.push({ tier, ...(product ? { product } : {}), ...(hub ? { hub } : {}), items, fields });
   }
   return offers;
 }
