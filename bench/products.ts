@@ -21,7 +21,7 @@ export async function load(name: string, url: string, headers: Record<string, st
 }
 
 /** Runs each load `rounds` times, in turns; per load: mean req/s, median p50, worst p99, errors summed. */
-async function inTurns(loads: (() => Promise<LoadResult>)[], rounds: number): Promise<LoadResult[]> {
+export async function inTurns(loads: (() => Promise<LoadResult>)[], rounds: number): Promise<LoadResult[]> {
   const runs: LoadResult[][] = loads.map(() => []);
   for (let r = 0; r < rounds; r++) for (const [i, run] of loads.entries()) runs[i].push(await run());
   return runs.map((rs) => ({

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, on PGlite and, when DATABASE_URL is set, on PostgreSQL.
- * `npm run bench -- products webhooks imports startup` picks some of them.
+ * `npm run bench -- products storefront webhooks imports startup` picks some of them.
  * Prints the tables and writes them to bench/results/latest.md.
  * `npm run bench -- --scaling` runs only the scaling benchmark (bench/scaling.ts, PostgreSQL,
  * long; not part of CI) and writes bench/results/scaling.md instead.
@@ -11,6 +11,7 @@ import { benchImports } from './imports.ts';
 import { benchProducts } from './products.ts';
 import { benchScaling } from './scaling.ts';
 import { benchStartup } from './startup.ts';
+import { benchStorefront } from './storefront.ts';
 import { benchWebhooks } from './webhooks.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -41,6 +42,7 @@ if (wanted('products')) {
   else add('_PostgreSQL not measured: set DATABASE_URL to include it._\n');
 }
 
+if (wanted('storefront')) add(await benchStorefront());
 if (wanted('webhooks')) add(await benchWebhooks());
 if (wanted('imports')) add(await benchImports());
 if (wanted('startup')) add(await benchStartup());

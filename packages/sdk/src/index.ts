@@ -9,5 +9,8 @@ export {
 export {
   verifyWebhook, signTestWebhook, WebhookVerificationError, type RawBody, type HeadersLike, type VerifyOptions, type SignedTestWebhook,
 } from './webhooks.ts';
+export {
+  checkoutEventOf, checkoutEventSource, type CheckoutEvent, type CheckoutOpenedEvent, type CheckoutCompletedEvent, type CheckoutClosedEvent, type MessageLike,
+} from './embed.ts';
 export type * from './types.ts';
 export type { components, operations, paths, webhooks } from './generated/openapi.ts';

@@ -1094,6 +1094,14 @@ export interface components {
             defaultCurrency?: string;
             /** @description The name buyers see: the profile's, or `name` when unset. */
             displayName: string;
+            /**
+             * @description Our addition. The sites that may show this brand's checkout in the embeddable overlay (/embed.js), each an origin: `https://` (or `http://`), a host and an optional port, no path. The checkout pages answer them as `Content-Security-Policy: frame-ancestors`; every other site is refused. Empty (the default): no site may frame the checkout.
+             * @example [
+             *       "https://ink-studio.example",
+             *       "https://shop.ink-studio.example:8443"
+             *     ]
+             */
+            embedOrigins: string[];
             id: string;
             logoUrl?: string;
             /** @description The account name given at sign-up. */
@@ -2188,6 +2196,7 @@ export interface operations {
                     accentColor?: string | null;
                     defaultCurrency?: string | null;
                     displayName?: string | null;
+                    embedOrigins?: string[] | null;
                     logoUrl?: string | null;
                     slug?: string | null;
                     supportEmail?: string | null;

@@ -22,7 +22,7 @@ describe('GET /brand', () => {
     const { key } = await createKey(t.db, brand.id);
     const res = await get(key);
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(res.json().data, { id: brand.id, name: 'Ink & Paper', displayName: 'Ink & Paper', storefrontUrl: `https://shop.example.com/s/${brand.id}` });
+    assert.deepEqual(res.json().data, { id: brand.id, name: 'Ink & Paper', displayName: 'Ink & Paper', storefrontUrl: `https://shop.example.com/s/${brand.id}`, embedOrigins: [] });
   });
 });
 
@@ -37,7 +37,7 @@ describe('PATCH /brand', () => {
     const { key } = await createKey(t.db, brand.id);
     const slug = `ink-${brand.id.slice(-8).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
     const body = { displayName: 'Ink Studio', slug, logoUrl: 'https://cdn.example.com/logo.png', accentColor: '#1F4E9A',
-      supportEmail: 'help@ink.example', timeZone: 'Europe/Lisbon', defaultCurrency: 'EUR' };
+      supportEmail: 'help@ink.example', timeZone: 'Europe/Lisbon', defaultCurrency: 'EUR', embedOrigins: ['https://ink.example'] };
     const res = await patch(key, body);
     assert.equal(res.statusCode, 200, res.body);
     const expected = { id: brand.id, name: 'Acct', ...body, accentColor: '#1f4e9a', storefrontUrl: `https://shop.example.com/s/${slug}` };

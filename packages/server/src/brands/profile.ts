@@ -23,6 +23,7 @@ export function renderBrand(row: BrandProfileRow, publicUrl: string): Brand {
     ...(row.support_email ? { supportEmail: row.support_email } : {}),
     ...(row.time_zone ? { timeZone: row.time_zone } : {}),
     ...(row.default_currency ? { defaultCurrency: row.default_currency } : {}),
+    embedOrigins: row.embed_origins,
   };
 }
 
@@ -44,6 +45,11 @@ export async function updateBrand(tx: Queryable, principal: Principal, body: Bra
     problems.push({ field: 'accentColor', message: `${body.accentColor} is too light for the white text of buttons (contrast ${contrastWithWhite(body.accentColor).toFixed(1)}:1, at least 4.5:1 is needed); choose a darker colour` });
   }
   if (body.displayName !== undefined && body.displayName !== null && !body.displayName.trim()) problems.push({ field: 'displayName', message: 'may not be blank' });
+  const embedOrigins = body.embedOrigins?.map((o, i) => {
+    const origin = embedOrigin(o);
+    if (!origin) problems.push({ field: `embedOrigins[${i}]`, message: `"${o}" is not a site's origin: write https:// (or http://), the host and an optional port, with no path, like https://ink-studio.example` });
+    return origin ?? o;
+  });
   if (problems.length) throw invalidAll(problems);
   if (body.slug) {
     const holder = await repo.slugHolder(tx, body.slug, principal.brandId);
@@ -57,6 +63,7 @@ export async function updateBrand(tx: Queryable, principal: Principal, body: Bra
     support_email: body.supportEmail,
     time_zone: body.timeZone,
     default_currency: body.defaultCurrency,
+    embed_origins: body.embedOrigins === undefined ? undefined : [...new Set(embedOrigins ?? [])],
   }).catch((err: { code?: string }) => {
     // Two brands claiming one slug at the same instant: the unique index decides.
     if (err.code === '23505') throw new AppError('conflict', `The slug "${body.slug}" is taken by another brand; choose another.`, [{ field: 'slug', message: 'is taken by another brand' }]);
@@ -66,6 +73,21 @@ export async function updateBrand(tx: Queryable, principal: Principal, body: Bra
   // Products' `url` and the cached storefront pages name the slug: they are read afresh.
   await catalogChanged(tx, principal.brandId);
   return renderBrand(row, publicUrl);
+}
+
+/**
+ * A site's origin as browsers send it (`https://host[:port]`, lower-case, default port left out), or
+ * undefined. Wildcards are refused: CSP would accept `https://*.example`, but an allow-list of
+ * sites the creator names is what a buyer's card details should be shown inside.
+ */
+export function embedOrigin(value: string): string | undefined {
+  if (!/^https?:\/\/[a-z0-9.-]+(:\d{1,5})?\/?$/i.test(value.trim())) return undefined;
+  try {
+    const url = new URL(value.trim());
+    return url.origin === 'null' ? undefined : url.origin;
+  } catch {
+    return undefined;
+  }
 }
 
 export function isTimeZone(zone: string): boolean {

@@ -20,6 +20,13 @@ const fields = {
   supportEmail: Type.String({ format: 'email', maxLength: 320, description: 'Where buyers write for help; shown on the pages.' }),
   timeZone: Type.String({ minLength: 1, maxLength: 64, description: 'An IANA time zone (Europe/Lisbon) in which event dates and sale deadlines are shown.' }),
   defaultCurrency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code the dashboard proposes for new prices.' }),
+  embedOrigins: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+    maxItems: 20,
+    description: 'Our addition. The sites that may show this brand\'s checkout in the embeddable overlay (/embed.js), each an origin: '
+      + '`https://` (or `http://`), a host and an optional port, no path. The checkout pages answer them as `Content-Security-Policy: '
+      + 'frame-ancestors`; every other site is refused. Empty (the default): no site may frame the checkout.',
+    examples: [['https://ink-studio.example', 'https://shop.ink-studio.example:8443']],
+  }),
 };
 
 export const Brand = Type.Object({
@@ -33,6 +40,7 @@ export const Brand = Type.Object({
   supportEmail: Type.Optional(Type.String()),
   timeZone: Type.Optional(Type.String()),
   defaultCurrency: Type.Optional(Type.String()),
+  embedOrigins: fields.embedOrigins,
 }, { $id: 'Brand' });
 export type Brand = Static<typeof Brand>;
 
@@ -46,5 +54,6 @@ export const BrandUpdateBody = Type.Object({
   supportEmail: clearable(fields.supportEmail),
   timeZone: clearable(fields.timeZone),
   defaultCurrency: clearable(fields.defaultCurrency),
+  embedOrigins: Type.Optional(Type.Union([fields.embedOrigins, Type.Null()])),
 }, { additionalProperties: false, minProperties: 1, $id: 'BrandUpdateRequest' });
 export type BrandUpdateBody = Static<typeof BrandUpdateBody>;

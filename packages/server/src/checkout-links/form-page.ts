@@ -6,6 +6,7 @@ import { formatMoney } from '../checkout/pricing.ts';
 import { exponentOf, toMajor } from '../money.ts';
 import { storefrontCss } from '../storefront/templates.ts';
 import { dateTimeWords, durationWords, eventTypeWords, recurrenceWords, tierPrice } from '../storefront/words.ts';
+import { storefrontPath } from '../brands/profile.ts';
 
 /**
  * The web checkout form behind a checkout link: what POST /payment-links carries, asked of the
@@ -130,6 +131,18 @@ ${view.offers.map((x) => `<div class="option"><input type="radio" id="tier-${esc
 <button type="submit" name="choose" value="1" formnovalidate class="secondary">Update order</button>
 </fieldset>` : `<input type="hidden" name="tier" value="${esc(o.tier.id)}">`;
 
+  // Nothing left to buy through this link: say so instead of asking for details no one can use.
+  if (view.offers.every((x) => x.left === 0)) {
+    return layout(`Sold out: ${title}`, `${summary}
+<section class="card" aria-labelledby="soldout-h">
+<h2 id="soldout-h">Sold out</h2>
+<p class="notice error" role="status">Sold out: "${esc(o.tier.name)}" has no places left. Nothing was charged.</p>
+${brand.support_email ? `<p>Ask ${esc(brand.display_name ?? brand.name)} about more places: <a href="mailto:${esc(brand.support_email)}">${esc(brand.support_email)}</a>.</p>` : ''}
+</section>`, view.mode === 'test' ? testBanner : '', {
+      css: `${storefrontCss}${formCss}@media (min-width:60rem){main.checkout{max-width:62rem;display:grid;grid-template-columns:1fr 1.15fr;gap:0 1.5rem;align-items:start}main.checkout>.notice{grid-column:1/-1}}`,
+      ...(brand.accent_color ? { accent: brand.accent_color } : {}),
+    }).replace('<main>', '<main class="checkout">');
+  }
   const minimum = toMajor(o.tier.price_amount - (o.tier.discount_amount ?? 0), o.tier.currency).toFixed(exponentOf(o.tier.currency));
   const body = `${summary}
 <section class="card" aria-labelledby="details-h">
@@ -163,4 +176,16 @@ ${(() => {
     css: `${storefrontCss}${formCss}@media (min-width:60rem){main.checkout{max-width:62rem;display:grid;grid-template-columns:1fr 1.15fr;gap:0 1.5rem;align-items:start}main.checkout>.notice{grid-column:1/-1}main.checkout>.card:first-of-type{position:sticky;top:1rem}}.secondary{background:#fff !important;color:#1c1c1e;border:1px solid #bbb;margin-top:.5rem;font-size:1rem;padding:.5rem}`,
     ...(brand.accent_color ? { accent: brand.accent_color } : {}),
   }).replace('<main>', '<main class="checkout">');
+}
+
+/** A checkout link that cannot sell (closed, ended, sold out): in the brand's look, with the way to its storefront. */
+export function closedLinkPage(brand: BrandProfileRow, title: string, text: string): string {
+  const name = brand.display_name ?? brand.name;
+  return layout(`${title}: ${name}`, `<section class="card">
+<p class="brand">${esc(name)}</p>
+<h1>${esc(title)}</h1>
+<p>${esc(text)}</p>
+<p><a href="${esc(storefrontPath(brand))}">See what else ${esc(name)} sells</a></p>
+${brand.support_email ? `<p class="muted">Questions: <a href="mailto:${esc(brand.support_email)}">${esc(brand.support_email)}</a></p>` : ''}
+</section>`, '', { css: storefrontCss, ...(brand.accent_color ? { accent: brand.accent_color } : {}) });
 }

@@ -6,7 +6,11 @@ import { AppError, type ErrorDetail } from '../errors.ts';
 import { toAppError } from '../http/error-handler.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
 import { messagePage, sendPage } from '../pages/html.ts';
-import { findProfile } from '../brands/repository.ts';
+import { embedTarget, withEmbed } from '../pages/embed.ts';
+import { embedScript } from './embed-script.ts';
+import { findProfile, type BrandProfileRow } from '../brands/repository.ts';
+import type { CatalogCache } from '../catalog/cache.ts';
+import { dateTimeWords } from '../storefront/words.ts';
 import { findHub } from '../hubs/repository.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -16,7 +20,7 @@ import { checkPaymentLink, createPaymentLink } from '../checkout/service.ts';
 import { slotsLeft } from '../checkout/stock.ts';
 import { findCheckoutLink, type CheckoutLinkRow } from './repository.ts';
 import { checkoutLinkPath } from './service.ts';
-import { checkoutFormPage, type FormView, type Offer } from './form-page.ts';
+import { checkoutFormPage, closedLinkPage, type FormView, type Offer } from './form-page.ts';
 import { toPaymentLinkBody, fieldOfProblem } from './form-body.ts';
 
 /**
@@ -32,28 +36,44 @@ const Params = Type.Object({
   linkId: Type.String({ pattern: '^clink_[A-Za-z0-9_-]{1,64}$' }),
 });
 
-export function checkoutLinkPages(parent: App, { db, config, payments, secrets }: {
-  db: Db; config: { publicUrl: string; checkoutFailures: CheckoutFailureLimits }; payments: PaymentProviders; secrets: { webhookKey: Buffer };
+export function checkoutLinkPages(parent: App, { db, config, payments, secrets, catalogCache }: {
+  db: Db; config: { publicUrl: string; checkoutFailures: CheckoutFailureLimits }; payments: PaymentProviders; secrets: { webhookKey: Buffer }; catalogCache: CatalogCache;
 }) {
-  const closed = (reply: FastifyReply, status: number, title: string, text: string) => sendPage(reply, status, messagePage(title, text));
+  // A brand's pages may be framed by the sites it allows (the overlay, pages/embed.ts), so a closed or sold-out link says so inside it too.
+  const closed = (reply: FastifyReply, status: number, title: string, text: string, brand?: BrandProfileRow) =>
+    sendPage(reply, status, brand ? closedLinkPage(brand, title, text) : messagePage(title, text), brand ? { frameAncestors: brand.embed_origins } : {});
 
   /** The link, its brand and the tiers it sells as they stand now; answers the page itself when the link cannot sell. */
   async function load(brandId: string, linkId: string, reply: FastifyReply) {
     const link = await findCheckoutLink(db, brandId, linkId);
-    const brand = link ? await findProfile(db, brandId) : undefined;
+    // The brand and what the link sells are catalog (kept in the catalog cache, dropped on every
+    // catalog, profile or link write); the link's own state and the places left are read each time.
+    const kept = link ? JSON.parse(await catalogCache.read(brandId, `buy:${linkId}`, async () => JSON.stringify({
+      brand: await findProfile(db, brandId) ?? null, offers: await offersOf(db, link),
+    })), reviveDates) as { brand: BrandProfileRow | null; offers: Offer[] } : undefined;
+    const brand = kept?.brand;
     if (!link || !brand) return void closed(reply, 404, 'Checkout not found', 'This checkout link does not exist. Ask the seller for a new one.');
-    if (link.status !== 'active') return void closed(reply, 410, 'Checkout closed', `${brand.display_name ?? brand.name} has closed this checkout link.`);
-    if (link.expires_at && link.expires_at.getTime() <= Date.now()) return void closed(reply, 410, 'Sales have ended', `Sales through this link ended on ${link.expires_at.toUTCString()}.`);
-    const offers = await offersOf(db, link);
-    if (!offers.length) return void closed(reply, 410, 'Not on sale', 'Nothing this link sells is on sale right now.');
+    if (link.status !== 'active') return void closed(reply, 410, 'Checkout closed', `${brand.display_name ?? brand.name} has closed this checkout link.`, brand);
+    if (link.expires_at && link.expires_at.getTime() <= Date.now()) return void closed(reply, 410, 'Sales have ended', `Sales through this link ended on ${dateTimeWords(link.expires_at, brand.time_zone)}.`, brand);
+    const offers = await withPlacesLeft(db, link, kept.offers);
+    if (!offers.length) return void closed(reply, 410, 'Not on sale', 'Nothing this link sells is on sale right now.', brand);
     const capLeft = link.max_sales !== null ? Math.max(link.max_sales - link.sales_held, 0) : undefined;
-    if (capLeft === 0) return void closed(reply, 410, 'Sold out', 'Everything this link sells has been sold. Nothing was charged.');
+    if (capLeft === 0) return void closed(reply, 410, 'Sold out', 'Everything this link sells has been sold. Nothing was charged.', brand);
     return { link, brand, offers, capLeft };
   }
 
   const pick = (offers: Offer[], tierId: string | undefined) => offers.find((o) => o.tier.id === tierId) ?? offers.find((o) => o.left !== 0) ?? offers[0];
 
-  const render = (reply: FastifyReply, status: number, view: FormView) => sendPage(reply, status, checkoutFormPage(view));
+  const render = (reply: FastifyReply, status: number, view: FormView, brand: { embed_origins: string[] }) =>
+    sendPage(reply, status, checkoutFormPage(view), { frameAncestors: brand.embed_origins });
+
+  // The overlay script a creator puts on their own site (docs/checkout.md, "Embedding the checkout").
+  parent.get('/embed.js', { schema: { hide: true } }, async (_req, reply) => reply
+    .header('content-type', 'text/javascript; charset=utf-8')
+    .header('cache-control', 'public, max-age=300')
+    .header('x-content-type-options', 'nosniff')
+    .header('cross-origin-resource-policy', 'cross-origin')
+    .send(embedScript));
 
   parent.register(async (app: App) => {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 32 * 1024 }, (_req, body, done) => {
@@ -80,7 +100,7 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
       const values: Record<string, string> = { countryCode: countryOf(req), ...attribution(query) };
       const selected = pick(loaded.offers, query.tier);
       if (selected.tier.type === 'pay_what_you_want') values.customAmount = '';
-      return render(reply, 200, view(loaded, selected, values, {}));
+      return render(reply, 200, view(loaded, selected, values, {}, query.embed), loaded.brand);
     });
 
     app.post('/buy/:brandId/:linkId', {
@@ -103,10 +123,11 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
       const loaded = await load(brandId, linkId, reply);
       if (!loaded) return reply;
       const values = req.body as Record<string, string>;
+      const embed = (req.query as Record<string, string | undefined>).embed;
       const selected = pick(loaded.offers, values.tier);
       // "Update order" only changes the tier shown; nothing is checked or made.
-      if (values.choose) return render(reply, 200, view(loaded, selected, values, {}));
-      if (selected.left === 0) return render(reply, 409, view(loaded, selected, values, { _form: `Sold out: "${selected.tier.name}" has no places left. Nothing was charged.` }));
+      if (values.choose) return render(reply, 200, view(loaded, selected, values, {}, embed), loaded.brand);
+      if (selected.left === 0) return render(reply, 409, view(loaded, selected, values, { _form: `Sold out: "${selected.tier.name}" has no places left. Nothing was charged.` }, embed), loaded.brand);
       const built = toPaymentLinkBody(selected, values, loaded.link);
       const principal = principalFor(loaded.link);
       try {
@@ -116,22 +137,23 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
           if (Object.keys(built.errors).length) throw new AppError('validation_failed', 'The form has problems.', []);
           return createPaymentLink(tx, principal, built.body, config.publicUrl, payments, { checkoutLinkId: linkId });
         });
-        return reply.code(303).header('cache-control', 'no-store').redirect(new URL(made.link).pathname, 303);
+        return reply.code(303).header('cache-control', 'no-store').redirect(withEmbed(new URL(made.link).pathname, embedTarget(embed, loaded.brand.embed_origins)), 303);
       } catch (err) {
         if (err instanceof AppError && err.code === 'validation_failed') {
           await noteFailure(db, secrets.webhookKey, config.checkoutFailures, { address: req.ip });
           const errors = inFormOrder({ ...errorsByInput(err.details ?? [], selected), ...built.errors }, selected);
           if (!Object.keys(errors).length) errors._form = err.message;
-          return render(reply, 400, view(loaded, selected, values, errors));
+          return render(reply, 400, view(loaded, selected, values, errors, embed), loaded.brand);
         }
         throw err;
       }
     });
   });
 
-  function view(loaded: NonNullable<Awaited<ReturnType<typeof load>>>, selected: Offer, values: Record<string, string>, errors: Record<string, string>): FormView {
+  /** `embed`: the overlay's site (pages/embed.ts), kept in the form's address when the brand allows it. */
+  function view(loaded: NonNullable<Awaited<ReturnType<typeof load>>>, selected: Offer, values: Record<string, string>, errors: Record<string, string>, embed?: string): FormView {
     return {
-      brand: loaded.brand, mode: loaded.link.mode, action: checkoutLinkPath(loaded.link.brand_id, loaded.link.id),
+      brand: loaded.brand, mode: loaded.link.mode, action: withEmbed(checkoutLinkPath(loaded.link.brand_id, loaded.link.id), embedTarget(embed, loaded.brand.embed_origins)),
       offers: loaded.offers, selected, values, errors, ...(loaded.capLeft !== undefined ? { capLeft: loaded.capLeft } : {}),
     };
   }
@@ -142,7 +164,17 @@ function principalFor(link: CheckoutLinkRow): Principal {
   return { brandId: link.brand_id, mode: link.mode, scopes: ['checkout:write'], via: 'api_key' };
 }
 
-/** The tiers a link sells, each with its product (or hub), items, checkout fields and places left; tiers no longer on sale are left out. */
+/** Row timestamps come back from JSON as strings; the pages need them as Dates. */
+const dateKeys = new Set(['time_bound', 'event_date_time', 'event_end_date', 'created_at', 'updated_at']);
+const reviveDates = (key: string, value: unknown) => (typeof value === 'string' && dateKeys.has(key) ? new Date(value) : value);
+
+/** The offers with the places left now (stock changes with every sale; it is never kept). */
+async function withPlacesLeft(db: Queryable, link: CheckoutLinkRow, offers: Offer[]): Promise<Offer[]> {
+  const left = await slotsLeft(db, link.brand_id, link.mode, offers.map((o) => o.tier));
+  return offers.map(({ left: _, ...o }) => ({ ...o, ...(left.has(o.tier.id) ? { left: left.get(o.tier.id) } : {}) }));
+}
+
+/** The tiers a link sells, each with its product (or hub), items and checkout fields; tiers no longer on sale are left out. */
 async function offersOf(db: Queryable, link: CheckoutLinkRow): Promise<Offer[]> {
   const offers: Offer[] = [];
   for (const item of link.items) {
@@ -152,10 +184,10 @@ async function offersOf(db: Queryable, link: CheckoutLinkRow): Promise<Offer[]> 
     const hub = !product && tier.hub_id === item.id ? await findHub(db, link.brand_id, item.id) : undefined;
     if (product && product.status !== 'published') continue;
     if (!product && !hub) continue;
-    const [items, fields, left] = product
-      ? await Promise.all([productItems(db, link.brand_id, product.id), productCheckoutFields(db, link.brand_id, product.id), slotsLeft(db, link.brand_id, link.mode, [tier])])
-      : [[], [], await slotsLeft(db, link.brand_id, link.mode, [tier])];
-    offers.push({ tier, ...(product ? { product } : {}), ...(hub ? { hub } : {}), items, fields, ...(left.has(tier.id) ? { left: left.get(tier.id) } : {}) });
+    const [items, fields] = product
+      ? await Promise.all([productItems(db, link.brand_id, product.id), productCheckoutFields(db, link.brand_id, product.id)])
+      : [[], []];
+    offers.push({ tier, ...(product ? { product } : {}), ...(hub ? { hub } : {}), items, fields });
   }
   return offers;
 }

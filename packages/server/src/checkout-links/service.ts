@@ -1,3 +1,4 @@
+import { catalogChanged } from '../catalog/version.ts';
 import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { invalidAll, notFound, type ErrorDetail } from '../errors.ts';
@@ -77,6 +78,8 @@ export async function createCheckoutLink(tx: Queryable, principal: Principal, bo
     via: principal.via,
     app_id: appOf(principal),
   });
+  // The product and hub pages' buttons name the newest link of each tier; they are cached with the catalog.
+  await catalogChanged(tx, principal.brandId);
   return renderCheckoutLink(row, publicUrl);
 }
 
@@ -110,5 +113,6 @@ export async function updateCheckoutLink(tx: Queryable, principal: Principal, id
     redirect_url: body.redirectUrl,
     items: body.items,
   });
+  await catalogChanged(tx, principal.brandId);
   return renderCheckoutLink(updated!, publicUrl);
 }

@@ -8,6 +8,7 @@ import { AppError } from '../errors.ts';
 import { toAppError } from '../http/error-handler.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
 import { messagePage, sendPage } from '../pages/html.ts';
+import { completedScript, completedScriptHash, embedTarget, withEmbed } from '../pages/embed.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
 import { payLink, reconcilePayment } from './flows.ts';
 import type { PaymentLinkRow } from './repository.ts';
@@ -64,12 +65,16 @@ export function checkoutPages(parent: App, { db, config, payments, secrets }: {
    * the form's target, for CSP) to the brand's redirectUrl after paying, or to the provider's
    * own payment page (Stripe Checkout), so those origins may be form targets.
    */
-  const html = (reply: FastifyReply, link: PaymentLinkRow | undefined, status: number, body: string) => {
+  const html = (reply: FastifyReply, link: PaymentLinkRow | undefined, status: number, body: string, embed: { origins?: readonly string[]; script?: boolean } = {}) => {
     const hosted = link ? payments.forMode(link.mode)?.hostedPage : undefined;
     return sendPage(reply, status, body, {
       formAction: [...(link?.redirect_url ? [new URL(link.redirect_url).origin] : []), ...(hosted ? [hosted.origin] : [])],
+      ...(embed.origins ? { frameAncestors: embed.origins } : {}),
+      ...(embed.script ? { scriptHashes: [completedScriptHash] } : {}),
     });
   };
+  const Query = <T extends Record<string, ReturnType<typeof Type.String>>>(fields: T) =>
+    Type.Object({ ...fields, embed: Type.Optional(Type.String({ maxLength: 300 })) });
 
   parent.register(async (app: App) => {
     // Browsers post forms url-encoded; only these pages accept that, the JSON API does not.
@@ -93,25 +98,38 @@ export function checkoutPages(parent: App, { db, config, payments, secrets }: {
       return html(reply, undefined, known?.statusCode ?? 500, messagePage('Something went wrong', known?.message ?? 'Please try again in a moment.'));
     });
 
-    const context = async (brandId: string, linkId: string) => {
+    /** The page's context; `embed` is the overlay's site (pages/embed.ts) when the brand allows it. */
+    const context = async (brandId: string, linkId: string, embed?: string) => {
       const view = await service.checkoutView(db, brandId, linkId);
       const hostedBy = payments.forMode(view.link.mode)?.hostedPage?.name;
-      const ctx: PageContext = { brandName: view.brandName, link: view.link, payAction: paths(brandId, linkId).pay, ...(hostedBy ? { hostedBy } : {}) };
-      return { ctx, paid: view.paid };
+      const target = embedTarget(embed, view.embedOrigins);
+      const ctx: PageContext = {
+        brandName: view.brandName, link: view.link, payAction: withEmbed(paths(brandId, linkId).pay, target), ...(hostedBy ? { hostedBy } : {}),
+        // Stripe's page refuses to be framed: from the overlay, the buyer goes there in the whole window.
+        ...(hostedBy && target ? { payTarget: '_top' as const } : {}),
+      };
+      return { ctx, paid: view.paid, target, framing: { origins: view.embedOrigins } };
+    };
+    /** The result page, telling the overlay's site about a success (checkout.completed). */
+    const result = (reply: FastifyReply, ctx: PageContext, payment: TransactionRow, target: string | undefined, framing: { origins: readonly string[] }) => {
+      const tell = target && payment.status === 'succeeded'
+        ? completedScript(target, { txref: payment.txref, amount: payment.amount, currency: payment.currency, ...(ctx.link.redirect_url ? { redirectUrl: afterPayment(ctx.link, payment) } : {}) })
+        : '';
+      return html(reply, ctx.link, 200, resultPage(ctx, payment) + tell, { ...framing, script: tell !== '' });
     };
     const detailFields = (link: PaymentLinkRow) => payments.forMode(link.mode)?.detailFields ?? [];
 
     app.get('/checkout/:brandId/:linkId', {
-      schema: { hide: true, params: Params, querystring: Type.Object({ cancelled: Type.Optional(Type.String({ maxLength: 10 })) }) },
+      schema: { hide: true, params: Params, querystring: Query({ cancelled: Type.Optional(Type.String({ maxLength: 10 })) }) },
     }, async (req, reply) => {
-      const { ctx, paid } = await context(req.params.brandId, req.params.linkId);
-      if (paid) return html(reply, ctx.link, 200, resultPage(ctx, paid));
+      const { ctx, paid, target, framing } = await context(req.params.brandId, req.params.linkId, req.query.embed);
+      if (paid) return result(reply, ctx, paid, target, framing);
       if (req.query.cancelled !== undefined && ctx.hostedBy) ctx.note = `You left ${ctx.hostedBy}'s page without paying; nothing was charged. You can pay whenever you are ready.`;
-      return html(reply, ctx.link, 200, checkoutPage(ctx, detailFields(ctx.link)));
+      return html(reply, ctx.link, 200, checkoutPage(ctx, detailFields(ctx.link)), framing);
     });
 
     app.post('/checkout/:brandId/:linkId/pay', {
-      schema: { hide: true, params: Params, body: Type.Record(Type.String(), Type.String()) },
+      schema: { hide: true, params: Params, querystring: Query({}), body: Type.Record(Type.String(), Type.String()) },
     }, async (req, reply) => {
       const { brandId, linkId } = req.params;
       // A form posted from another site (cross-site request forgery) pays nothing: browsers say
@@ -120,20 +138,22 @@ export function checkoutPages(parent: App, { db, config, payments, secrets }: {
       if (origin !== undefined && origin !== new URL(config.publicUrl).origin && origin !== `${req.protocol}://${req.host}`) {
         return html(reply, undefined, 403, messagePage('Checkout unavailable', 'This payment form was sent from another website, so it was not taken. Open the checkout link again and pay from there.'));
       }
-      const { ctx: before } = await context(brandId, linkId);
+      const { ctx: before, target, framing } = await context(brandId, linkId, req.query.embed);
       const keys = failureKeys(req, before.link);
       try {
         if (before.link.status === 'open') await refuseIfHammered(db, secrets.webhookKey, config.checkoutFailures, keys);
         const { link, payment, redirectUrl } = await payLink(db, payments, brandId, linkId, req.body);
         if (payment.status === 'failed') await noteFailure(db, secrets.webhookKey, config.checkoutFailures, keys);
-        return reply.code(303).header('cache-control', 'no-store').redirect(redirectUrl ?? afterPayment(link, payment), 303);
+        // In the overlay the buyer stays on our result page; the site learns the redirectUrl from checkout.completed.
+        const next = target ? withEmbed(paths(brandId, linkId).result(payment.txref), target) : afterPayment(link, payment);
+        return reply.code(303).header('cache-control', 'no-store').redirect(redirectUrl ?? next, 303);
       } catch (err) {
         if (err instanceof AppError && err.code === 'rate_limited') return tooMany(reply, err);
         // A card the sandbox does not know: nothing was recorded; show the form again with why.
         if (err instanceof AppError && err.code === 'validation_failed') {
           await noteFailure(db, secrets.webhookKey, config.checkoutFailures, keys);
-          const { ctx } = await context(brandId, linkId);
-          return html(reply, ctx.link, 400, checkoutPage(ctx, detailFields(ctx.link), err.details?.[0]?.message ?? err.message));
+          const { ctx } = await context(brandId, linkId, target);
+          return html(reply, ctx.link, 400, checkoutPage(ctx, detailFields(ctx.link), err.details?.[0]?.message ?? err.message), framing);
         }
         throw err;
       }
@@ -151,9 +171,9 @@ export function checkoutPages(parent: App, { db, config, payments, secrets }: {
     });
 
     app.get('/checkout/:brandId/:linkId/result', {
-      schema: { hide: true, params: Params, querystring: Type.Object({ txref: Type.String({ maxLength: 200 }) }) },
+      schema: { hide: true, params: Params, querystring: Query({ txref: Type.String({ maxLength: 200 }) }) },
     }, async (req, reply) => {
-      const { ctx } = await context(req.params.brandId, req.params.linkId);
+      const { ctx, target, framing } = await context(req.params.brandId, req.params.linkId, req.query.embed);
       const payment = await service.paymentOfLink(db, ctx.link, req.query.txref);
       if (payment.status === 'failed') {
         const again = ctx.link.status === 'open'
@@ -161,9 +181,9 @@ export function checkoutPages(parent: App, { db, config, payments, secrets }: {
           : `Payment failed: ${payment.failure_message ?? 'the payment did not go through.'}`;
         return html(reply, ctx.link, 200, ctx.link.status === 'open'
           ? checkoutPage(ctx, detailFields(ctx.link), again)
-          : messagePage('Payment failed', again));
+          : messagePage('Payment failed', again), framing);
       }
-      return html(reply, ctx.link, 200, resultPage(ctx, payment));
+      return result(reply, ctx, payment, target, framing);
     });
   });
 }

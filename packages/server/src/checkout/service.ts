@@ -1,4 +1,4 @@
-import { findBrand } from '../brands/repository.ts';
+import { findProfile } from '../brands/repository.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
@@ -193,9 +193,10 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
 export async function checkoutView(db: Queryable, brandId: string, linkId: string) {
   const link = await repo.findLink(db, brandId, linkId);
   if (!link) throw notFound('checkout');
-  const brand = await findBrand(db, brandId);
+  const brand = await findProfile(db, brandId);
   const paid = link.status === 'completed' && link.transaction_id ? await transactions.findById(db, brandId, link.transaction_id) : undefined;
-  return { link, brandName: brand?.name ?? '', paid };
+  // embedOrigins: the sites that may frame the page (the overlay, pages/embed.ts).
+  return { link, brandName: brand?.display_name ?? brand?.name ?? '', embedOrigins: brand?.embed_origins ?? [], paid };
 }
 
 /** One payment of this link, by its txref (the result page). */

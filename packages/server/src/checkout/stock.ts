@@ -2,6 +2,7 @@ import type { Queryable } from '../db/client.ts';
 import type { Mode } from '../auth/principal.ts';
 import { AppError } from '../errors.ts';
 import { giveSaleBack, takeSale } from '../checkout-links/repository.ts';
+import { catalogChanged } from '../catalog/version.ts';
 import type { PaymentLinkRow } from './repository.ts';
 
 /**
@@ -39,6 +40,8 @@ export async function holdStock(tx: Queryable, link: PaymentLinkRow & { checkout
     if (!rows.length) throw soldOut(`"${tier.name}" has no places left`);
     held.tiers.push({ tierId: tier.id, count });
   }
+  // The pages showing "N left" are cached with the catalog (storefront/page-cache.ts): read them afresh.
+  if (held.tiers.length) await catalogChanged(tx, link.brand_id);
   if (link.checkout_link_id) {
     if (!(await takeSale(tx, link.brand_id, link.checkout_link_id))) throw soldOut('this checkout link has reached its sales limit');
     held.checkoutLinkId = link.checkout_link_id;
@@ -52,6 +55,7 @@ export async function releaseStock(tx: Queryable, brandId: string, mode: Mode, h
   for (const { tierId, count } of held.tiers) {
     await tx.query('UPDATE tier_stock SET held = greatest(held - $4, 0) WHERE brand_id = $1 AND mode = $2 AND tier_id = $3', [brandId, mode, tierId, count]);
   }
+  if (held.tiers.length) await catalogChanged(tx, brandId);
   if (held.checkoutLinkId) await giveSaleBack(tx, brandId, held.checkoutLinkId);
 }
 

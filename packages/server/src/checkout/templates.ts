@@ -21,6 +21,8 @@ export interface PageContext {
   hostedBy?: string;
   /** A neutral note above the form (the buyer came back from the provider's page without paying). */
   note?: string;
+  /** `_top` inside the overlay when the provider's own page takes the card (it refuses to be framed). */
+  payTarget?: '_top';
 }
 
 function summary({ brandName, link }: PageContext): string {
@@ -61,7 +63,7 @@ ${f.hint ? `<p class="hint" id="${esc(f.name)}-hint">${esc(f.hint)}</p>` : ''}`)
 ${ctx.note ? `<p class="notice test" role="status">${esc(ctx.note)}</p>` : ''}
 ${error ? `<p class="notice error" role="alert">${esc(error)}</p>` : ''}
 ${elsewhere ? `<p class="hint">You enter your card on ${esc(ctx.hostedBy!)}'s secure page, then come back here.</p>` : ''}
-<form method="post" action="${esc(ctx.payAction)}">
+<form method="post" action="${esc(ctx.payAction)}"${ctx.payTarget ? ` target="${ctx.payTarget}"` : ''}>
 ${inputs}
 <button type="submit">${free ? 'Complete' : elsewhere ? `Continue to payment` : `Pay ${esc(formatMoney(link.amount, link.currency))}`}</button>
 </form>

@@ -88,8 +88,9 @@ describe('refunding from the dashboard', () => {
     await shots(page, 'money-refunded');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const [header, line] = (await readFile(await download.path())).toString('utf8').replace(/^\uFEFF/, '').split('\r\n');
-    assert.match(header, /,refundedAmount,fee,net$/);
-    assert.match(line, /,10,2\.28,27\.22$/, 'the CSV has what was refunded, the fee and the net, last');
+    // The attribution columns (utmRef, adClickID, adType) came after these; a link made through the API has none.
+    assert.match(header, /,refundedAmount,fee,net,utmRef,adClickID,adType$/);
+    assert.match(line, /,10,2\.28,27\.22,,,$/, 'the CSV has what was refunded, the fee and the net');
 
     const now = (await t.request({ method: 'GET', url: `/api/v1/transactions/${txn.txref}`, key: testKey })).json().data;
     assert.equal(now.refundedAmount, 10);

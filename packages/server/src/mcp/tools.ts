@@ -84,7 +84,7 @@ export const toolSpecs: ToolSpec[] = [
   { name: 'get_checkout_link', method: 'GET', path: '/checkout-links/:id', description: 'Get one checkout link with its sales.', ...read },
   { name: 'update_checkout_link', method: 'PATCH', path: '/checkout-links/:id', description: 'Change a checkout link: disable it, move its expiry, change its sales cap or tiers.', destructive: true, idempotent: true },
   { name: 'get_brand', method: 'GET', path: '/brand', description: 'Get the brand profile: display name, storefront address, logo, accent colour, support email, time zone.', ...read },
-  { name: 'update_brand', method: 'PATCH', path: '/brand', description: 'Change the brand profile the public storefront shows (slug, display name, logo, colour, support email, time zone).', destructive: true, idempotent: true },
+  { name: 'update_brand', method: 'PATCH', path: '/brand', description: 'Change the brand profile the public storefront shows (slug, display name, logo, colour, support email, time zone), and the sites that may embed its checkout (embedOrigins).', destructive: true, idempotent: true },
   { name: 'verify_payment', method: 'POST', path: '/payments/verify', description: 'Ask the payment provider again whether a transaction (txref) was paid, and record the answer.', idempotent: true, openWorld: true },
   { name: 'list_transactions', method: 'GET', path: '/transactions', description: 'List transactions, newest first (page with cursor).', ...read },
   { name: 'get_transaction', method: 'GET', path: '/transactions/:id', description: 'Get one transaction by its txref.', ...read },

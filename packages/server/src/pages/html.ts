@@ -68,16 +68,26 @@ export function messagePage(title: string, message: string): string {
  * referrer to other sites, and a CSP that allows no scripts. `formAction` lists the origins its forms may post
  * to besides our own.
  */
-export function sendPage(reply: FastifyReply, status: number, html: string, options: { formAction?: string[]; cacheControl?: string } = {}) {
+export function sendPage(reply: FastifyReply, status: number, html: string, options: {
+  formAction?: string[];
+  cacheControl?: string;
+  /** Sites that may frame the page (the checkout pages of a brand that allows the overlay, pages/embed.ts); none when absent or empty. */
+  frameAncestors?: readonly string[];
+  /** CSP hash sources of the inline scripts the page carries (pages/embed.ts); no script runs otherwise. */
+  scriptHashes?: readonly string[];
+} = {}) {
   const formAction = ["'self'", ...(options.formAction ?? [])].join(' ');
-  return reply.code(status)
+  const framed = options.frameAncestors?.length ? options.frameAncestors.join(' ') : undefined;
+  const scripts = options.scriptHashes?.length ? `; script-src ${options.scriptHashes.join(' ')}` : '';
+  reply.code(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', options.cacheControl ?? 'no-store')
     // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on our own form
     // posts, and the checkout form checks Origin (CSRF). Other sites still get no referrer.
     .header('referrer-policy', 'same-origin')
-    .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
-    .send(html);
+    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action ${formAction}; frame-ancestors ${framed ?? "'none'"}; base-uri 'none'${scripts}`);
+  // X-Frame-Options has no allow-list; browsers that know frame-ancestors ignore it, older ones would refuse every site.
+  if (!framed) reply.header('x-frame-options', 'DENY');
+  return reply.send(html);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { browserSkip, launchChromium } from '../testing/browser.ts';
 import { signUp } from '../testing/dashboard.ts';
 import { createKey } from '../testing/factories.ts';
+import { cards, submitCard } from '../testing/checkout-fixtures.ts';
 import { freePort } from '../testing/processes.ts';
 import { defaultDashboardDir } from '../dashboard/static.ts';
 
@@ -104,6 +105,7 @@ describe('storefront and web checkout in a browser', { skip }, () => {
     await dash.getByLabel('Accent colour').fill('#6b21a8');
     await dash.getByLabel('Time zone').fill('Europe/Lisbon');
     await dash.getByLabel('Support email').fill('hello@inkwell.example');
+    await dash.getByLabel('Sites that may embed your checkout').fill('https://inkwell.example\nhttps://shop.inkwell.example');
     await dash.getByRole('button', { name: 'Save profile' }).click();
     await dash.getByTestId('storefront-url').filter({ hasText: '/s/inkwell-studio' }).waitFor();
     await shot(dash, 'dashboard-brand-profile-1366');
@@ -128,16 +130,17 @@ describe('storefront and web checkout in a browser', { skip }, () => {
       const page = await ctx.newPage();
       await page.goto(`${base}/s/inkwell-studio`);
       assert.ok(await page.getByRole('heading', { name: 'Ink night: a live workshop' }).isVisible());
-      if (width === 1366) found.push(...await seriousViolations(page, 'storefront'));
+      found.push(...await seriousViolations(page, `storefront ${width}`));
       await shot(page, `storefront-${width}`);
       await page.getByRole('link', { name: 'Ink night: a live workshop' }).click();
       await page.getByRole('heading', { name: 'Ink night: a live workshop', level: 1 }).waitFor();
       assert.ok(await page.getByText('12 left').isVisible());
       assert.ok(await page.getByText(/Sales end Wednesday, 15 May 2030/).isVisible());
-      if (width === 1366) found.push(...await seriousViolations(page, 'product page'));
+      found.push(...await seriousViolations(page, `product page ${width}`));
       await shot(page, `product-page-${width}`);
       await page.goto(`${base}/s/inkwell-studio/h/${ids.club}`);
-      if (width === 1366) found.push(...await seriousViolations(page, 'hub page'));
+      found.push(...await seriousViolations(page, `hub page ${width}`));
+      await shot(page, `hub-page-${width}`);
       await ctx.close();
     }
 
@@ -207,19 +210,101 @@ describe('storefront and web checkout in a browser', { skip }, () => {
     assert.equal(link.extras.countryCode, 'PT');
     // One of the pair's 12 places is taken (a pair ticket is one purchase).
     assert.ok((await t.app.inject({ method: 'GET', url: `/s/inkwell-studio/p/${ids.workshop}` })).body.includes('11 left'));
+
+    // The creator sees where the sale came from and the consent, in the dashboard and in its CSV exports.
+    const back = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
+    const sales = await back.newPage();
+    await sales.goto(`${base}/dashboard/signin`);
+    await sales.getByLabel('Email').fill(owner.email);
+    await sales.getByLabel('Password').fill(owner.password);
+    await sales.getByRole('button', { name: /sign in/i }).click();
+    await sales.waitForURL((u) => !u.pathname.startsWith('/dashboard/signin'));
+    await sales.goto(`${base}/dashboard/money`);
+    const row = sales.getByRole('row', { name: new RegExp(txref) });
+    await row.getByTestId('attribution').filter({ hasText: 'From Facebook ad · source instagram, medium bio, campaign may' }).waitFor();
+    await shot(sales, 'dashboard-sales-attribution-1366');
+    const csvOf = async (button: string) => {
+      const [download] = await Promise.all([sales.waitForEvent('download'), sales.getByRole('button', { name: button }).click()]);
+      const [header, line] = (await readFile(await download.path())).toString('utf8').replace(/^\uFEFF/, '').split('\r\n');
+      return { header, line };
+    };
+    const txCsv = await csvOf('Export CSV');
+    assert.match(txCsv.header, /,utmRef,adClickID,adType$/);
+    assert.match(txCsv.line, /,"?utm_source=instagram&utm_medium=bio&utm_campaign=may"?,FB\.123,facebook$/);
+    await sales.goto(`${base}/dashboard/people?product=${ids.workshop}`);
+    await sales.getByRole('row', { name: /ada\.buyer@example\.com/ }).getByTestId('receive-emails').waitFor();
+    const memberCsv = await csvOf('Export CSV');
+    assert.match(memberCsv.header, /,receiveEmails$/);
+    assert.match(memberCsv.line, /^[^,]+,Ada Buyer,ada\.buyer@example\.com,.*,true$/);
+    await back.close();
   });
 
-  it('renders the laptop checkout and success pages', async () => {
-    if (!shotDir) return;
+  it('renders the laptop checkout and success pages, with no serious axe violation', async () => {
     const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await ctx.newPage();
+    const found: string[] = [];
     const [row] = await t.db.query<{ brand_id: string; id: string }>('SELECT brand_id, id FROM checkout_links ORDER BY created_at DESC LIMIT 1');
     await page.goto(`${base}/buy/${row.brand_id}/${row.id}`);
+    found.push(...await seriousViolations(page, 'checkout form 1366'));
     await shot(page, 'checkout-form-1366');
     const [paid] = await t.db.query<{ brand_id: string; id: string; txref: string }>(
       `SELECT p.brand_id, p.id, t.txref FROM payment_links p JOIN transactions t ON t.brand_id = p.brand_id AND t.id = p.transaction_id ORDER BY p.created_at DESC LIMIT 1`);
     await page.goto(`${base}/checkout/${paid.brand_id}/${paid.id}/result?txref=${paid.txref}`);
+    found.push(...await seriousViolations(page, 'success page 1366'));
     await shot(page, 'checkout-success-1366');
     await ctx.close();
+    assert.deepEqual(found, []);
+  });
+
+  it('passes axe on the sold-out, sales-ended and declined pages at laptop and phone width', async () => {
+    const owner = await signUp(t, { brandName: 'Last Seats Press' });
+    const brandId = owner.brand.id as string;
+    const ids = await t.db.transaction((tx) => loadCatalog(tx, brandId, { products: [{
+      ref: 'talk', type: 'event', title: 'Evening talk: drawing cities', imageUrl: cover, description: 'An hour on urban sketching, with questions.',
+      event: { eventType: 'in_person', venue: 'The Studio, 12 Canal St, Lisbon', dateTime: '2030-06-20T18:00:00.000Z' },
+      tiers: [
+        { ref: 'seat', name: 'Front row', price: { amount: 15, currency: 'USD' }, slots: 1 },
+        { ref: 'early', name: 'Early bird', price: { amount: 10, currency: 'USD' }, timeBound: '2030-01-01T00:00:00.000Z' },
+        { ref: 'standing', name: 'Standing', price: { amount: 8, currency: 'USD' } },
+      ],
+    }] }));
+    // The early-bird offer ended yesterday.
+    await t.db.query(`UPDATE tiers SET time_bound = now() - interval '1 day' WHERE brand_id = $1 AND id = $2`, [brandId, ids.early]);
+    const { key } = await createKey(t.db, brandId, { mode: 'test' });
+    assert.equal((await t.request({ method: 'PATCH', url: '/api/v1/brand', key, payload: { slug: 'last-seats', accentColor: '#9a3412' } })).statusCode, 200);
+    const link = async (plan: string) => {
+      const res = await t.request({ method: 'POST', url: '/api/v1/checkout-links', key, payload: { items: [{ id: ids.talk, plan }], expiresAt: '2031-01-01T00:00:00Z' } });
+      assert.equal(res.statusCode, 200, res.body);
+      return new URL(res.json().data.url).pathname;
+    };
+    const [seat, standing, ended] = [await link(ids.seat), await link(ids.standing), await link(ids.standing)];
+    await t.db.query(`UPDATE checkout_links SET expires_at = now() - interval '1 minute' WHERE brand_id = $1 AND id = $2`, [brandId, ended.split('/').pop()]);
+    const form = (path: string, email: string) => t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ fullName: 'Rosa Buyer', email, countryCode: 'PT' }).toString() });
+    const soldTo = await form(seat, 'first@example.com');
+    assert.equal((await submitCard(t, String(soldTo.headers.location), cards.ok)).statusCode, 303, 'the one front-row seat is sold');
+    const declinedAt = await form(standing, 'rosa@example.com');
+    const declined = await submitCard(t, String(declinedAt.headers.location), cards.declined);
+    assert.equal(declined.statusCode, 303);
+
+    const pages = [
+      { name: 'product-soldout-ended', path: `/s/last-seats/p/${ids.talk}`, expect: /Sales have ended/ },
+      { name: 'checkout-soldout', path: seat, expect: /Sold out: "Front row" has no places left/ },
+      { name: 'checkout-sales-ended', path: ended, expect: /Sales through this link ended/ },
+      { name: 'checkout-declined', path: String(declined.headers.location), expect: /Payment failed: .*No money was taken/ },
+    ];
+    const found: string[] = [];
+    for (const width of [1366, 390]) {
+      const ctx = await browser.newContext({ viewport: { width, height: width > 500 ? 900 : 844 } });
+      const page = await ctx.newPage();
+      for (const p of pages) {
+        await page.goto(`${base}${p.path}`);
+        await page.getByText(p.expect).first().waitFor();
+        found.push(...await seriousViolations(page, `${p.name} ${width}`));
+        await shot(page, `${p.name}-${width}`);
+      }
+      await ctx.close();
+    }
+    assert.deepEqual(found, []);
   });
 });

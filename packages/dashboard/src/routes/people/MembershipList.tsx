@@ -39,6 +39,8 @@ function membershipColumns(planName: (id?: string) => string): CsvColumn<Members
     { header: 'subscriptionStatus', value: (m) => m.subscription?.status },
     { header: 'currentPeriodEnd', value: (m) => m.subscription?.currentPeriodEnd },
     { header: 'cancelAtPeriodEnd', value: (m) => m.subscription?.cancelAtPeriodEnd },
+    // The receive_emails opt-in given at checkout: empty when the person was never asked.
+    { header: 'receiveEmails', value: (m) => m.receiveEmails },
   ];
 }
 
@@ -134,7 +136,10 @@ export function MembershipList({ kind, ownerId, ownerName, planNames }: {
               return (
                 <TableRow key={m.membershipId}>
                   <TableCell className="font-medium">{m.name}</TableCell>
-                  <TableCell>{m.email}</TableCell>
+                  <TableCell>
+                    <div>{m.email}</div>
+                    {m.receiveEmails && <div className="text-xs text-muted-foreground" data-testid="receive-emails">Agreed to marketing emails</div>}
+                  </TableCell>
                   <TableCell><Badge variant={statusVariant(m.status)}>{m.status}</Badge></TableCell>
                   <TableCell>{planName(m.plan)}</TableCell>
                   <TableCell className="whitespace-nowrap">{when(m.joinedAt)}</TableCell>

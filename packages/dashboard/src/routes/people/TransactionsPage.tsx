@@ -29,7 +29,19 @@ const columns: CsvColumn<Transaction>[] = [
   { header: 'refundedAmount', value: (t) => t.refundedAmount },
   { header: 'fee', value: (t) => t.fee },
   { header: 'net', value: (t) => t.net },
+  // Where the sale came from (the web checkout's utm_* and gclid/fbclid, docs/checkout.md).
+  { header: 'utmRef', value: (t) => t.attribution?.utmRef },
+  { header: 'adClickID', value: (t) => t.attribution?.adClickID },
+  { header: 'adType', value: (t) => t.attribution?.adType },
 ];
+
+/** Where a sale came from, in words: "Facebook ad · source instagram, medium bio". */
+export function attributionWords(a: Transaction['attribution']): string {
+  if (!a) return '';
+  const ad = a.adType ? `${a.adType.charAt(0).toUpperCase()}${a.adType.slice(1)} ad` : a.adClickID ? 'Ad click' : '';
+  const utm = a.utmRef ? [...new URLSearchParams(a.utmRef)].map(([k, v]) => `${k.replace(/^utm_/, '')} ${v}`).join(', ') : '';
+  return [ad, utm].filter(Boolean).join(' · ');
+}
 
 /** Where a product or hub id leads in the dashboard. */
 const resourceLink = (id?: string) => (id?.startsWith('hub_') ? `/catalog/hubs/${id}` : id ? `/catalog/products/${id}` : undefined);
@@ -92,6 +104,11 @@ export function TransactionsPage() {
                   {resourceLink(t.resourceID)
                     ? <Link className="underline-offset-4 hover:underline" to={resourceLink(t.resourceID)!}>{names.get(t.resourceID!) ?? t.resourceID}</Link>
                     : '—'}
+                  {attributionWords(t.attribution) && (
+                    <div className="max-w-64 whitespace-normal break-words text-xs text-muted-foreground" data-testid="attribution" title={t.attribution?.adClickID ? `Ad click id: ${t.attribution.adClickID}` : undefined}>
+                      From {attributionWords(t.attribution)}
+                    </div>
+                  )}
                 </TableCell>
                 <TableCell className="whitespace-nowrap">{when(t.createdAt)}</TableCell>
                 <TableCell>

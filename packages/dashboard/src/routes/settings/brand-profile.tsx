@@ -7,18 +7,22 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/toast';
 import { ErrorNote, Loading } from '../people/parts.tsx';
-import { TextField } from '../catalog/fields.tsx';
+import { TextAreaField, TextField } from '../catalog/fields.tsx';
 import { FieldErrors, noErrors } from '../catalog/form-errors.ts';
 
-type Form = Record<'displayName' | 'slug' | 'logoUrl' | 'accentColor' | 'supportEmail' | 'timeZone' | 'defaultCurrency', string>;
+type Form = Record<'displayName' | 'slug' | 'logoUrl' | 'accentColor' | 'supportEmail' | 'timeZone' | 'defaultCurrency' | 'embedOrigins', string>;
 
 const toForm = (b: Brand): Form => ({
   displayName: b.displayName, slug: b.slug ?? '', logoUrl: b.logoUrl ?? '', accentColor: b.accentColor ?? '',
   supportEmail: b.supportEmail ?? '', timeZone: b.timeZone ?? '', defaultCurrency: b.defaultCurrency ?? '',
+  embedOrigins: (b.embedOrigins ?? []).join('\n'),
 });
 
-/** Empty inputs clear the field (null); the display name falls back to the account name. */
-const toBody = (f: Form): BrandUpdateParams => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v.trim() === '' ? null : v.trim()])) as BrandUpdateParams;
+/** Empty inputs clear the field (null); the display name falls back to the account name. The sites are one per line. */
+const toBody = (f: Form): BrandUpdateParams => ({
+  ...Object.fromEntries(Object.entries(f).filter(([k]) => k !== 'embedOrigins').map(([k, v]) => [k, v.trim() === '' ? null : v.trim()])),
+  embedOrigins: f.embedOrigins.split(/[\s,]+/).filter(Boolean),
+}) as BrandUpdateParams;
 
 const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
 
@@ -80,6 +84,9 @@ function BrandProfileForm({ brand, onSaved }: { brand: Brand; onSaved: (b: Brand
           <datalist id="brand-time-zones">{zones.map((z) => <option key={z} value={z} />)}</datalist>
           <TextField id="brand-defaultCurrency" label="Default currency" value={form.defaultCurrency} onChange={set('defaultCurrency')} error={errors.get('defaultCurrency')}
             hint="Three letters, e.g. USD." maxLength={3} />
+          <TextAreaField id="brand-embedOrigins" label="Sites that may embed your checkout" className="sm:col-span-2" value={form.embedOrigins} onChange={set('embedOrigins')}
+            error={errors.get('embedOrigins') ?? errors.under('embedOrigins', () => false)[0]}
+            hint="One address per line, like https://your-site.example: only these sites can open your checkout in the overlay (/embed.js). Leave empty to allow none." />
           <div className="sm:col-span-2 space-y-3">
             {failure !== null && <ErrorNote error={failure} />}
             <Button type="submit" disabled={busy}>{busy ? 'Saving…' : 'Save profile'}</Button>
