@@ -11,7 +11,7 @@ import { launchChromium } from '../packages/server/src/testing/browser.ts';
 const out = new URL('../docs/screenshots/', import.meta.url).pathname;
 const browser = await launchChromium();
 try {
-  for (const width of [640, 390]) {
+  for (const width of [1366, 390]) {
     const page = await browser.newPage({ viewport: { width, height: 400 } });
     for (const kind of mailKindNames) {
       const brand = kind === 'team_invite' || kind === 'password_reset' ? { name: 'Dashboard', colour: '#2b59c3' } : { name: 'Brush & Co', colour: '#b4412f' };

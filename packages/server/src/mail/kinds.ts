@@ -81,6 +81,32 @@ export interface CancellationData {
   accessUntil: string | null;
 }
 
+export interface RefundData {
+  buyerName: string;
+  item: string;
+  /** Minor units: this refund, and all refunds of the payment so far. */
+  amount: number;
+  refundedTotal: number;
+  /** Minor units: what was paid. */
+  paid: number;
+  currency: string;
+  txref: string;
+  refundId: string;
+  reason: string | null;
+  refundedAt: string;
+  /** The refund ended the access the payment bought. */
+  accessEnded: boolean;
+}
+
+export interface SubscriptionEndingData {
+  buyerName: string;
+  item: string;
+  /** The end of the last paid period: access ends then, nothing more is charged. */
+  endsAt: string;
+  /** Periods paid, all of them (the tier's count). */
+  periods: number;
+}
+
 export interface EndpointDisabledData { url: string; endpointId: string; mode: string; reason: string; dashboardPath: string }
 
 export interface PayoutSettledData {
@@ -159,6 +185,46 @@ export const mailKinds = {
           : `Hi ${d.buyerName}, ${d.item} is cancelled and your access has ended. You will not be charged again.`,
       ],
       footer: `You get this mail because you had a membership with ${brand.name}.`,
+    }),
+  }),
+  refund: spec<RefundData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'Refund confirmation',
+    content: (d, brand) => ({
+      subject: `Your refund from ${brand.name}`,
+      preview: `${money(d.amount, d.currency)} back for ${d.item}`,
+      heading: 'Your refund is on its way',
+      paragraphs: [
+        `Hi ${d.buyerName}, ${brand.name} refunded ${money(d.amount, d.currency)} of your payment for ${d.item}${d.reason ? `: ${d.reason}` : '.'}`,
+        'It goes back to the card you paid with; banks usually show it within 5 to 10 business days.',
+        d.accessEnded ? `Your access to ${d.item} has ended with this refund.` : `Your access to ${d.item} is not affected.`,
+      ],
+      facts: [
+        ['Item', d.item],
+        ['Refunded', money(d.amount, d.currency)],
+        ...(d.refundedTotal !== d.amount ? [['Refunded in all', `${money(d.refundedTotal, d.currency)} of ${money(d.paid, d.currency)}`] as [string, string]] : []),
+        ['Date', day(d.refundedAt)],
+        ['Payment', d.txref],
+        ['Refund', d.refundId],
+      ],
+      footer: `You get this mail because you paid ${brand.name}. Keep it with your receipt.`,
+    }),
+  }),
+  subscription_ending: spec<SubscriptionEndingData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'A subscription enters its last period',
+    content: (d, brand) => ({
+      subject: `Your ${brand.name} subscription ends on ${day(d.endsAt)}`,
+      preview: `${d.item}: this is the last period`,
+      heading: `Your subscription ends on ${day(d.endsAt)}`,
+      paragraphs: [
+        `Hi ${d.buyerName}, this is the last of the ${d.periods} periods of ${d.item} you signed up for.`,
+        `You keep access until ${day(d.endsAt)}. It will not renew and you will not be charged again.`,
+      ],
+      facts: [['Item', d.item], ['Ends', day(d.endsAt)], ['Periods', String(d.periods)]],
+      footer: `You get this mail because you have a membership with ${brand.name}.`,
     }),
   }),
   endpoint_disabled: spec<EndpointDisabledData>({
