@@ -17,6 +17,8 @@ const buyerKindLabels: Record<string, string> = {
   renewal_failed: 'A renewal payment failed',
   membership_ended: 'A membership ended',
   cancellation: 'Cancellation confirmations',
+  refund: 'Refund confirmations',
+  subscription_ending: 'A subscription enters its last period',
 };
 
 /** Settings → Email: the sender name, reply-to address, colour, and which mail buyers get. */
