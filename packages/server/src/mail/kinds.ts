@@ -118,6 +118,8 @@ export interface TeamInviteData { brandName: string; inviterName: string; role: 
 
 export interface PasswordResetData { link: string; expiresAt: string }
 
+export interface EmailVerificationData { name: string; link: string; expiresAt: string }
+
 function spec<D>(s: KindSpec<D>): KindSpec<D> {
   return s;
 }
@@ -285,6 +287,22 @@ export const mailKinds = {
       paragraphs: [`Someone (we hope you) asked to set a new password for your dashboard account. The link works once, until ${time(d.expiresAt)}.`],
       button: { label: 'Set a new password', url: d.link },
       footer: 'If you did not ask for this, ignore this mail: your password stays as it is.',
+    }),
+  }),
+  email_verification: spec<EmailVerificationData>({
+    audience: 'account',
+    class: 'transactional',
+    title: 'Confirm your email address (dashboard sign-up)',
+    content: (d) => ({
+      subject: 'Confirm your email address',
+      preview: 'One click to confirm the address of your new dashboard account',
+      heading: 'Confirm your email address',
+      paragraphs: [
+        `Hi ${d.name}, thank you for signing up. Confirm that this address is yours, so we can send you payout notices and let you invite your team by mail.`,
+        `The link works once, until ${day(d.expiresAt)}.`,
+      ],
+      button: { label: 'Confirm my address', url: d.link },
+      footer: 'If you did not sign up, ignore this mail: nothing is sent to this address again unless someone confirms it.',
     }),
   }),
 };

@@ -154,11 +154,11 @@ export async function saveSettings(db: Queryable, s: Omit<MailSettingsRow, 'upda
   return row;
 }
 
-/** Email addresses of the brand's owners. */
+/** Email addresses of the brand's owners who confirmed them (an unconfirmed one may be a stranger's). */
 export async function ownerAddresses(db: Queryable, brandId: string): Promise<{ email: string; name: string }[]> {
   return db.query(
     `SELECT u.email, u.name FROM brand_members m JOIN users u ON u.id = m.user_id
-     WHERE m.brand_id = $1 AND m.role = 'owner' ORDER BY m.created_at`,
+     WHERE m.brand_id = $1 AND m.role = 'owner' AND u.email_verified_at IS NOT NULL ORDER BY m.created_at`,
     [brandId],
   );
 }

@@ -14,3 +14,18 @@ CREATE TABLE import_outcomes (
   PRIMARY KEY (brand_id, import_id, position),
   FOREIGN KEY (brand_id, import_id) REFERENCES imports (brand_id, id) ON DELETE CASCADE
 );
+
+-- Dashboard email verification (docs/dashboard.md, Confirming your address). Accounts made
+-- before this, by the operator's CLI or through an invite count as confirmed (someone vouched for
+-- them); sign-up sets NULL until the mailed link is followed.
+ALTER TABLE users ADD COLUMN email_verified_at timestamptz DEFAULT date_trunc('milliseconds', clock_timestamp());
+
+CREATE TABLE email_verifications (
+  id          text PRIMARY KEY,
+  token_hash  text NOT NULL UNIQUE,
+  user_id     text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  created_at  timestamptz NOT NULL DEFAULT date_trunc('milliseconds', clock_timestamp()),
+  expires_at  timestamptz NOT NULL,
+  used_at     timestamptz
+);
+CREATE INDEX email_verifications_user ON email_verifications (user_id);
