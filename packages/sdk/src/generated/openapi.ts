@@ -1192,7 +1192,7 @@ export interface components {
             html: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`. */
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
             kind: string;
             /** @description Every try, oldest first. */
             log: {
@@ -1228,6 +1228,8 @@ export interface components {
             buyerEmails: {
                 [key: string]: boolean;
             };
+            /** @description Our addition: the hosted checkout asks the buyer for a 6-digit code mailed to them before paying (not for links made with `checkoutOtpVerificationSkipped: true`). Off by default. */
+            checkoutEmailVerification: boolean;
             effectiveFromName: string;
             /** @description The sender name; null means the brand's name. */
             fromName: string | null;
@@ -1241,7 +1243,7 @@ export interface components {
             createdAt: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`. */
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
             kind: string;
             /** @description The mode of what caused it (absent only in the operator's CLI view of account mail). */
             mode?: "test" | "live";
@@ -2462,6 +2464,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "replyTo": "help@brush.example",
+                 *       "checkoutEmailVerification": true
+                 *     }
+                 */
                 "application/json": {
                     brandColour?: string | null;
                     /** @description Which mail the brand's buyers get, per kind (receipt, renewal_failed, membership_ended, cancellation, refund, subscription_ending); all on by default. */
@@ -2473,6 +2481,8 @@ export interface operations {
                         renewal_failed?: boolean;
                         subscription_ending?: boolean;
                     };
+                    /** @description Ask buyers for a code mailed to them before they pay (docs/checkout.md, Email verification). */
+                    checkoutEmailVerification?: boolean;
                     fromName?: string | null;
                     replyTo?: string | null;
                 };
@@ -2507,7 +2517,7 @@ export interface operations {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this kind. */
-                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "team_invite" | "password_reset";
+                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
                 /** @description `queued` (waiting for a first try or a retry), `sending`, `sent`, `failed` (refused for good or out of tries) or `unsent` (no mail server is configured: kept so you can see what would have gone out). */

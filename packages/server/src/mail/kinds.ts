@@ -31,6 +31,8 @@ interface KindSpec<D> {
   /** buyer: the brand's customers (a brand may turn these off); owner: the brand's owners; account: a dashboard user. */
   audience: 'buyer' | 'owner' | 'account';
   class: 'transactional' | 'marketing';
+  /** false: a buyer kind the brand cannot turn off (the checkout's code: without it nobody could pay). */
+  optional?: false;
   title: string;
   content(data: D, brand: BrandLook): MailContent;
 }
@@ -117,6 +119,8 @@ export interface PayoutSettledData {
 export interface TeamInviteData { brandName: string; inviterName: string; role: string; link: string; expiresAt: string }
 
 export interface PasswordResetData { link: string; expiresAt: string }
+
+export interface CheckoutCodeData { buyerName: string; code: string; expiresAt: string }
 
 export interface EmailVerificationData { name: string; link: string; expiresAt: string }
 
@@ -289,6 +293,22 @@ export const mailKinds = {
       footer: 'If you did not ask for this, ignore this mail: your password stays as it is.',
     }),
   }),
+  checkout_code: spec<CheckoutCodeData>({
+    audience: 'buyer',
+    class: 'transactional',
+    optional: false,
+    title: 'Checkout email verification code',
+    content: (d, brand) => ({
+      subject: `${d.code} is your ${brand.name} checkout code`,
+      preview: 'Enter it on the checkout page to continue to payment',
+      heading: 'Your checkout code',
+      paragraphs: [
+        `Hi ${d.buyerName}, enter this code on the ${brand.name} checkout page to confirm your email address and continue to payment. It works for 10 minutes.`,
+      ],
+      facts: [['Code', d.code], ['Works until', time(d.expiresAt)]],
+      footer: 'If you did not start a checkout, ignore this mail: nobody can pay or sign up with your address without this code.',
+    }),
+  }),
   email_verification: spec<EmailVerificationData>({
     audience: 'account',
     class: 'transactional',
@@ -312,7 +332,7 @@ export type MailData<K extends MailKind> = Parameters<(typeof mailKinds)[K]['con
 
 export const mailKindNames = Object.keys(mailKinds) as MailKind[];
 /** The kinds a brand may turn off: mail to its buyers. */
-export const buyerKinds = mailKindNames.filter((k) => mailKinds[k].audience === 'buyer');
+export const buyerKinds = mailKindNames.filter((k) => mailKinds[k].audience === 'buyer' && (mailKinds[k] as KindSpec<unknown>).optional !== false);
 export const isMailKind = (s: string): s is MailKind => (mailKindNames as string[]).includes(s);
 
 export function contentOf(kind: MailKind, data: unknown, brand: BrandLook): MailContent {

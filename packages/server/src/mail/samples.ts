@@ -33,6 +33,7 @@ export const mailSamples: { [K in MailKind]: MailData<K> } = {
     brandName: 'Brush & Co', inviterName: 'Grace Hopper', role: 'developer',
     link: 'http://localhost:3000/dashboard/invite?token=…', expiresAt: '2026-12-02T14:03:00.000Z',
   },
+  checkout_code: { buyerName: 'Ada Lovelace', code: '482915', expiresAt: '2026-11-25T14:13:00.000Z' },
   email_verification: { name: 'Ada Lovelace', link: 'http://localhost:3000/dashboard/verify-email?token=…', expiresAt: '2026-12-02T14:03:00.000Z' },
   password_reset: { link: 'http://localhost:3000/dashboard/reset-password?token=…', expiresAt: '2026-11-25T15:03:00.000Z' },
 };

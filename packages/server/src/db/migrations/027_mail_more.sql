@@ -29,3 +29,19 @@ CREATE TABLE email_verifications (
   used_at     timestamptz
 );
 CREATE INDEX email_verifications_user ON email_verifications (user_id);
+
+-- Checkout email verification (docs/checkout.md, Email verification): a brand setting, and the
+-- 6-digit code of each payment link, stored as a hash, with its tries and sends.
+ALTER TABLE mail_settings ADD COLUMN checkout_email_verification boolean NOT NULL DEFAULT false;
+
+CREATE TABLE checkout_codes (
+  brand_id         text NOT NULL,
+  payment_link_id  text NOT NULL,
+  code_hash        text NOT NULL,
+  expires_at       timestamptz NOT NULL,
+  attempts         integer NOT NULL DEFAULT 0,
+  sends            integer NOT NULL DEFAULT 1,
+  sent_at          timestamptz NOT NULL DEFAULT date_trunc('milliseconds', clock_timestamp()),
+  verified_at      timestamptz,
+  PRIMARY KEY (brand_id, payment_link_id)
+);
