@@ -10,6 +10,7 @@ import { SignUp } from '@/routes/auth/sign-up';
 import { ResetPassword } from '@/routes/auth/reset-password';
 import { ForgotPassword } from '@/routes/auth/forgot-password';
 import { AcceptInvite } from '@/routes/auth/accept-invite';
+import { VerifyEmail } from '@/routes/auth/verify-email';
 import { ChangePassword } from '@/routes/account/change-password';
 import { Team } from '@/routes/team/team';
 import { ApiKeys } from '@/routes/developers/api-keys';
@@ -39,6 +40,7 @@ export const routes: RouteObject[] = [
       { path: 'reset-password', element: <ResetPassword /> },
       { path: 'forgot-password', element: <ForgotPassword /> },
       { path: 'invite', element: <AcceptInvite /> },
+      { path: 'verify-email', element: <VerifyEmail /> },
     ],
   },
   {

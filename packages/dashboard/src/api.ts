@@ -110,6 +110,8 @@ export interface Session {
   brands: BrandSummary[];
   mode: Mode;
   csrfToken: string;
+  /** False until the user follows the link mailed on sign-up (docs/dashboard.md, Confirming your address). */
+  emailVerified?: boolean;
 }
 
 export interface TeamMember { id: string; name: string; email: string; role: Role; joinedAt: string }

@@ -51,6 +51,7 @@ export type RolledSigningSecret = Schemas['RolledSigningSecret'];
 export type Event = Schemas['Event'];
 export type Import = Schemas['Import'];
 export type ImportRecord = Schemas['ImportRecord'];
+export type ImportRecordOutcome = Schemas['ImportRecordOutcome'];
 export type Payout = Schemas['Payout'];
 export type EmailSummary = Schemas['EmailSummary'];
 export type Email = Schemas['Email'];
@@ -84,6 +85,8 @@ export type CheckoutLinkUpdateParams = RequestBody<'updateCheckoutLink'>;
 export type CheckoutLinkListParams = QueryParams<'listCheckoutLinks'>;
 export type ImportParams = RequestBody<'importHubMembers'>;
 export type ImportQueued = ResponseData<'importHubMembers'>;
+/** `records: true` also answers what happened to each record. */
+export type ImportGetParams = QueryParams<'getImport'>;
 export type WebhookEndpointCreateParams = RequestBody<'createWebhookEndpoint'>;
 export type WebhookEndpointUpdateParams = RequestBody<'updateWebhookEndpoint'>;
 export type WebhookEndpointDeleted = ResponseData<'deleteWebhookEndpoint'>;

@@ -289,7 +289,7 @@ export interface paths {
         put?: never;
         /**
          * Import hub members
-         * @description Queues hub members for import. Hub records take only `fullName` and `email`. Without `plan`, members join the hub's free tier. Every record is checked before anything is queued: if any record is invalid the answer is 400 with up to 100 problems in `data.details` as `{ index, field, message }`, and nothing is imported. At most 10,000 records per request. Records repeating an earlier email (case-insensitive) are counted once; people who already have a membership here in the key's mode are left as they are. Each new person becomes an active membership and emits one `member.joined` event. Answers 202 at once with `importID`; follow progress with GET /imports/{id}.
+         * @description Queues hub members for import. Hub records take only `fullName` and `email`. Without `plan`, members join the hub's free tier. Every record is checked before anything is queued: if any record is invalid the answer is 400 with up to 100 problems in `data.details` as `{ index, field, message }`, and nothing is imported. At most 10,000 records per request. Records repeating an earlier email (case-insensitive) are counted once; people who already have an active membership here in the key's mode are left as they are; a removed or expired membership is reactivated (same id). Each new or reactivated membership is active and emits one `member.joined` event. Answers 202 at once with `importID`; follow progress with GET /imports/{id}.
          *
          *     Scope: `customers:write`.
          */
@@ -337,7 +337,7 @@ export interface paths {
         };
         /**
          * Get an import
-         * @description Our addition to the reference: the status of an import made with POST …/import, with counts of people created, already present and failed, and its timestamps. Only the brand and mode that made the import see it. Needs customers:write, the scope that made the import.
+         * @description Our addition to the reference: the status of an import made with POST …/import, with counts of people created, reactivated, left unchanged, refused and failed, and its timestamps; with `?records=true`, what happened to each record. Only the brand and mode that made the import see it. Needs customers:write, the scope that made the import.
          *
          *     Scope: `customers:write`.
          */
@@ -571,7 +571,7 @@ export interface paths {
         put?: never;
         /**
          * Import a product's customers
-         * @description Queues customers of the product for import. Records may add `phone` and any id in the product's `checkoutFields`, with a value of the field's type. Without `plan`, customers get the product's default tier. Every record is checked before anything is queued: if any record is invalid the answer is 400 with up to 100 problems in `data.details` as `{ index, field, message }`, and nothing is imported. At most 10,000 records per request. Records repeating an earlier email (case-insensitive) are counted once; people who already have a membership here in the key's mode are left as they are. Each new person becomes an active membership and emits one `member.joined` event. Answers 202 at once with `importID`; follow progress with GET /imports/{id}.
+         * @description Queues customers of the product for import. Records may add `phone` and any id in the product's `checkoutFields`, with a value of the field's type. Without `plan`, customers get the product's default tier. Every record is checked before anything is queued: if any record is invalid the answer is 400 with up to 100 problems in `data.details` as `{ index, field, message }`, and nothing is imported. At most 10,000 records per request. Records repeating an earlier email (case-insensitive) are counted once; people who already have an active membership here in the key's mode are left as they are; a removed or expired membership is reactivated (same id). Each new or reactivated membership is active and emits one `member.joined` event. Answers 202 at once with `importID`; follow progress with GET /imports/{id}.
          *
          *     Scope: `customers:write`.
          */
@@ -1200,7 +1200,7 @@ export interface components {
             html: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`. */
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
             kind: string;
             /** @description Every try, oldest first. */
             log: {
@@ -1236,6 +1236,8 @@ export interface components {
             buyerEmails: {
                 [key: string]: boolean;
             };
+            /** @description Our addition: the hosted checkout asks the buyer for a 6-digit code mailed to them before paying (not for links made with `checkoutOtpVerificationSkipped: true`). Off by default. */
+            checkoutEmailVerification: boolean;
             effectiveFromName: string;
             /** @description The sender name; null means the brand's name. */
             fromName: string | null;
@@ -1249,7 +1251,7 @@ export interface components {
             createdAt: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`. */
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
             kind: string;
             /** @description The mode of what caused it (absent only in the operator's CLI view of account mail). */
             mode?: "test" | "live";
@@ -1325,7 +1327,7 @@ export interface components {
             updatedAt: string;
         };
         Import: {
-            /** @description People who already had a membership of this hub or product in this mode, left as they were. */
+            /** @description People who already had a membership of this hub or product in this mode and were left as they were: `unchanged` plus `refused`. */
             alreadyPresent: number;
             /** @description Records accepted, as the import request answered. */
             count: number;
@@ -1354,6 +1356,12 @@ export interface components {
             plan: string;
             /** @description Set for a product customer import. */
             productID?: string;
+            /** @description Our addition: people whose removed or expired membership became active again (same id, one `member.joined` each). */
+            reactivated: number;
+            /** @description Our addition, with `?records=true`: what happened to each record processed so far, in request order. */
+            records?: components["schemas"]["ImportRecordOutcome"][];
+            /** @description Our addition: people whose membership was `cancelled`, which an import does not undo. */
+            refused: number;
             /**
              * Format: date-time
              * @description When the first batch committed.
@@ -1361,6 +1369,8 @@ export interface components {
             startedAt?: string;
             /** @description `queued` (nothing processed yet), `processing`, `completed` (every record processed) or `failed` (stopped after repeated errors; see `error`). */
             status: "queued" | "processing" | "completed" | "failed";
+            /** @description Our addition: people who were already active members, left as they were. */
+            unchanged: number;
             /** Format: date-time */
             updatedAt: string;
         };
@@ -1373,6 +1383,21 @@ export interface components {
             phone?: string;
         } & {
             [key: string]: string | number | boolean;
+        };
+        /**
+         * @example {
+         *       "index": 0,
+         *       "outcome": "reactivated",
+         *       "membershipID": "mem_8cJ2kQpV1sXe"
+         *     }
+         */
+        ImportRecordOutcome: {
+            /** @description The record's position in the request's `records`, from 0. Folded duplicates have no entry of their own. */
+            index: number;
+            /** @description The membership the record now names (created, reactivated or left as it was). */
+            membershipID: string;
+            /** @description `created` (a new membership), `reactivated` (a removed or expired membership made active again), `unchanged` (already an active member) or `refused` (the membership was cancelled; an import does not undo that). */
+            outcome: "created" | "reactivated" | "unchanged" | "refused";
         };
         Item: {
             /** @description Our addition: present (true) on an item kept only for what was sold; absent otherwise. */
@@ -2450,13 +2475,17 @@ export interface operations {
             content: {
                 "application/json": {
                     brandColour?: string | null;
-                    /** @description Which mail the brand's buyers get, per kind (receipt, renewal_failed, membership_ended, cancellation); all on by default. */
+                    /** @description Which mail the brand's buyers get, per kind (receipt, renewal_failed, membership_ended, cancellation, refund, subscription_ending); all on by default. */
                     buyerEmails?: {
                         cancellation?: boolean;
                         membership_ended?: boolean;
                         receipt?: boolean;
+                        refund?: boolean;
                         renewal_failed?: boolean;
+                        subscription_ending?: boolean;
                     };
+                    /** @description Ask buyers for a code mailed to them before they pay (docs/checkout.md, Email verification). */
+                    checkoutEmailVerification?: boolean;
                     fromName?: string | null;
                     replyTo?: string | null;
                 };
@@ -2491,7 +2520,7 @@ export interface operations {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this kind. */
-                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "endpoint_disabled" | "payout_settled" | "team_invite" | "password_reset";
+                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
                 /** @description `queued` (waiting for a first try or a retry), `sending`, `sent`, `failed` (refused for good or out of tries) or `unsent` (no mail server is configured: kept so you can see what would have gone out). */
@@ -2956,7 +2985,10 @@ export interface operations {
     };
     getImport: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Also answer `records`: what happened to each record processed so far. */
+                records?: boolean;
+            };
             header?: never;
             path: {
                 /** @description The importID the import request answered. */

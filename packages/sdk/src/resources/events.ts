@@ -1,6 +1,6 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { Event, EventListParams, Import } from '../types.ts';
+import type { Event, EventListParams, Import, ImportGetParams } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class Events {
@@ -22,8 +22,11 @@ export class Imports {
   readonly #r: Requester;
   constructor(requester: Requester) { this.#r = requester; }
 
-  /** GET /imports/{id}: the progress of an import. Scope `customers:write`. */
-  get(id: string, options?: RequestOptions): Promise<Import> {
-    return this.#r.request({ method: 'GET', path: `/imports/${segment(id, 'id')}`, options });
+  /**
+   * GET /imports/{id}: the progress of an import (created, reactivated, unchanged, refused). With
+   * `{ records: true }`, also what happened to each record. Scope `customers:write`.
+   */
+  get(id: string, params?: ImportGetParams, options?: RequestOptions): Promise<Import> {
+    return this.#r.request({ method: 'GET', path: `/imports/${segment(id, 'id')}`, query: params, options });
   }
 }

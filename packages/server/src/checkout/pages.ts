@@ -13,7 +13,8 @@ import type { TransactionRow } from '../transactions/repository.ts';
 import { payLink, reconcilePayment } from './flows.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import * as service from './service.ts';
-import { checkoutPage, resultPage, type PageContext } from './templates.ts';
+import { checkoutPage, codePage, resultPage, type PageContext } from './templates.ts';
+import { checkCode, codeState, sendCode } from './email-code.ts';
 
 /**
  * The hosted checkout: public pages (no key) under /checkout/{brandId}/{linkId}. The link id is
@@ -35,7 +36,7 @@ const Params = Type.Object({
 
 const paths = (brandId: string, linkId: string) => {
   const base = `/checkout/${encodeURIComponent(brandId)}/${encodeURIComponent(linkId)}`;
-  return { page: base, pay: `${base}/pay`, result: (txref: string) => `${base}/result?txref=${encodeURIComponent(txref)}` };
+  return { page: base, pay: `${base}/pay`, sendCode: `${base}/code`, verifyCode: `${base}/code/verify`, result: (txref: string) => `${base}/result?txref=${encodeURIComponent(txref)}` };
 };
 
 /** Where a buyer goes after an attempt: the brand's redirectUrl with txref and status added, or our result page. */
@@ -125,7 +126,45 @@ export function checkoutPages(parent: App, { db, config, payments, secrets }: {
       const { ctx, paid, target, framing } = await context(req.params.brandId, req.params.linkId, req.query.embed);
       if (paid) return result(reply, ctx, paid, target, framing);
       if (req.query.cancelled !== undefined && ctx.hostedBy) ctx.note = `You left ${ctx.hostedBy}'s page without paying; nothing was charged. You can pay whenever you are ready.`;
+      const code = ctx.link.status === 'open' ? await codeState(db, ctx.link) : 'not_needed';
+      if (code === 'unsent' || code === 'sent') return askCode(reply, ctx, code === 'sent', 200, undefined, undefined, framing);
       return html(reply, ctx.link, 200, checkoutPage(ctx, detailFields(ctx.link)), framing);
+    });
+
+    // Checkout email verification (checkout/email-code.ts): mail a code, then check it.
+    const askCode = (reply: FastifyReply, ctx: PageContext, sent: boolean, status: number, error?: string, note?: string, framing?: Parameters<typeof html>[4]) => {
+      const p = paths(ctx.link.brand_id, ctx.link.id);
+      return html(reply, ctx.link, status, codePage(ctx, { send: p.sendCode, verify: p.verifyCode }, sent, error, note), framing);
+    };
+    const fromElsewhere = (req: FastifyRequest) => {
+      const origin = req.headers.origin;
+      return origin !== undefined && origin !== new URL(config.publicUrl).origin && origin !== `${req.protocol}://${req.host}`;
+    };
+
+    app.post('/checkout/:brandId/:linkId/code', {
+      schema: { hide: true, params: Params },
+    }, async (req, reply) => {
+      if (fromElsewhere(req)) return html(reply, undefined, 403, messagePage('Checkout unavailable', 'This form was sent from another website, so it was not taken. Open the checkout link again.'));
+      const { ctx } = await context(req.params.brandId, req.params.linkId);
+      const state = await codeState(db, ctx.link);
+      if (state === 'not_needed' || state === 'verified' || ctx.link.status !== 'open') return reply.code(303).redirect(paths(ctx.link.brand_id, ctx.link.id).page, 303);
+      try {
+        await db.transaction((tx) => sendCode(tx, ctx.link, ctx.brandName));
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'rate_limited') return askCode(reply, ctx, state === 'sent', 429, err.message);
+        throw err;
+      }
+      return reply.code(303).header('cache-control', 'no-store').redirect(paths(ctx.link.brand_id, ctx.link.id).page, 303);
+    });
+
+    app.post('/checkout/:brandId/:linkId/code/verify', {
+      schema: { hide: true, params: Params, body: Type.Record(Type.String(), Type.String({ maxLength: 100 })) },
+    }, async (req, reply) => {
+      if (fromElsewhere(req)) return html(reply, undefined, 403, messagePage('Checkout unavailable', 'This form was sent from another website, so it was not taken. Open the checkout link again.'));
+      const { ctx } = await context(req.params.brandId, req.params.linkId);
+      const problem = await db.transaction((tx) => checkCode(tx, ctx.link, (req.body as Record<string, string>).code ?? ''));
+      if (problem) return askCode(reply, ctx, true, 400, problem);
+      return reply.code(303).header('cache-control', 'no-store').redirect(paths(ctx.link.brand_id, ctx.link.id).page, 303);
     });
 
     app.post('/checkout/:brandId/:linkId/pay', {
@@ -139,6 +178,10 @@ export function checkoutPages(parent: App, { db, config, payments, secrets }: {
         return html(reply, undefined, 403, messagePage('Checkout unavailable', 'This payment form was sent from another website, so it was not taken. Open the checkout link again and pay from there.'));
       }
       const { ctx: before, target, framing } = await context(brandId, linkId, req.query.embed);
+      if (before.link.status === 'open') {
+        const code = await codeState(db, before.link);
+        if (code === 'unsent' || code === 'sent') return askCode(reply, before, code === 'sent', 403, 'Confirm your email address first: nothing was charged.', undefined, framing);
+      }
       const keys = failureKeys(req, before.link);
       try {
         if (before.link.status === 'open') await refuseIfHammered(db, secrets.webhookKey, config.checkoutFailures, keys);

@@ -70,6 +70,31 @@ ${inputs}
 </section>`);
 }
 
+/**
+ * Before paying, when the brand verifies buyers' addresses (checkout/email-code.ts): send the
+ * code, then type it. `sent` says whether a code is on its way; `error` is what went wrong, in words.
+ */
+export function codePage(ctx: PageContext, actions: { send: string; verify: string }, sent: boolean, error?: string, note?: string): string {
+  const { link } = ctx;
+  return page(`Confirm your email: ${ctx.brandName}`, link.mode, `${summary(ctx)}
+<section class="card" aria-label="Email verification">
+<h2>Confirm your email address</h2>
+<p>${sent
+    ? `We emailed a 6-digit code to ${esc(link.buyer_email)}. Enter it to continue to payment. It works for 10 minutes.`
+    : `${esc(ctx.brandName)} asks buyers to confirm their email address before paying. We will email a 6-digit code to ${esc(link.buyer_email)}.`}</p>
+${note ? `<p class="notice test" role="status">${esc(note)}</p>` : ''}
+${error ? `<p class="notice error" role="alert" id="code-error">${esc(error)}</p>` : ''}
+${sent ? `<form method="post" action="${esc(actions.verify)}">
+<label for="code">Code from the email</label>
+<input id="code" name="code" required inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7"${error ? ' aria-invalid="true" aria-describedby="code-error"' : ''}>
+<button type="submit">Confirm and continue</button>
+</form>` : ''}
+<form method="post" action="${esc(actions.send)}">
+<button type="submit"${sent ? ' class="secondary"' : ''}>${sent ? 'Send a new code' : 'Email me a code'}</button>
+</form>
+</section>`);
+}
+
 /** After a successful (or still processing) payment. A failed one shows the checkout form again instead. */
 export function resultPage(ctx: PageContext, attempt: TransactionRow): string {
   const paid = attempt.status === 'succeeded';

@@ -328,7 +328,7 @@ describe('GET /imports/{id}', () => {
     const queued = (await t.request({ method: 'GET', url: `/api/v1/imports/${importID}`, key })).json().data;
     assert.deepEqual(queued, {
       id: importID, status: 'queued', mode: 'test', hubID: ids.h, plan: ids.free,
-      count: 3, duplicates: 1, created: 0, alreadyPresent: 0, failed: 0, pending: 3,
+      count: 3, duplicates: 1, created: 0, alreadyPresent: 0, reactivated: 0, unchanged: 0, refused: 0, failed: 0, pending: 3,
       createdAt: queued.createdAt, updatedAt: queued.updatedAt,
     });
     assert.match(queued.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -16,7 +16,12 @@ export interface ImportRow {
   record_count: number;
   duplicate_count: number;
   created_count: number;
+  /** Removed or expired memberships made active again (migration 027). */
+  reactivated_count: number;
+  /** People left as they were: unchanged (already active) plus refused. */
   existing_count: number;
+  /** Of existing_count, people whose membership was cancelled (migration 027). */
+  refused_count: number;
   failed_count: number;
   pending_count: number;
   attempts: number;
@@ -177,10 +182,12 @@ export async function takeRecords(tx: Queryable, imp: ImportRow, limit: number):
  * Counts a batch, at its end. `pending_count - taken` reaching zero completes the import. Batches
  * of one import running at once take turns on this row: each adds to what the last one committed.
  */
-export async function recordBatch(tx: Queryable, imp: ImportRow, counts: { taken: number; created: number; existing: number }): Promise<ImportRow> {
+export async function recordBatch(tx: Queryable, imp: ImportRow, counts: { taken: number; created: number; existing: number; reactivated: number; refused: number }): Promise<ImportRow> {
   const [row] = await tx.query<ImportRow>(
     `UPDATE imports SET
        created_count = created_count + $3,
+       reactivated_count = reactivated_count + $6,
+       refused_count = refused_count + $7,
        existing_count = existing_count + $4,
        pending_count = pending_count - $5,
        status = CASE WHEN pending_count - $5 = 0 THEN 'completed' ELSE 'processing' END,
@@ -192,7 +199,7 @@ export async function recordBatch(tx: Queryable, imp: ImportRow, counts: { taken
        updated_at = date_trunc('milliseconds', clock_timestamp())
      WHERE brand_id = $1 AND id = $2
      RETURNING *`,
-    [imp.brand_id, imp.id, counts.created, counts.existing, counts.taken],
+    [imp.brand_id, imp.id, counts.created, counts.existing, counts.taken, counts.reactivated, counts.refused],
     'record_import_batch',
   );
   return row;
@@ -242,4 +249,29 @@ export async function lockUnfinishedImport(tx: Queryable, brandId: string, id: s
 export async function plansInUse(db: Queryable, brandId: string, tierIds: string[]): Promise<string[]> {
   const rows = await db.query<{ plan: string }>('SELECT DISTINCT plan FROM imports WHERE brand_id = $1 AND plan = ANY($2)', [brandId, tierIds]);
   return rows.map((r) => r.plan);
+}
+
+/** What happened to one record of an import (docs/imports.md): its index in the request, no personal data. */
+export interface RecordOutcome {
+  index: number;
+  outcome: 'created' | 'reactivated' | 'unchanged' | 'refused';
+  membershipID: string;
+}
+
+/** Keeps a batch's outcomes as one row, keyed by its first record's index (batches never overlap). */
+export async function insertOutcomes(tx: Queryable, imp: ImportRow, outcomes: RecordOutcome[]): Promise<void> {
+  if (!outcomes.length) return;
+  const sorted = [...outcomes].sort((a, b) => a.index - b.index);
+  await tx.query(
+    'INSERT INTO import_outcomes (brand_id, import_id, position, outcomes) VALUES ($1, $2, $3, $4::json)',
+    [imp.brand_id, imp.id, sorted[0].index, JSON.stringify(sorted)],
+    'insert_import_outcomes',
+  );
+}
+
+/** Every record's outcome so far, in request order. */
+export async function listOutcomes(db: Queryable, brandId: string, importId: string): Promise<RecordOutcome[]> {
+  const rows = await db.query<{ outcomes: RecordOutcome[] }>(
+    'SELECT outcomes FROM import_outcomes WHERE brand_id = $1 AND import_id = $2 ORDER BY position', [brandId, importId]);
+  return rows.flatMap((r) => r.outcomes).sort((a, b) => a.index - b.index);
 }

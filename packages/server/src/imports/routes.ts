@@ -4,14 +4,14 @@ import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import { write } from '../http/idempotency.ts';
-import { Import, ImportBody, importBodyLimitBytes, ImportQueued, maxImportRecords } from './schemas.ts';
+import { Import, ImportBody, importBodyLimitBytes, ImportQuery, ImportQueued, maxImportRecords } from './schemas.ts';
 import * as service from './service.ts';
 
 const rules = `Every record is checked before anything is queued: if any record is invalid the answer is 400 `
   + `with up to 100 problems in \`data.details\` as \`{ index, field, message }\`, and nothing is imported. `
   + `At most ${maxImportRecords.toLocaleString('en-US')} records per request. Records repeating an earlier email (case-insensitive) are counted once; `
-  + `people who already have a membership here in the key's mode are left as they are. Each new person becomes an active membership `
-  + `and emits one \`member.joined\` event. Answers 202 at once with \`importID\`; follow progress with GET /imports/{id}.`;
+  + `people who already have an active membership here in the key's mode are left as they are; a removed or expired membership is `
+  + `reactivated (same id). Each new or reactivated membership is active and emits one \`member.joined\` event. Answers 202 at once with \`importID\`; follow progress with GET /imports/{id}.`;
 
 export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyLimitBytes: number; importBatchSize: number } }) {
   const bodyLimit = Math.max(config.bodyLimitBytes, importBodyLimitBytes);
@@ -47,12 +47,14 @@ export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyL
     schema: {
       summary: 'Get an import',
       description: 'Our addition to the reference: the status of an import made with POST …/import, with counts of people created, '
-        + 'already present and failed, and its timestamps. Only the brand and mode that made the import see it. '
+        + 'reactivated, left unchanged, refused and failed, and its timestamps; with `?records=true`, what happened to each record. '
+        + 'Only the brand and mode that made the import see it. '
         + 'Needs customers:write, the scope that made the import.',
       tags: ['Imports'],
       params: Type.Object({ id: Type.String({ description: 'The importID the import request answered.' }) }),
+      querystring: ImportQuery,
       response: { 200: Envelope(Import) },
     },
     config: { auth: { scope: 'customers:write' } },
-  }, async (req) => ok('Import retrieved', await service.getImport(db, principalOf(req), req.params.id)));
+  }, async (req) => ok('Import retrieved', await service.getImport(db, principalOf(req), req.params.id, req.query)));
 }

@@ -41,6 +41,20 @@ export const ImportQueued = Type.Object({
   duplicates: Type.Integer({ description: 'Records that repeated an earlier record\'s email and were counted once (our addition).' }),
 });
 
+export const ImportOutcome = Type.Union([Type.Literal('created'), Type.Literal('reactivated'), Type.Literal('unchanged'), Type.Literal('refused')], {
+  description: '`created` (a new membership), `reactivated` (a removed or expired membership made active again), `unchanged` (already an active member) or `refused` (the membership was cancelled; an import does not undo that).',
+});
+
+export const ImportRecordOutcome = Type.Object({
+  index: Type.Integer({ minimum: 0, description: 'The record\'s position in the request\'s `records`, from 0. Folded duplicates have no entry of their own.' }),
+  outcome: ImportOutcome,
+  membershipID: Type.String({ description: 'The membership the record now names (created, reactivated or left as it was).' }),
+}, { $id: 'ImportRecordOutcome', examples: [{ index: 0, outcome: 'reactivated', membershipID: 'mem_8cJ2kQpV1sXe' }] });
+
+export const ImportQuery = Type.Object({
+  records: Type.Optional(Type.Boolean({ description: 'Also answer `records`: what happened to each record processed so far.' })),
+}, { additionalProperties: false, examples: [{ records: true }] });
+
 export const ImportStatus = Type.Union([Type.Literal('queued'), Type.Literal('processing'), Type.Literal('completed'), Type.Literal('failed')], {
   description: '`queued` (nothing processed yet), `processing`, `completed` (every record processed) or `failed` (stopped after repeated errors; see `error`).',
 });
@@ -55,7 +69,11 @@ export const Import = Type.Object({
   count: Type.Integer({ description: 'Records accepted, as the import request answered.' }),
   duplicates: Type.Integer({ description: 'Records folded into an earlier record with the same email.' }),
   created: Type.Integer({ description: 'People who became members or customers.' }),
-  alreadyPresent: Type.Integer({ description: 'People who already had a membership of this hub or product in this mode, left as they were.' }),
+  alreadyPresent: Type.Integer({ description: 'People who already had a membership of this hub or product in this mode and were left as they were: `unchanged` plus `refused`.' }),
+  reactivated: Type.Integer({ description: 'Our addition: people whose removed or expired membership became active again (same id, one `member.joined` each).' }),
+  unchanged: Type.Integer({ description: 'Our addition: people who were already active members, left as they were.' }),
+  refused: Type.Integer({ description: 'Our addition: people whose membership was `cancelled`, which an import does not undo.' }),
+  records: Type.Optional(Type.Array(ImportRecordOutcome, { description: 'Our addition, with `?records=true`: what happened to each record processed so far, in request order.' })),
   failed: Type.Integer({ description: 'People not imported because the import failed.' }),
   pending: Type.Integer({ description: 'People not processed yet.' }),
   error: Type.Optional(Type.String({ description: 'Why a failed import stopped.' })),

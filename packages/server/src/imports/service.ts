@@ -105,6 +105,9 @@ export function renderImport(row: repo.ImportRow): Import {
     duplicates: row.duplicate_count,
     created: row.created_count,
     alreadyPresent: row.existing_count,
+    reactivated: row.reactivated_count,
+    unchanged: row.existing_count - row.refused_count,
+    refused: row.refused_count,
     failed: row.failed_count,
     pending: row.pending_count,
     // The stored error is for operators (it may quote SQL); the caller gets what it means for them.
@@ -119,9 +122,10 @@ export function renderImport(row: repo.ImportRow): Import {
 }
 
 /** Our addition: an import of the key's brand and mode, with its progress. */
-export async function getImport(db: Queryable, principal: Principal, id: string): Promise<Import> {
+export async function getImport(db: Queryable, principal: Principal, id: string, query: { records?: boolean } = {}): Promise<Import> {
   requireIdShape(id, 'import');
   const row = await repo.findImport(db, principal.brandId, principal.mode, id);
   if (!row) throw notFound('import');
-  return renderImport(row);
+  if (!query.records) return renderImport(row);
+  return { ...renderImport(row), records: await repo.listOutcomes(db, principal.brandId, row.id) };
 }

@@ -30,8 +30,9 @@ export interface BatchResult {
 
 /**
  * Processes the next batch of the import whose turn it is, in one transaction: takes up to
- * batchSize records no other batch holds, inserts the memberships that do not exist yet, records
- * one member.joined per membership actually inserted (and its webhook deliveries), and moves the
+ * batchSize records no other batch holds, inserts the memberships that do not exist yet,
+ * reactivates removed or expired ones, records one member.joined per membership inserted or
+ * reactivated (and its webhook deliveries), keeps what happened to each record, and moves the
  * counters. A crash anywhere before the commit rolls all of it back, records included, so the
  * next attempt redoes exactly this batch; the membership unique index (ON CONFLICT DO NOTHING)
  * means even a replayed person is not created, or announced, twice.
@@ -55,11 +56,22 @@ export async function processNextBatch(db: Db, options: ImportWorkOptions, onCla
     // on each other in the same order instead of deadlocking.
     const byEmail = records.map((r) => ({ key: r.email.toLowerCase(), r }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map(({ r }) => ({ name: r.name, email: r.email, phone: r.phone ?? null, fields: r.fields }));
-    const inserted = await importMembers(tx, { brandId: imp.brand_id, mode: imp.mode, hubId: imp.hub_id, productId: imp.product_id, plan: imp.plan, appId: imp.app_id }, byEmail);
-    await options.beforeCommit?.({ importId: imp.id, created: inserted.length });
-    const updated = await repo.recordBatch(tx, imp, { taken: records.length, created: inserted.length, existing: records.length - inserted.length });
-    return { importId: imp.id, taken: records.length, created: inserted.length, status: updated.status };
+      .map(({ r }) => r);
+    const results = await importMembers(
+      tx,
+      { brandId: imp.brand_id, mode: imp.mode, hubId: imp.hub_id, productId: imp.product_id, plan: imp.plan, appId: imp.app_id },
+      byEmail.map((r) => ({ name: r.name, email: r.email, phone: r.phone ?? null, fields: r.fields })),
+    );
+    const outcomes = byEmail.map((r, i): repo.RecordOutcome => ({ index: r.index, outcome: results[i].outcome, membershipID: results[i].membershipId }));
+    const count = (o: repo.RecordOutcome['outcome']) => outcomes.filter((x) => x.outcome === o).length;
+    const created = count('created');
+    await options.beforeCommit?.({ importId: imp.id, created });
+    await repo.insertOutcomes(tx, imp, outcomes);
+    const updated = await repo.recordBatch(tx, imp, {
+      taken: records.length, created, reactivated: count('reactivated'), refused: count('refused'),
+      existing: count('unchanged') + count('refused'),
+    });
+    return { importId: imp.id, taken: records.length, created, status: updated.status };
   });
 }
 

@@ -1,7 +1,9 @@
 import type { Queryable } from '../db/client.ts';
 import { findBrand } from '../brands/repository.ts';
-import { createPasswordReset } from '../users/service.ts';
-import { findUserByEmail } from '../users/repository.ts';
+import { createEmailVerification, createPasswordReset } from '../users/service.ts';
+import { findUser, findUserByEmail } from '../users/repository.ts';
+import { lastEmailVerificationAt } from '../users/links-repository.ts';
+import { AppError } from '../errors.ts';
 import { accountBrand, queueMail } from './service.ts';
 
 /**
@@ -38,4 +40,27 @@ export async function mailPasswordReset(tx: Queryable, publicUrl: string, email:
     data: { link: reset.link, expiresAt: reset.expiresAt },
     dedupeKey,
   });
+}
+
+/** At most one confirmation link per account per this long (sign-up sends the first). */
+const verificationMailEveryMs = 60_000;
+
+/**
+ * Mails a link that confirms the user's address: on sign-up, and when they ask again from the
+ * dashboard's banner (429 with the wait in words when asked again within a minute).
+ */
+export async function mailEmailVerification(tx: Queryable, publicUrl: string, userId: string): Promise<{ emailedTo: string }> {
+  const user = await findUser(tx, userId);
+  if (!user) throw new AppError('not_found', 'No such user.');
+  const last = await lastEmailVerificationAt(tx, userId);
+  if (last && Date.now() - last.getTime() < verificationMailEveryMs) {
+    throw new AppError('rate_limited', `A confirmation link was sent to ${user.email} less than a minute ago; check your inbox (and spam folder), or ask again in a minute.`);
+  }
+  const verification = await createEmailVerification(tx, publicUrl, user.id);
+  await queueMail(tx, {
+    brandId: accountBrand, mode: null, kind: 'email_verification', to: { email: user.email, name: user.name },
+    data: { name: user.name, link: verification.link, expiresAt: verification.expiresAt },
+    dedupeKey: `verify:${verification.link.slice(-12)}`,
+  });
+  return { emailedTo: user.email };
 }

@@ -31,6 +31,8 @@ interface KindSpec<D> {
   /** buyer: the brand's customers (a brand may turn these off); owner: the brand's owners; account: a dashboard user. */
   audience: 'buyer' | 'owner' | 'account';
   class: 'transactional' | 'marketing';
+  /** false: a buyer kind the brand cannot turn off (the checkout's code: without it nobody could pay). */
+  optional?: false;
   title: string;
   content(data: D, brand: BrandLook): MailContent;
 }
@@ -81,6 +83,32 @@ export interface CancellationData {
   accessUntil: string | null;
 }
 
+export interface RefundData {
+  buyerName: string;
+  item: string;
+  /** Minor units: this refund, and all refunds of the payment so far. */
+  amount: number;
+  refundedTotal: number;
+  /** Minor units: what was paid. */
+  paid: number;
+  currency: string;
+  txref: string;
+  refundId: string;
+  reason: string | null;
+  refundedAt: string;
+  /** The refund ended the access the payment bought. */
+  accessEnded: boolean;
+}
+
+export interface SubscriptionEndingData {
+  buyerName: string;
+  item: string;
+  /** The end of the last paid period: access ends then, nothing more is charged. */
+  endsAt: string;
+  /** Periods paid, all of them (the tier's count). */
+  periods: number;
+}
+
 export interface EndpointDisabledData { url: string; endpointId: string; mode: string; reason: string; dashboardPath: string }
 
 export interface PayoutSettledData {
@@ -91,6 +119,10 @@ export interface PayoutSettledData {
 export interface TeamInviteData { brandName: string; inviterName: string; role: string; link: string; expiresAt: string }
 
 export interface PasswordResetData { link: string; expiresAt: string }
+
+export interface CheckoutCodeData { buyerName: string; code: string; expiresAt: string }
+
+export interface EmailVerificationData { name: string; link: string; expiresAt: string }
 
 function spec<D>(s: KindSpec<D>): KindSpec<D> {
   return s;
@@ -161,6 +193,46 @@ export const mailKinds = {
       footer: `You get this mail because you had a membership with ${brand.name}.`,
     }),
   }),
+  refund: spec<RefundData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'Refund confirmation',
+    content: (d, brand) => ({
+      subject: `Your refund from ${brand.name}`,
+      preview: `${money(d.amount, d.currency)} back for ${d.item}`,
+      heading: 'Your refund is on its way',
+      paragraphs: [
+        `Hi ${d.buyerName}, ${brand.name} refunded ${money(d.amount, d.currency)} of your payment for ${d.item}${d.reason ? `: ${d.reason}` : '.'}`,
+        'It goes back to the card you paid with; banks usually show it within 5 to 10 business days.',
+        d.accessEnded ? `Your access to ${d.item} has ended with this refund.` : `Your access to ${d.item} is not affected.`,
+      ],
+      facts: [
+        ['Item', d.item],
+        ['Refunded', money(d.amount, d.currency)],
+        ...(d.refundedTotal !== d.amount ? [['Refunded in all', `${money(d.refundedTotal, d.currency)} of ${money(d.paid, d.currency)}`] as [string, string]] : []),
+        ['Date', day(d.refundedAt)],
+        ['Payment', d.txref],
+        ['Refund', d.refundId],
+      ],
+      footer: `You get this mail because you paid ${brand.name}. Keep it with your receipt.`,
+    }),
+  }),
+  subscription_ending: spec<SubscriptionEndingData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'A subscription enters its last period',
+    content: (d, brand) => ({
+      subject: `Your ${brand.name} subscription ends on ${day(d.endsAt)}`,
+      preview: `${d.item}: this is the last period`,
+      heading: `Your subscription ends on ${day(d.endsAt)}`,
+      paragraphs: [
+        `Hi ${d.buyerName}, this is the last of the ${d.periods} periods of ${d.item} you signed up for.`,
+        `You keep access until ${day(d.endsAt)}. It will not renew and you will not be charged again.`,
+      ],
+      facts: [['Item', d.item], ['Ends', day(d.endsAt)], ['Periods', String(d.periods)]],
+      footer: `You get this mail because you have a membership with ${brand.name}.`,
+    }),
+  }),
   endpoint_disabled: spec<EndpointDisabledData>({
     audience: 'owner',
     class: 'transactional',
@@ -221,6 +293,38 @@ export const mailKinds = {
       footer: 'If you did not ask for this, ignore this mail: your password stays as it is.',
     }),
   }),
+  checkout_code: spec<CheckoutCodeData>({
+    audience: 'buyer',
+    class: 'transactional',
+    optional: false,
+    title: 'Checkout email verification code',
+    content: (d, brand) => ({
+      subject: `${d.code} is your ${brand.name} checkout code`,
+      preview: 'Enter it on the checkout page to continue to payment',
+      heading: 'Your checkout code',
+      paragraphs: [
+        `Hi ${d.buyerName}, enter this code on the ${brand.name} checkout page to confirm your email address and continue to payment. It works for 10 minutes.`,
+      ],
+      facts: [['Code', d.code], ['Works until', time(d.expiresAt)]],
+      footer: 'If you did not start a checkout, ignore this mail: nobody can pay or sign up with your address without this code.',
+    }),
+  }),
+  email_verification: spec<EmailVerificationData>({
+    audience: 'account',
+    class: 'transactional',
+    title: 'Confirm your email address (dashboard sign-up)',
+    content: (d) => ({
+      subject: 'Confirm your email address',
+      preview: 'One click to confirm the address of your new dashboard account',
+      heading: 'Confirm your email address',
+      paragraphs: [
+        `Hi ${d.name}, thank you for signing up. Confirm that this address is yours, so we can send you payout notices and let you invite your team by mail.`,
+        `The link works once, until ${day(d.expiresAt)}.`,
+      ],
+      button: { label: 'Confirm my address', url: d.link },
+      footer: 'If you did not sign up, ignore this mail: nothing is sent to this address again unless someone confirms it.',
+    }),
+  }),
 };
 
 export type MailKind = keyof typeof mailKinds;
@@ -228,7 +332,7 @@ export type MailData<K extends MailKind> = Parameters<(typeof mailKinds)[K]['con
 
 export const mailKindNames = Object.keys(mailKinds) as MailKind[];
 /** The kinds a brand may turn off: mail to its buyers. */
-export const buyerKinds = mailKindNames.filter((k) => mailKinds[k].audience === 'buyer');
+export const buyerKinds = mailKindNames.filter((k) => mailKinds[k].audience === 'buyer' && (mailKinds[k] as KindSpec<unknown>).optional !== false);
 export const isMailKind = (s: string): s is MailKind => (mailKindNames as string[]).includes(s);
 
 export function contentOf(kind: MailKind, data: unknown, brand: BrandLook): MailContent {

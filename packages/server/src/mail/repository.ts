@@ -135,6 +135,8 @@ export interface MailSettingsRow {
   reply_to: string | null;
   brand_colour: string | null;
   disabled_kinds: string[];
+  /** Checkout email verification on (migration 027). */
+  checkout_email_verification: boolean;
   updated_at: Date;
 }
 
@@ -145,20 +147,20 @@ export async function findSettings(db: Queryable, brandId: string): Promise<Mail
 
 export async function saveSettings(db: Queryable, s: Omit<MailSettingsRow, 'updated_at'>): Promise<MailSettingsRow> {
   const [row] = await db.query<MailSettingsRow>(
-    `INSERT INTO mail_settings (brand_id, from_name, reply_to, brand_colour, disabled_kinds) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (brand_id) DO UPDATE SET from_name = $2, reply_to = $3, brand_colour = $4, disabled_kinds = $5,
+    `INSERT INTO mail_settings (brand_id, from_name, reply_to, brand_colour, disabled_kinds, checkout_email_verification) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (brand_id) DO UPDATE SET from_name = $2, reply_to = $3, brand_colour = $4, disabled_kinds = $5, checkout_email_verification = $6,
        updated_at = date_trunc('milliseconds', clock_timestamp())
      RETURNING *`,
-    [s.brand_id, s.from_name, s.reply_to, s.brand_colour, s.disabled_kinds],
+    [s.brand_id, s.from_name, s.reply_to, s.brand_colour, s.disabled_kinds, s.checkout_email_verification],
   );
   return row;
 }
 
-/** Email addresses of the brand's owners. */
+/** Email addresses of the brand's owners who confirmed them (an unconfirmed one may be a stranger's). */
 export async function ownerAddresses(db: Queryable, brandId: string): Promise<{ email: string; name: string }[]> {
   return db.query(
     `SELECT u.email, u.name FROM brand_members m JOIN users u ON u.id = m.user_id
-     WHERE m.brand_id = $1 AND m.role = 'owner' ORDER BY m.created_at`,
+     WHERE m.brand_id = $1 AND m.role = 'owner' AND u.email_verified_at IS NOT NULL ORDER BY m.created_at`,
     [brandId],
   );
 }

@@ -15,6 +15,12 @@ export const mailSamples: { [K in MailKind]: MailData<K> } = {
   },
   membership_ended: { buyerName: 'Ada Lovelace', item: 'Studio Club (Monthly)', endedAt: '2026-12-30T00:00:00.000Z' },
   cancellation: { buyerName: 'Ada Lovelace', item: 'Studio Club (Monthly)', accessUntil: '2026-12-25T00:00:00.000Z' },
+  refund: {
+    buyerName: 'Ada Lovelace', item: 'Brushwork fundamentals (Standard)', amount: 1500, refundedTotal: 1500, paid: 3950, currency: 'USD',
+    txref: 'tx_8Jw2kQp4Xn1RzV6mB3aL', refundId: 'rfd_2pQ8sW4eR6tY1uI3oP5a', reason: 'The second lesson video would not play.',
+    refundedAt: '2026-11-27T10:15:00.000Z', accessEnded: false,
+  },
+  subscription_ending: { buyerName: 'Ada Lovelace', item: 'Studio Club (Twelve months)', endsAt: '2027-11-25T14:03:00.000Z', periods: 12 },
   endpoint_disabled: {
     url: 'https://hooks.example.com/commerce', endpointId: 'we_5rT8yU1iO3pA7sD9fG2h', mode: 'live',
     reason: 'failing: every delivery attempt since 2026-11-20T09:12:44Z failed', dashboardPath: '/dashboard/developers/webhooks/we_5rT8yU1iO3pA7sD9fG2h',
@@ -27,5 +33,7 @@ export const mailSamples: { [K in MailKind]: MailData<K> } = {
     brandName: 'Brush & Co', inviterName: 'Grace Hopper', role: 'developer',
     link: 'http://localhost:3000/dashboard/invite?token=…', expiresAt: '2026-12-02T14:03:00.000Z',
   },
+  checkout_code: { buyerName: 'Ada Lovelace', code: '482915', expiresAt: '2026-11-25T14:13:00.000Z' },
+  email_verification: { name: 'Ada Lovelace', link: 'http://localhost:3000/dashboard/verify-email?token=…', expiresAt: '2026-12-02T14:03:00.000Z' },
   password_reset: { link: 'http://localhost:3000/dashboard/reset-password?token=…', expiresAt: '2026-11-25T15:03:00.000Z' },
 };

@@ -55,6 +55,7 @@ export const EmailSettings = Type.Object({
   replyTo: Type.Union([Type.String(), Type.Null()], { description: 'Where buyers\' replies go (your support address); null: no Reply-To.' }),
   brandColour: colour,
   buyerEmails: Type.Record(Type.String(), Type.Boolean()),
+  checkoutEmailVerification: Type.Boolean({ description: 'Our addition: the hosted checkout asks the buyer for a 6-digit code mailed to them before paying (not for links made with `checkoutOtpVerificationSkipped: true`). Off by default.' }),
   brandID: Type.String(),
 }, { $id: 'EmailSettings' });
 
@@ -63,4 +64,5 @@ export const EmailSettingsChange = Type.Object({
   replyTo: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 320 }), Type.Null()])),
   brandColour: Type.Optional(Type.Union([colour, Type.Null()])),
   buyerEmails: Type.Optional(BuyerEmails),
-}, { additionalProperties: false });
+  checkoutEmailVerification: Type.Optional(Type.Boolean({ description: 'Ask buyers for a code mailed to them before they pay (docs/checkout.md, Email verification).' })),
+}, { additionalProperties: false, examples: [{ replyTo: 'help@brush.example', checkoutEmailVerification: true }] });

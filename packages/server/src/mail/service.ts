@@ -127,6 +127,7 @@ export function renderSettings(brandId: string, row: repo.MailSettingsRow | unde
     brandColour: row?.brand_colour ?? defaultColour,
     effectiveFromName: row?.from_name ?? brandName,
     buyerEmails: Object.fromEntries(buyerKinds.map((k) => [k, !off.includes(k)])) as Record<string, boolean>,
+    checkoutEmailVerification: row?.checkout_email_verification ?? false,
     brandID: brandId,
   };
 }
@@ -141,6 +142,7 @@ export interface SettingsChange {
   replyTo?: string | null;
   brandColour?: string | null;
   buyerEmails?: Record<string, boolean | undefined>;
+  checkoutEmailVerification?: boolean;
 }
 
 export async function updateSettings(tx: Queryable, principal: Principal, change: SettingsChange) {
@@ -159,6 +161,7 @@ export async function updateSettings(tx: Queryable, principal: Principal, change
     reply_to: pick(change.replyTo, current?.reply_to ?? null)?.trim() || null,
     brand_colour: pick(change.brandColour, current?.brand_colour ?? null) || null,
     disabled_kinds: [...off].sort(),
+    checkout_email_verification: pick(change.checkoutEmailVerification, current?.checkout_email_verification ?? false),
   });
   const brand = await findBrand(tx, principal.brandId);
   return renderSettings(principal.brandId, saved, brand?.name ?? '');

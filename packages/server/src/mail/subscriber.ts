@@ -2,6 +2,7 @@ import type { Queryable } from '../db/client.ts';
 import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
 import { assignInvoiceNumber, invoiceLabel } from '../invoices/repository.ts';
 import { toMinor } from '../money.ts';
+import { findRefund } from '../transactions/refunds-repository.ts';
 import * as transactions from '../transactions/repository.ts';
 import { purchaseOf } from './facts.ts';
 import { membershipItem } from './membership-mail.ts';
@@ -10,7 +11,8 @@ import { queueMail, queueOwnerMail } from './service.ts';
 /**
  * Mail that events cause, queued in the transaction that records them (src/subscribers.ts wires
  * it): a receipt (and its invoice number) for every succeeded payment or renewal, a notice for a
- * failed renewal, a membership's end, and a settled payout to the owners. A rolled-back payment
+ * failed renewal, a membership's end, a refund, the renewal that starts a counted subscription's
+ * last period, and a settled payout to the owners. A rolled-back payment
  * records no event, so it sends no mail.
  */
 export const mailOnEvents: EventSubscriber = {
@@ -21,6 +23,8 @@ export const mailOnEvents: EventSubscriber = {
       else if (e.type === 'transaction.failed' && e.data.type === 'renewal') await onRenewalFailed(tx, e);
       else if (e.type === 'subscription.expired') await onEnded(tx, e);
       else if (e.type === 'payout.settled') await onPayout(tx, e);
+      else if (e.type === 'transaction.refunded') await onRefunded(tx, e);
+      else if (e.type === 'subscription.renewed') await onRenewed(tx, e);
     }
   },
 };
@@ -80,5 +84,42 @@ async function onPayout(tx: Queryable, e: RecordedEvent) {
       transactionCount: p.transactionCount, periodStart: p.periodStart, periodEnd: p.periodEnd, mode: e.mode, dashboardPath: '/dashboard/money/payouts',
     },
     dedupeKey: `payout:${p.id}`,
+  });
+}
+
+async function onRefunded(tx: Queryable, e: RecordedEvent) {
+  const t = await transactionOf(tx, e);
+  const refund = (e.data as { refund?: { id?: unknown; amount?: unknown; reason?: unknown } }).refund;
+  if (!t || typeof refund?.id !== 'string' || typeof refund.amount !== 'number') return;
+  const bought = await purchaseOf(tx, t);
+  const stored = await findRefund(tx, t.brand_id, refund.id);
+  await queueMail(tx, {
+    brandId: t.brand_id, mode: t.mode, kind: 'refund', to: { email: t.customer_email, name: t.customer_name },
+    data: {
+      buyerName: t.customer_name, item: bought.item, amount: toMinor(refund.amount, t.currency) ?? 0, refundedTotal: t.refunded_amount ?? 0,
+      paid: t.amount, currency: t.currency, txref: t.txref, refundId: refund.id, reason: typeof refund.reason === 'string' ? refund.reason : null,
+      refundedAt: e.createdAt.toISOString(), accessEnded: stored?.revoke_access === true,
+    },
+    dedupeKey: `refund:${refund.id}`,
+  });
+}
+
+/**
+ * The renewal that pays the last period of a counted tier (periodsPaid reaches count) tells the
+ * buyer when it ends: the one moment that is both before the last period runs and certain (a
+ * failed renewal before it never reaches it). A tier of one period has no renewal: its receipt
+ * is all the buyer gets.
+ */
+async function onRenewed(tx: Queryable, e: RecordedEvent) {
+  const d = e.data as { membership?: { membershipId: string; name: string; email: string; hubID?: string; productID?: string; plan?: string };
+    subscription?: { count: number; periodsPaid: number; currentPeriodEnd: string; cancelAtPeriodEnd: boolean } };
+  const m = d.membership;
+  const sub = d.subscription;
+  if (!m?.email || !sub || sub.count === 0 || sub.periodsPaid !== sub.count || sub.cancelAtPeriodEnd) return;
+  const item = await membershipItem(tx, { brand_id: e.brandId, hub_id: m.hubID ?? null, product_id: m.productID ?? null, plan: m.plan ?? null });
+  await queueMail(tx, {
+    brandId: e.brandId, mode: e.mode, kind: 'subscription_ending', to: { email: m.email, name: m.name },
+    data: { buyerName: m.name, item, endsAt: sub.currentPeriodEnd, periods: sub.count },
+    dedupeKey: `ending:${m.membershipId}:${sub.currentPeriodEnd}`,
   });
 }

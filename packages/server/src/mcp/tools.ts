@@ -74,7 +74,7 @@ export const toolSpecs: ToolSpec[] = [
   { name: 'list_product_customers', method: 'GET', path: '/products/:id/customers', description: 'List a product\'s customers, newest first (page with cursor).', ...read },
   { name: 'import_hub_members', method: 'POST', path: '/hubs/:hubID/members/import', description: 'Import members into a hub (queued; returns the import to check with get_import).' },
   { name: 'import_product_customers', method: 'POST', path: '/products/:id/customers/import', description: 'Import customers of a product (queued; returns the import to check with get_import).' },
-  { name: 'get_import', method: 'GET', path: '/imports/:id', description: 'Get an import\'s progress and the records it refused.', ...read },
+  { name: 'get_import', method: 'GET', path: '/imports/:id', description: 'Get an import\'s progress: people created, reactivated, unchanged and refused (records=true: what happened to each record).', ...read },
   { name: 'cancel_membership', method: 'POST', path: '/memberships/:id/cancel', description: 'Cancel a membership (at once or at the end of its paid period).', destructive: true, idempotent: true },
   { name: 'remove_hub_member', method: 'DELETE', path: '/hubs/:hubID/members/:id', description: 'Remove a member from a hub, ending their access now.', destructive: true, idempotent: true },
   { name: 'create_payment_link', method: 'POST', path: '/payment-links', description: 'Create a payment link for one buyer: 1 to 20 items, each a tier (plan) of a product or hub of the brand, and the buyer\'s form (fullName, email, the product\'s checkout fields); returns the checkout URL to send them. It can be paid once.', hiddenInputs: marketing },

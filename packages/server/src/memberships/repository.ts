@@ -79,6 +79,45 @@ export async function insertMemberships(db: Queryable, batch: MembershipBatch, p
     { ...row, joined_at: new Date(joined), created_at: new Date(created), updated_at: new Date(updated) }));
 }
 
+/**
+ * An import's second step, for the people insertMemberships skipped: memberships of the batch's
+ * hub or product that were removed or expired become active again on the batch's plan (same id,
+ * joined now), as a buyer who pays again is (activateMembership). The import grants access
+ * without billing, so the ended subscription no longer pays for it. Rows are locked in email
+ * order, as the insert takes them, so two imports to one hub wait instead of deadlocking.
+ */
+export async function reactivateMemberships(db: Queryable, batch: MembershipBatch, emails: string[]): Promise<MembershipRow[]> {
+  if (!emails.length) return [];
+  const target = batch.hub_id !== null ? 'hub_id' : 'product_id';
+  return db.query<MembershipRow>(
+    `WITH ended AS (
+       SELECT id FROM memberships
+       WHERE brand_id = $1 AND mode = $2 AND ${target} = $3 AND lower(email) = ANY($5::text[]) AND status IN ('removed', 'expired')
+       ORDER BY lower(email)
+       FOR UPDATE
+     )
+     UPDATE memberships m
+     SET status = 'active', plan = $4, subscription_id = NULL, joined_at = date_trunc('milliseconds', clock_timestamp()), ${bumpVersionSql}
+     FROM ended
+     WHERE m.brand_id = $1 AND m.id = ended.id
+     RETURNING m.*`,
+    [batch.brand_id, batch.mode, batch.hub_id ?? batch.product_id, batch.plan, emails.map((e) => e.toLowerCase())],
+    `reactivate_memberships_${target}`,
+  );
+}
+
+/** The memberships these people (emails, any case) hold of the batch's hub or product: id, email, status. */
+export async function findPeople(db: Queryable, batch: MembershipBatch, emails: string[]): Promise<Pick<MembershipRow, 'id' | 'email' | 'status'>[]> {
+  if (!emails.length) return [];
+  const target = batch.hub_id !== null ? 'hub_id' : 'product_id';
+  return db.query<Pick<MembershipRow, 'id' | 'email' | 'status'>>(
+    `SELECT id, email, status FROM memberships
+     WHERE brand_id = $1 AND mode = $2 AND ${target} = $3 AND lower(email) = ANY($4::text[])`,
+    [batch.brand_id, batch.mode, batch.hub_id ?? batch.product_id, emails.map((e) => e.toLowerCase())],
+    `find_import_people_${target}`,
+  );
+}
+
 /** The list filters (MembershipListQuery): exact email ignoring case, and status. */
 export interface MembershipFilter {
   email?: string;

@@ -107,21 +107,44 @@ export interface ImportedPerson {
   fields?: Record<string, unknown>;
 }
 
+/** What an import did with one person (docs/imports.md, What happened to each record). */
+export type ImportOutcome = 'created' | 'reactivated' | 'unchanged' | 'refused';
+
+export interface ImportedResult {
+  outcome: ImportOutcome;
+  membershipId: string;
+}
+
 /**
- * An import batch: inserts the people who are not members yet (one statement) and records one
- * member.joined per membership actually created (one more, and the webhook fan-out one more), in
- * the caller's transaction, in the order given. People who already hold a membership are left as
- * they are. Returns the created rows.
+ * An import batch, in the caller's transaction: inserts the people who are not members yet (one
+ * statement), reactivates those whose membership was removed or expired (one more), and records
+ * one member.joined per membership created or reactivated, in the order given. An active
+ * membership is left as it is (`unchanged`); a `cancelled` one too (`refused`): that status is the
+ * reference's for a membership the person or the brand ended on purpose, which an import must not
+ * undo. Answers, per person in the order given, what happened.
  */
-export async function importMembers(tx: Queryable, target: ImportTarget, people: ImportedPerson[]): Promise<repo.MembershipRow[]> {
+export async function importMembers(tx: Queryable, target: ImportTarget, people: ImportedPerson[]): Promise<ImportedResult[]> {
   const ids = newIds('mem', people.length);
+  const batch = { brand_id: target.brandId, mode: target.mode, hub_id: target.hubId, product_id: target.productId, status: 'active' as const, plan: target.plan };
   const inserted = await repo.insertMemberships(
     tx,
-    { brand_id: target.brandId, mode: target.mode, hub_id: target.hubId, product_id: target.productId, status: 'active', plan: target.plan },
+    batch,
     people.map((p, i) => ({ id: ids[i], name: p.name, email: p.email, phone: p.phone ?? null, fields: p.fields ?? {} })),
   );
-  await recordEvents(tx, inserted.map((row) => ({ brandId: row.brand_id, mode: row.mode, type: 'member.joined' as const, data: memberEventData(row), appId: target.appId ?? null })));
-  return inserted;
+  const createdIds = new Set(inserted.map((r) => r.id));
+  const skipped = people.filter((_, i) => !createdIds.has(ids[i])).map((p) => p.email);
+  const reactivated = await repo.reactivateMemberships(tx, batch, skipped);
+  const reactivatedIds = new Set(reactivated.map((r) => r.id));
+  const stayed = reactivated.length === skipped.length ? [] : await repo.findPeople(tx, batch, skipped);
+  const held = new Map(stayed.map((r) => [r.email.toLowerCase(), r]));
+  for (const r of reactivated) held.set(r.email.toLowerCase(), r);
+  await recordEvents(tx, [...inserted, ...reactivated].map((row) => ({ brandId: row.brand_id, mode: row.mode, type: 'member.joined' as const, data: memberEventData(row), appId: target.appId ?? null })));
+  return people.map((p, i): ImportedResult => {
+    if (createdIds.has(ids[i])) return { outcome: 'created', membershipId: ids[i] };
+    const row = held.get(p.email.toLowerCase())!;
+    if (reactivatedIds.has(row.id)) return { outcome: 'reactivated', membershipId: row.id };
+    return { outcome: row.status === 'cancelled' ? 'refused' : 'unchanged', membershipId: row.id };
+  });
 }
 
 /**

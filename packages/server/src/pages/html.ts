@@ -21,6 +21,7 @@ td.amount,th.amount{text-align:right;white-space:nowrap;padding-left:1rem}tfoot 
 .detail{display:block;color:#666;font-size:.9rem}label{display:block;font-weight:600;margin:.5rem 0 .25rem}
 input{width:100%;font-size:1.1rem;padding:.7rem;border:1px solid #bbb;border-radius:8px}
 button{width:100%;margin-top:1rem;font-size:1.1rem;font-weight:600;padding:.8rem;border:0;border-radius:8px;background:#2b59c3;color:#fff}
+button.secondary{background:transparent;color:#2b59c3;border:1px solid currentColor;font-size:1rem}
 .hint{color:#555;font-size:.9rem;margin:.4rem 0 0}.notice{padding:.75rem 1rem;border-radius:8px;margin:1rem 0}
 .error{background:#fdecea;color:#8a1c13}.success{background:#e7f6ec;color:#14532d}.test{background:#fff4d6;color:#6b4e00;text-align:center}
 a{color:#2b59c3}`;

@@ -46,13 +46,27 @@ export function dashboardClient(t: TestApp, options: { address?: string } = {}):
 }
 
 let counter = 0;
-/** Signs up a fresh user with a brand of their own; the client is signed in, token read. */
-export async function signUp(t: TestApp, input: { name?: string; email?: string; password?: string; brandName?: string } = {}) {
+/**
+ * Follows the confirmation link that sign-up mailed to `email`, as its owner would: the link is
+ * read from the outbox (the message's data, as the worker renders it), the token posted.
+ */
+export async function confirmEmail(t: TestApp, email: string) {
+  const [mail] = await t.db.query<{ link: string }>(
+    "SELECT data->>'link' AS link FROM mail_messages WHERE kind = 'email_verification' AND lower(to_address) = lower($1) ORDER BY created_at DESC LIMIT 1", [email]);
+  if (!mail) throw new Error(`no confirmation mail for ${email}`);
+  const token = new URL(mail.link).searchParams.get('token');
+  const res = await dashboardClient(t).call('POST', '/dashboard/api/email-verification', { token });
+  if (res.status !== 200) throw new Error(`confirming ${email} failed: ${JSON.stringify(res.body)}`);
+}
+
+/** Signs up a fresh user with a brand of their own; the client is signed in, token read, the address confirmed unless `confirm: false`. */
+export async function signUp(t: TestApp, input: { name?: string; email?: string; password?: string; brandName?: string; confirm?: boolean } = {}) {
   const client = dashboardClient(t);
   const email = input.email ?? `owner${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = input.password ?? 'correct horse battery';
   const res = await client.call('POST', '/dashboard/api/signup', { name: input.name ?? 'Ada Owner', email, password, brandName: input.brandName ?? 'Ada Studio' });
   if (res.status !== 201) throw new Error(`signup failed: ${JSON.stringify(res.body)}`);
+  if (input.confirm !== false) await confirmEmail(t, email);
   await client.refresh();
   return { client, email, password, user: res.body.data.user, brand: res.body.data.brand };
 }

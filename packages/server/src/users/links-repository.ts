@@ -60,3 +60,30 @@ export async function claimPasswordReset(db: Queryable, tokenHash: string): Prom
 export async function deleteOldPasswordResets(db: Queryable): Promise<void> {
   await db.query(`DELETE FROM password_resets WHERE expires_at < clock_timestamp() - interval '1 day'`);
 }
+
+/** email_verifications: the link mailed on sign-up to confirm the address (migration 027). */
+export async function insertEmailVerification(db: Queryable, r: { id: string; tokenHash: string; userId: string; ttlMs: number }): Promise<void> {
+  await db.query(
+    `INSERT INTO email_verifications (id, token_hash, user_id, expires_at)
+     VALUES ($1, $2, $3, clock_timestamp() + make_interval(secs => $4::double precision / 1000))`,
+    [r.id, r.tokenHash, r.userId, r.ttlMs],
+  );
+}
+
+/** Uses a verification link, and voids the user's other open ones; answers the user. */
+export async function claimEmailVerification(db: Queryable, tokenHash: string): Promise<string | undefined> {
+  const [row] = await db.query<{ user_id: string }>(
+    `UPDATE email_verifications SET used_at = clock_timestamp()
+     WHERE token_hash = $1 AND used_at IS NULL AND expires_at > clock_timestamp() RETURNING user_id`,
+    [tokenHash],
+  );
+  if (!row) return undefined;
+  await db.query('UPDATE email_verifications SET used_at = clock_timestamp() WHERE user_id = $1 AND used_at IS NULL', [row.user_id]);
+  return row.user_id;
+}
+
+/** When the user was last sent a verification link (for the resend limit). */
+export async function lastEmailVerificationAt(db: Queryable, userId: string): Promise<Date | undefined> {
+  const [row] = await db.query<{ at: Date | null }>('SELECT max(created_at) AS at FROM email_verifications WHERE user_id = $1', [userId]);
+  return row?.at ?? undefined;
+}

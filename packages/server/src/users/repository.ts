@@ -100,3 +100,16 @@ export async function brandsOfUser(db: Queryable, userId: string): Promise<Membe
     [userId],
   );
 }
+
+/** Whether the user confirmed their address (migration 027: NULL after sign-up until they do). */
+export async function isEmailVerified(db: Queryable, userId: string): Promise<boolean> {
+  const [row] = await db.query<{ verified: boolean }>('SELECT email_verified_at IS NOT NULL AS verified FROM users WHERE id = $1', [userId]);
+  return row?.verified ?? false;
+}
+
+export async function setEmailVerified(db: Queryable, userId: string, verified: boolean): Promise<void> {
+  await db.query(
+    `UPDATE users SET email_verified_at = CASE WHEN $2 THEN COALESCE(email_verified_at, date_trunc('milliseconds', clock_timestamp())) END WHERE id = $1`,
+    [userId, verified],
+  );
+}

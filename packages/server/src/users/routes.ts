@@ -5,14 +5,14 @@ import { AppError, notFound } from '../errors.ts';
 import type { App } from '../http/app-type.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import {
-  Done, InviteAccept, InviteBody, InviteLink, PasswordChange, PasswordReset, PasswordResetRequest, SessionChange, SessionView,
+  Done, EmailVerificationBody, EmailVerificationSent, InviteAccept, InviteBody, InviteLink, PasswordChange, PasswordReset, PasswordResetRequest, SessionChange, SessionView,
   SignInBody, SignUpBody, SignUpResult, Team, UserResult,
 } from './schemas.ts';
 import * as service from './service.ts';
 import { acceptInvite } from './flows.ts';
 import { clearSessionCookie, forgetSession, readSession, setSessionCookie, startSession, type SessionInfo } from './session.ts';
 import { deleteUserSessions } from './sessions-repository.ts';
-import { mailInvite, mailPasswordReset } from '../mail/account-mail.ts';
+import { mailEmailVerification, mailInvite, mailPasswordReset } from '../mail/account-mail.ts';
 
 /**
  * The dashboard's session routes under /dashboard/api (docs/dashboard.md): JSON in the standard
@@ -50,6 +50,7 @@ export function dashboardAccountRoutes(app: App, deps: Pick<Deps, 'db' | 'config
   }, async (req, reply) => {
     const result = await db.transaction(async (tx) => {
       const made = await service.signUp(tx, req.body);
+      await mailEmailVerification(tx, publicUrl, made.user.id);
       const { token } = await startSession(tx, { userId: made.user.id, brandId: made.brand.id });
       return { ...made, token };
     });
@@ -116,6 +117,23 @@ export function dashboardAccountRoutes(app: App, deps: Pick<Deps, 'db' | 'config
     return ok('If an account has that address, a link to set a new password is on its way', { ok: true });
   });
 
+  // The link mailed on sign-up: works signed out (the token is the proof), on any device.
+  app.post('/email-verification', {
+    schema: { ...hidden, body: EmailVerificationBody, response: { 200: Envelope(UserResult) } },
+    config: signedOut,
+  }, async (req) => {
+    const user = await db.transaction((tx) => service.verifyEmail(tx, req.body.token));
+    return ok(`Thank you: ${user.email} is confirmed`, { user });
+  });
+
+  app.post('/email-verification/resend', {
+    schema: { ...hidden, response: { 200: Envelope(EmailVerificationSent) } },
+  }, async (req) => {
+    const session = await requireSession(req);
+    const sent = await db.transaction((tx) => mailEmailVerification(tx, publicUrl, session.userId));
+    return ok(`A new confirmation link is on its way to ${sent.emailedTo}`, sent);
+  });
+
   app.get('/team', {
     schema: { ...hidden, response: { 200: Envelope(Team) } },
   }, async (req) => ok('Team retrieved', await service.listTeam(db, await requireSession(req))));
@@ -126,6 +144,8 @@ export function dashboardAccountRoutes(app: App, deps: Pick<Deps, 'db' | 'config
     const session = await requireSession(req);
     const { email } = req.body;
     const invite = await db.transaction(async (tx) => {
+      // Mail to someone else waits until the sender has shown the address they signed up with is theirs.
+      if (email) await service.requireVerifiedEmail(tx, session, 'invite someone by mail (or leave out the address and share the link yourself)');
       const made = await service.createInvite(tx, publicUrl, session, req.body.role);
       if (!email) return made;
       await mailInvite(tx, { brandId: session.brandId, inviterName: session.name, to: email, invite: made });

@@ -24,7 +24,10 @@ export const SessionView = Type.Object({
   brands: Type.Array(BrandOfUser),
   mode: Mode,
   csrfToken: Type.String(),
+  emailVerified: Type.Boolean({ description: 'Whether the user confirmed their address (docs/dashboard.md, Confirming your address).' }),
 });
+export const EmailVerificationBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false, examples: [{ token: 'p3Xk9v2QmR7tL0wY4bN8sJ1dF6hC5gA' }] });
+export const EmailVerificationSent = Type.Object({ emailedTo: Type.String() }, { examples: [{ emailedTo: 'ada@example.com' }] });
 export const SessionChange = Type.Object({ brandId: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), mode: Type.Optional(Mode) }, { additionalProperties: false });
 
 export const PasswordChange = Type.Object({ currentPassword: Password, newPassword: Password }, { additionalProperties: false });

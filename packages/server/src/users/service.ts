@@ -19,6 +19,7 @@ import { refuseIfThrottled, signInWindowMs } from './throttle.ts';
 
 export const inviteTtlMs = 7 * 86_400_000;
 export const passwordResetTtlMs = 24 * 3_600_000;
+export const emailVerificationTtlMs = 7 * 86_400_000;
 
 export interface User { id: string; name: string; email: string }
 export const userOf = (u: UserRow): User => ({ id: u.id, name: u.name, email: u.email });
@@ -53,6 +54,8 @@ export async function signUp(tx: Queryable, input: { name: string; email: string
   const user = await createUser(tx, input);
   const brand = await insertBrand(tx, { id: newId('brand'), name: brandName, plan: 'free' });
   await repo.upsertMember(tx, brand.id, user.id, 'owner');
+  // Whoever typed the address has not shown they receive its mail yet (docs/dashboard.md).
+  await repo.setEmailVerified(tx, user.id, false);
   return { user: userOf(user), brand };
 }
 
@@ -90,6 +93,7 @@ export async function sessionView(db: Queryable, session: SessionInfo) {
     brands,
     mode: session.mode,
     csrfToken: session.csrfToken,
+    emailVerified: await repo.isEmailVerified(db, session.userId),
   };
 }
 
@@ -128,9 +132,32 @@ export async function resetPassword(tx: Queryable, input: { token: string; newPa
   if (!userId) throw invalid('token', 'this reset link is unknown, used or expired; ask for a new one');
   await repo.setPasswordHash(tx, userId, await hashPassword(input.newPassword));
   await sessions.deleteUserSessions(tx, userId);
+  // The link came by mail to the account's address: following it shows they receive that mail.
+  await repo.setEmailVerified(tx, userId, true);
   const user = (await repo.findUser(tx, userId))!;
   const [first] = await repo.brandsOfUser(tx, userId);
   return { user: userOf(user), brandId: first?.brand_id };
+}
+
+/** A one-time link that confirms the user's address ({PUBLIC_URL}/dashboard/verify-email?token=…). */
+export async function createEmailVerification(tx: Queryable, publicUrl: string, userId: string): Promise<{ link: string; expiresAt: string }> {
+  const token = newToken();
+  await links.insertEmailVerification(tx, { id: newId('evf'), tokenHash: hashToken(token), userId, ttlMs: emailVerificationTtlMs });
+  return { link: `${publicUrl}/dashboard/verify-email?token=${token}`, expiresAt: new Date(Date.now() + emailVerificationTtlMs).toISOString() };
+}
+
+/** Follows a verification link: the address is confirmed. Signed in or not, the token is the proof. */
+export async function verifyEmail(tx: Queryable, token: string): Promise<User> {
+  const userId = await links.claimEmailVerification(tx, hashToken(token));
+  if (!userId) throw invalid('token', 'this confirmation link is unknown, used or expired; sign in and ask for a new one');
+  await repo.setEmailVerified(tx, userId, true);
+  return userOf((await repo.findUser(tx, userId))!);
+}
+
+/** 403 in words for what an account with an unconfirmed address may not do yet. */
+export async function requireVerifiedEmail(db: Queryable, session: SessionInfo, what: string): Promise<void> {
+  if (await repo.isEmailVerified(db, session.userId)) return;
+  throw new AppError('forbidden', `Confirm your email address first to ${what}: follow the link we mailed to ${session.email}, or ask for a new one in the dashboard.`);
 }
 
 function requireOwner(session: SessionInfo, what: string): void {

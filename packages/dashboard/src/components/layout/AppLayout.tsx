@@ -6,6 +6,7 @@ import { LoadError, Loading } from '@/components/page';
 import { cn } from '@/lib/utils';
 import { Header } from './Header';
 import { TestModeBand } from './TestModeBand';
+import { VerifyEmailBanner } from './VerifyEmailBanner';
 import { navSections } from './nav';
 
 /**
@@ -67,6 +68,7 @@ export function AppLayout() {
           </ul>
         </nav>
         <main className="min-w-0 flex-1 px-4 py-6 md:px-8">
+          <VerifyEmailBanner />
           <Outlet />
         </main>
       </div>

@@ -20,6 +20,8 @@ export const emailKinds: Record<string, string> = {
   renewal_failed: 'Renewal failed',
   membership_ended: 'Membership ended',
   cancellation: 'Cancellation',
+  refund: 'Refund',
+  subscription_ending: 'Subscription ends',
   endpoint_disabled: 'Webhook endpoint disabled',
   payout_settled: 'Payout settled',
 };

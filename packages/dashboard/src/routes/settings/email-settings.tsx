@@ -17,6 +17,8 @@ const buyerKindLabels: Record<string, string> = {
   renewal_failed: 'A renewal payment failed',
   membership_ended: 'A membership ended',
   cancellation: 'Cancellation confirmations',
+  refund: 'Refund confirmations',
+  subscription_ending: 'A subscription enters its last period',
 };
 
 /** Settings → Email: the sender name, reply-to address, colour, and which mail buyers get. */
@@ -27,16 +29,18 @@ export function EmailSettingsCard() {
   const [replyTo, setReplyTo] = React.useState('');
   const [colour, setColour] = React.useState('#2b59c3');
   const [kinds, setKinds] = React.useState<Record<string, boolean>>({});
+  const [askCode, setAskCode] = React.useState(false);
   React.useEffect(() => {
     if (!settings.data) return;
     setFromName(settings.data.fromName ?? '');
     setReplyTo(settings.data.replyTo ?? '');
     setColour(settings.data.brandColour);
     setKinds(settings.data.buyerEmails);
+    setAskCode(settings.data.checkoutEmailVerification ?? false);
   }, [settings.data]);
   const save = useMutation({
     mutationFn: () => api.patch<EmailSettings>(v1('/email-settings'), {
-      fromName: fromName.trim() || null, replyTo: replyTo.trim() || null, brandColour: colour, buyerEmails: kinds,
+      fromName: fromName.trim() || null, replyTo: replyTo.trim() || null, brandColour: colour, buyerEmails: kinds, checkoutEmailVerification: askCode,
     }),
     onSuccess: (data) => {
       queryClient.setQueryData(settingsKey, data);
@@ -75,6 +79,13 @@ export function EmailSettingsCard() {
                 </div>
               ))}
             </fieldset>
+            <div className="flex items-center justify-between gap-4 rounded-md border p-2.5">
+              <div className="grid gap-0.5">
+                <Label htmlFor="checkout-code" className="font-normal">Confirm buyers' email at checkout</Label>
+                <p className="text-xs text-muted-foreground">Buyers type a 6-digit code we email them before they pay. Links made with checkoutOtpVerificationSkipped skip it.</p>
+              </div>
+              <Switch id="checkout-code" checked={askCode} onCheckedChange={setAskCode} />
+            </div>
             <div><Button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save email settings'}</Button></div>
           </form>
         )}
