@@ -71,6 +71,7 @@ export const guides = {
   payouts: 'Payouts',
   catalog: 'Catalog',
   'oauth-mcp': 'Apps and MCP',
+  coupons: 'Coupons',
 } as const;
 
 export type GuideName = keyof typeof guides;
