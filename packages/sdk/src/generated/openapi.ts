@@ -1190,6 +1190,8 @@ export interface components {
             type: "text" | "email" | "phone" | "number" | "select" | "checkbox" | "date";
         };
         CheckoutLink: {
+            /** @description Our addition: the preset coupon code the checkout form starts with (docs/coupons.md). */
+            coupon?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2571,6 +2573,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The code of an active coupon of this mode, filled in on the form (the buyer may clear or change it). */
+                    coupon?: string;
                     /**
                      * Format: date-time
                      * @description After this instant the page says sales have ended.
@@ -2662,6 +2666,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    coupon?: string | null;
                     expiresAt?: string | null;
                     items?: {
                         /** @description A product id of your brand, or a hub id to sell one of its plans. */
@@ -3621,7 +3626,7 @@ export interface operations {
                     checkoutOtpVerificationSkipped?: boolean;
                     /** @description ISO 3166-1 alpha-2; recorded on the link. */
                     countryCode?: string;
-                    /** @description Refused: the catalog has no coupons yet. */
+                    /** @description A coupon code of the brand (docs/coupons.md), matched ignoring case: its discount is taken off the link's amount and shown as a line item. One that cannot be used is a 400 naming `coupon` with the reason. */
                     coupon?: string;
                     /** @description ISO 4217 code; if given, must be the catalog currency of the items (there is no conversion). */
                     currency?: string;

@@ -16,6 +16,7 @@ import { checkPaymentLink, createPaymentLink } from '../checkout/service.ts';
 import { slotsLeft } from '../checkout/stock.ts';
 import { findCheckoutLink, type CheckoutLinkRow } from './repository.ts';
 import { checkoutLinkPath } from './service.ts';
+import { couponInWords } from '../coupons/service.ts';
 import { checkoutFormPage, type FormView, type Offer } from './form-page.ts';
 import { toPaymentLinkBody, fieldOfProblem } from './form-body.ts';
 
@@ -79,9 +80,12 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
       if (!loaded) return reply;
       const query = req.query as Record<string, string>;
       const values: Record<string, string> = { countryCode: countryOf(req), ...attribution(query) };
+      // A coupon in the address (?coupon=) wins over the link's preset one: it is what the buyer was sent.
+      const coupon = query.coupon ?? loaded.link.coupon;
+      if (coupon) values.coupon = coupon.slice(0, 100);
       const selected = pick(loaded.offers, query.tier);
       if (selected.tier.type === 'pay_what_you_want') values.customAmount = '';
-      return render(reply, 200, view(loaded, selected, values, {}));
+      return render(reply, 200, await view(loaded, selected, values, {}));
     });
 
     app.post('/buy/:brandId/:linkId', {
@@ -106,8 +110,8 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
       const values = req.body as Record<string, string>;
       const selected = pick(loaded.offers, values.tier);
       // "Update order" only changes the tier shown; nothing is checked or made.
-      if (values.choose) return render(reply, 200, view(loaded, selected, values, {}));
-      if (selected.left === 0) return render(reply, 409, view(loaded, selected, values, { _form: `Sold out: "${selected.tier.name}" has no places left. Nothing was charged.` }));
+      if (values.choose) return render(reply, 200, await view(loaded, selected, values, {}));
+      if (selected.left === 0) return render(reply, 409, await view(loaded, selected, values, { _form: `Sold out: "${selected.tier.name}" has no places left. Nothing was charged.` }));
       const built = toPaymentLinkBody(selected, values, loaded.link);
       const principal = principalFor(loaded.link);
       try {
@@ -123,17 +127,19 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets }
           await noteFailure(db, secrets.webhookKey, config.checkoutFailures, { address: req.ip });
           const errors = inFormOrder({ ...errorsByInput(err.details ?? [], selected), ...built.errors }, selected);
           if (!Object.keys(errors).length) errors._form = err.message;
-          return render(reply, 400, view(loaded, selected, values, errors));
+          return render(reply, 400, await view(loaded, selected, values, errors));
         }
         throw err;
       }
     });
   });
 
-  function view(loaded: NonNullable<Awaited<ReturnType<typeof load>>>, selected: Offer, values: Record<string, string>, errors: Record<string, string>): FormView {
+  async function view(loaded: NonNullable<Awaited<ReturnType<typeof load>>>, selected: Offer, values: Record<string, string>, errors: Record<string, string>): Promise<FormView> {
+    const couponNote = values.coupon && !errors.coupon ? await couponInWords(db, loaded.link.brand_id, loaded.link.mode, values.coupon.trim()) : undefined;
     return {
       brand: loaded.brand, mode: loaded.link.mode, action: checkoutLinkPath(loaded.link.brand_id, loaded.link.id),
       offers: loaded.offers, selected, values, errors, ...(loaded.capLeft !== undefined ? { capLeft: loaded.capLeft } : {}),
+      ...(couponNote ? { couponNote } : {}),
     };
   }
 }
@@ -182,7 +188,7 @@ function countryOf(req: FastifyRequest): string {
 /** Errors listed in the order their inputs appear, so the summary reads top to bottom. */
 function inFormOrder(errors: Record<string, string>, offer: Offer): Record<string, string> {
   const guests = Array.from({ length: Math.max(offer.tier.no_of_tickets - 1, 0) }, (_, i) => [`guest${i + 1}_name`, `guest${i + 1}_email`]).flat();
-  const order = ['_form', 'tier', 'fullName', 'email', 'phone', ...offer.fields.map((f) => `field_${f.id}`), 'customAmount', ...guests, 'countryCode'];
+  const order = ['_form', 'tier', 'fullName', 'email', 'phone', ...offer.fields.map((f) => `field_${f.id}`), 'customAmount', ...guests, 'coupon', 'countryCode'];
   const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
   return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b)));
 }

@@ -3,7 +3,7 @@ import { pageRequest, toPage } from '../db/paging.ts';
 import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Principal } from '../auth/principal.ts';
-import { toMajor, toMinor } from '../money.ts';
+import { exponentOf, toMajor, toMinor } from '../money.ts';
 import * as repo from './repository.ts';
 import type { CouponRow } from './repository.ts';
 import type { Coupon, CouponCreateBody, CouponUpdateBody, CouponWithRedemptions } from './schemas.ts';
@@ -171,4 +171,14 @@ export async function archiveCoupon(tx: Queryable, principal: Principal, id: str
   if (!row) throw notFound('coupon');
   if (row.status !== 'archived') await repo.updateCoupon(tx, principal.brandId, id, { status: 'archived' });
   return renderCoupon((await repo.findCoupon(tx, principal.brandId, principal.mode, id))!);
+}
+
+/** An active coupon's code and discount in words ("SPRING20: 20% off"), for the web checkout's summary; undefined for an unknown code. */
+export async function couponInWords(db: Queryable, brandId: string, mode: Principal['mode'], code: string): Promise<string | undefined> {
+  const row = await repo.findActiveByCode(db, brandId, mode, code);
+  if (!row) return undefined;
+  const off = row.percent_off !== null
+    ? `${Number(row.percent_off)}% off`
+    : moneyList(row.amounts_off).map((m) => `${m.amount.toFixed(exponentOf(m.currency))} ${m.currency}`).join(' or ') + ' off';
+  return `${row.code}: ${off}`;
 }

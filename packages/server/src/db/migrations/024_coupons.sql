@@ -59,6 +59,9 @@ CREATE TABLE coupon_redemptions (
 CREATE INDEX coupon_redemptions_coupon ON coupon_redemptions (brand_id, coupon_id, created_at DESC);
 CREATE INDEX coupon_redemptions_customer ON coupon_redemptions (brand_id, coupon_id, email) WHERE status <> 'released';
 
+-- A checkout link's preset coupon (its code): the web checkout's coupon field starts with it.
+ALTER TABLE checkout_links ADD COLUMN coupon text;
+
 -- What a payment's coupon took off (minor units), shown on the transaction (additive fields).
 ALTER TABLE transactions ADD COLUMN coupon_code text, ADD COLUMN discount bigint;
 
