@@ -42,6 +42,8 @@ export type TransactionRefundedData = Schemas['TransactionRefundedData'];
 export type PaymentLink = Schemas['PaymentLink'];
 export type Brand = Schemas['Brand'];
 export type CheckoutLink = Schemas['CheckoutLink'];
+export type Coupon = Schemas['Coupon'];
+export type CouponWithRedemptions = Schemas['CouponWithRedemptions'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type CreatedWebhookEndpoint = Schemas['CreatedWebhookEndpoint'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
@@ -83,6 +85,10 @@ export type CheckoutLinkCreateParams = RequestBody<'createCheckoutLink'>;
 export type CheckoutLinkUpdateParams = RequestBody<'updateCheckoutLink'>;
 /** Checkout links: page, plus `tier` (only links naming that tier). */
 export type CheckoutLinkListParams = QueryParams<'listCheckoutLinks'>;
+export type CouponCreateParams = RequestBody<'createCoupon'>;
+export type CouponUpdateParams = RequestBody<'updateCoupon'>;
+/** Coupons: page, plus `status` and `code` filters. */
+export type CouponListParams = QueryParams<'listCoupons'>;
 export type ImportParams = RequestBody<'importHubMembers'>;
 export type ImportQueued = ResponseData<'importHubMembers'>;
 /** `records: true` also answers what happened to each record. */

@@ -316,6 +316,22 @@ describe('the client against the real server', () => {
     assert.equal((await client.checkoutLinks.update(link.id, { status: 'disabled' })).status, 'disabled');
   });
 
+  it('makes, lists, gets, changes and archives a coupon, and applies it to a payment link', async () => {
+    const coupon = await client.coupons.create({ code: `SDK${brandId.slice(-6).replace(/[^A-Za-z0-9]/g, 'x')}`, percentOff: 10, maxRedemptions: 5 });
+    assert.equal(coupon.percentOff, 10);
+    const link = await client.paymentLinks.create({
+      items: [{ id: ids['brush-course'], plan: ids['brush-standard'], type: 'course' }], coupon: coupon.code.toLowerCase(),
+      form: { formData: { fullName: 'Ada Lovelace', email: 'ada@example.com', experienceLevel: 'Beginner' } },
+    });
+    assert.equal(link.amount, 35.55);
+    const listed = await client.coupons.list({ status: 'active' }).toArray({ max: 50 });
+    assert.ok(listed.some((c) => c.id === coupon.id));
+    const got = await client.coupons.get(coupon.id);
+    assert.deepEqual(got.recentRedemptions, []);
+    assert.equal((await client.coupons.update(coupon.id, { maxRedemptions: 50 })).maxRedemptions, 50);
+    assert.equal((await client.coupons.archive(coupon.id)).status, 'archived');
+  });
+
   it('gets answers that match the served OpenAPI document, for every operation', async () => {
     const doc = await (await fetch(`${live.baseUrl}/api/v1/openapi.json`)).json();
     const { problems, seen } = checkAgainstDocument(doc, live.exchanges);

@@ -86,6 +86,68 @@ export interface paths {
         patch: operations["updateCheckoutLink"];
         trace?: never;
     };
+    "/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List coupons
+         * @description Our addition. The coupons of this mode, newest first, with their uses; `status` and `code` filter.
+         *
+         *     Scope: `products:read`.
+         */
+        get: operations["listCoupons"];
+        put?: never;
+        /**
+         * Create a coupon
+         * @description Our addition. A code buyers type at checkout (or `coupon` on POST /payment-links) for a percentage or an amount off per currency, optionally only on some products, tiers or hubs, within a window, up to a total and a per-buyer number of uses, above a minimum order. Codes are matched ignoring case and are unique among the brand's active coupons (409 otherwise).
+         *
+         *     Scope: `products:write`.
+         */
+        post: operations["createCoupon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coupons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a coupon
+         * @description Our addition. One coupon with its uses: the revenue the paid ones brought and what it took off, per currency, and the 50 newest.
+         *
+         *     Scope: `products:read`.
+         */
+        get: operations["getCoupon"];
+        put?: never;
+        post?: never;
+        /**
+         * Archive a coupon
+         * @description Our addition, as Stripe's DELETE /v1/coupons: no new buyer can use it, and its code is free for a new coupon. Nothing is deleted: its redemptions and revenue stay, and subscriptions that got it keep their discount. Answers the archived coupon; repeating it answers the same.
+         *
+         *     Scope: `products:write`.
+         */
+        delete: operations["archiveCoupon"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a coupon
+         * @description Our addition. Changes the fields sent (`null` clears one): name, scope, window, caps (not below the uses made or under way), minimums. The code and the discount never change: archive the coupon and make another. Links already made keep the discount they show.
+         *
+         *     Scope: `products:write`.
+         */
+        patch: operations["updateCoupon"];
+        trace?: never;
+    };
     "/email-settings": {
         parameters: {
             query?: never;
@@ -1136,6 +1198,8 @@ export interface components {
             type: "text" | "email" | "phone" | "number" | "select" | "checkbox" | "date";
         };
         CheckoutLink: {
+            /** @description Our addition: the preset coupon code the checkout form starts with (docs/coupons.md). */
+            coupon?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1164,6 +1228,237 @@ export interface components {
              * @description The public checkout page to share; it works for any number of buyers.
              */
             url: string;
+        };
+        /**
+         * @example {
+         *       "id": "cpn_3xYq0aVt9LkW2mZp4RbN",
+         *       "code": "SPRING20",
+         *       "name": "Spring sale",
+         *       "mode": "test",
+         *       "percentOff": 20,
+         *       "appliesTo": {
+         *         "products": [
+         *           "prod_9QmZ2xT4vRk1LpW8aYbC"
+         *         ]
+         *       },
+         *       "endsAt": "2026-06-01T00:00:00.000Z",
+         *       "maxRedemptions": 100,
+         *       "maxPerCustomer": 1,
+         *       "minimumAmounts": [
+         *         {
+         *           "amount": 10,
+         *           "currency": "USD"
+         *         }
+         *       ],
+         *       "duration": "once",
+         *       "status": "active",
+         *       "redemptions": 12,
+         *       "reserved": 1,
+         *       "createdAt": "2026-03-01T09:00:00.000Z",
+         *       "updatedAt": "2026-03-01T09:00:00.000Z"
+         *     }
+         */
+        Coupon: {
+            /** @description Amount taken off the qualifying lines, per currency. */
+            amountsOff?: {
+                /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency: string;
+            }[];
+            /** @description What the discount applies to: a line qualifies when its product, tier or hub is listed. Absent or all empty: the whole order, add-ons included. */
+            appliesTo?: {
+                /** @description Only lines of these hubs (their plans, and the products that belong to them). */
+                hubs?: string[];
+                /** @description Only lines of these products. */
+                products?: string[];
+                /** @description Only lines of these tiers. */
+                tiers?: string[];
+            };
+            /** @description What the buyer types; matched ignoring case. */
+            code: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description On recurring tiers: `once` discounts the first payment only, `repeating` the first `durationPeriods` payments, `forever` every payment. */
+            duration: "once" | "repeating" | "forever";
+            /** @description With `repeating`: how many payments in all are discounted, the first included. */
+            durationPeriods?: number;
+            /** Format: date-time */
+            endsAt?: string;
+            id: string;
+            /** @description Uses allowed per buyer, by normalised email. */
+            maxPerCustomer?: number;
+            /** @description Total uses allowed (paid and pending payments count). */
+            maxRedemptions?: number;
+            minimumAmounts: {
+                /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency: string;
+            }[];
+            /** @description `test` or `live`, from the key that made it. */
+            mode: string;
+            name?: string;
+            /** @description Percent taken off the qualifying lines. */
+            percentOff?: number;
+            /** @description Paid payments that used it. */
+            redemptions: number;
+            /** @description Payments under way that hold a use of it; released if they fail. */
+            reserved: number;
+            /** Format: date-time */
+            startsAt?: string;
+            /** @description `active`, or `archived` (no new buyer can use it; subscriptions keep their discount). */
+            status: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CouponRedemption: {
+            /** Format: date-time */
+            createdAt: string;
+            discount: {
+                /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency: string;
+            };
+            /** @description The buyer, as they typed it. */
+            email: string;
+            paid: {
+                /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency: string;
+            };
+            /** @description `pending`, `succeeded` or `refunded` (the payment's status); released uses are not listed. */
+            status: string;
+            txref: string;
+        };
+        /**
+         * @example {
+         *       "id": "cpn_3xYq0aVt9LkW2mZp4RbN",
+         *       "code": "SPRING20",
+         *       "name": "Spring sale",
+         *       "mode": "test",
+         *       "percentOff": 20,
+         *       "appliesTo": {
+         *         "products": [
+         *           "prod_9QmZ2xT4vRk1LpW8aYbC"
+         *         ]
+         *       },
+         *       "endsAt": "2026-06-01T00:00:00.000Z",
+         *       "maxRedemptions": 100,
+         *       "maxPerCustomer": 1,
+         *       "minimumAmounts": [
+         *         {
+         *           "amount": 10,
+         *           "currency": "USD"
+         *         }
+         *       ],
+         *       "duration": "once",
+         *       "status": "active",
+         *       "redemptions": 12,
+         *       "reserved": 1,
+         *       "createdAt": "2026-03-01T09:00:00.000Z",
+         *       "updatedAt": "2026-03-01T09:00:00.000Z",
+         *       "revenue": [
+         *         {
+         *           "amount": 379.2,
+         *           "currency": "USD"
+         *         }
+         *       ],
+         *       "discounted": [
+         *         {
+         *           "amount": 94.8,
+         *           "currency": "USD"
+         *         }
+         *       ],
+         *       "recentRedemptions": [
+         *         {
+         *           "txref": "tx_Jq2mW9xV0aLk3RtY7pZb",
+         *           "email": "ada@example.com",
+         *           "status": "succeeded",
+         *           "discount": {
+         *             "amount": 7.9,
+         *             "currency": "USD"
+         *           },
+         *           "paid": {
+         *             "amount": 31.6,
+         *             "currency": "USD"
+         *           },
+         *           "createdAt": "2026-03-02T10:15:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        CouponWithRedemptions: {
+            /** @description Amount taken off the qualifying lines, per currency. */
+            amountsOff?: {
+                /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency: string;
+            }[];
+            /** @description What the discount applies to: a line qualifies when its product, tier or hub is listed. Absent or all empty: the whole order, add-ons included. */
+            appliesTo?: {
+                /** @description Only lines of these hubs (their plans, and the products that belong to them). */
+                hubs?: string[];
+                /** @description Only lines of these products. */
+                products?: string[];
+                /** @description Only lines of these tiers. */
+                tiers?: string[];
+            };
+            /** @description What the buyer types; matched ignoring case. */
+            code: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description What it took off those payments in all, per currency. */
+            discounted: {
+                /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency: string;
+            }[];
+            /** @description On recurring tiers: `once` discounts the first payment only, `repeating` the first `durationPeriods` payments, `forever` every payment. */
+            duration: "once" | "repeating" | "forever";
+            /** @description With `repeating`: how many payments in all are discounted, the first included. */
+            durationPeriods?: number;
+            /** Format: date-time */
+            endsAt?: string;
+            id: string;
+            /** @description Uses allowed per buyer, by normalised email. */
+            maxPerCustomer?: number;
+            /** @description Total uses allowed (paid and pending payments count). */
+            maxRedemptions?: number;
+            minimumAmounts: {
+                /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency: string;
+            }[];
+            /** @description `test` or `live`, from the key that made it. */
+            mode: string;
+            name?: string;
+            /** @description Percent taken off the qualifying lines. */
+            percentOff?: number;
+            /** @description The 50 newest uses. */
+            recentRedemptions: components["schemas"]["CouponRedemption"][];
+            /** @description Paid payments that used it. */
+            redemptions: number;
+            /** @description Payments under way that hold a use of it; released if they fail. */
+            reserved: number;
+            /** @description What the paid payments that used it brought, per currency, after the discount and less refunds. */
+            revenue: {
+                /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                amount: number;
+                /** @description ISO 4217 code, e.g. USD. */
+                currency: string;
+            }[];
+            /** Format: date-time */
+            startsAt?: string;
+            /** @description `active`, or `archived` (no new buyer can use it; subscriptions keep their discount). */
+            status: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         CreatedWebhookEndpoint: {
             /** Format: date-time */
@@ -1835,6 +2130,8 @@ export interface components {
                 /** @description The utm_* parameters of the checkout page's address, as a query string. */
                 utmRef?: string;
             };
+            /** @description Our addition: the coupon code the payment used (docs/coupons.md). */
+            coupon?: string;
             /** Format: date-time */
             createdAt: string;
             currency: string;
@@ -1842,6 +2139,8 @@ export interface components {
                 email: string;
                 name: string;
             };
+            /** @description Our addition, with `coupon`: the decimal amount the coupon took off; `amount` is after it. */
+            discount?: number;
             /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
             fee?: number;
             /** @description The metadata given when the payment link was made. */
@@ -1895,6 +2194,8 @@ export interface components {
                 /** @description The utm_* parameters of the checkout page's address, as a query string. */
                 utmRef?: string;
             };
+            /** @description Our addition: the coupon code the payment used (docs/coupons.md). */
+            coupon?: string;
             /** Format: date-time */
             createdAt: string;
             currency: string;
@@ -1902,6 +2203,8 @@ export interface components {
                 email: string;
                 name: string;
             };
+            /** @description Our addition, with `coupon`: the decimal amount the coupon took off; `amount` is after it. */
+            discount?: number;
             /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
             fee?: number;
             /** @description The metadata given when the payment link was made. */
@@ -2304,6 +2607,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The code of an active coupon of this mode, filled in on the form (the buyer may clear or change it). */
+                    coupon?: string;
                     /**
                      * Format: date-time
                      * @description After this instant the page says sales have ended.
@@ -2395,6 +2700,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    coupon?: string | null;
                     expiresAt?: string | null;
                     items?: {
                         /** @description A product id of your brand, or a hub id to sell one of its plans. */
@@ -2420,6 +2726,261 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["CheckoutLink"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listCoupons: {
+        parameters: {
+            query?: {
+                /** @description The coupon with this code (ignoring case). */
+                code?: string;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Only coupons with this status. */
+                status?: "active" | "archived";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List coupons */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            hasMore: boolean;
+                            items: components["schemas"]["Coupon"][];
+                            /** @description Pass as `cursor` to get the next page; an empty string on the last page. */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    createCoupon: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An amount off in each currency the coupon is good for (one entry per currency); an order in another currency cannot use it. */
+                    amountsOff?: {
+                        /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                        amount: number;
+                        /** @description ISO 4217 code, e.g. USD. */
+                        currency: string;
+                    }[];
+                    /** @description What the discount applies to: a line qualifies when its product, tier or hub is listed. Absent or all empty: the whole order, add-ons included. */
+                    appliesTo?: {
+                        /** @description Only lines of these hubs (their plans, and the products that belong to them). */
+                        hubs?: string[];
+                        /** @description Only lines of these products. */
+                        products?: string[];
+                        /** @description Only lines of these tiers. */
+                        tiers?: string[];
+                    };
+                    /** @description Letters, digits, `-` and `_`; matched ignoring case; unique among the brand's active coupons. */
+                    code: string;
+                    /** @description On recurring tiers: `once` discounts the first payment only, `repeating` the first `durationPeriods` payments, `forever` every payment. Default `once`. */
+                    duration?: "once" | "repeating" | "forever";
+                    /** @description With `repeating` only, and required there. */
+                    durationPeriods?: number;
+                    /**
+                     * Format: date-time
+                     * @description Not usable from this instant on.
+                     */
+                    endsAt?: string;
+                    /** @description Uses allowed per buyer (by normalised email). */
+                    maxPerCustomer?: number;
+                    /** @description Total uses allowed. */
+                    maxRedemptions?: number;
+                    /** @description The least an order must come to before the discount, per currency; orders in currencies not listed have no minimum. */
+                    minimumAmounts?: {
+                        /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                        amount: number;
+                        /** @description ISO 4217 code, e.g. USD. */
+                        currency: string;
+                    }[];
+                    /** @description Your label (e.g. "Spring sale"); buyers see the code. */
+                    name?: string;
+                    /** @description Percent off, up to two decimals. Give this or `amountsOff`. */
+                    percentOff?: number;
+                    /**
+                     * Format: date-time
+                     * @description Not usable before this instant.
+                     */
+                    startsAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a coupon */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Coupon"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getCoupon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a coupon */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CouponWithRedemptions"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    archiveCoupon: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Archive a coupon */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Coupon"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    updateCoupon: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the discount applies to: a line qualifies when its product, tier or hub is listed. Absent or all empty: the whole order, add-ons included. */
+                    appliesTo?: {
+                        /** @description Only lines of these hubs (their plans, and the products that belong to them). */
+                        hubs?: string[];
+                        /** @description Only lines of these products. */
+                        products?: string[];
+                        /** @description Only lines of these tiers. */
+                        tiers?: string[];
+                    };
+                    endsAt?: string | null;
+                    maxPerCustomer?: number | null;
+                    maxRedemptions?: number | null;
+                    /** @description The least an order must come to before the discount, per currency; orders in currencies not listed have no minimum. */
+                    minimumAmounts?: {
+                        /** @description Decimal amount as a person reads it, e.g. 25.5 for 25.50. */
+                        amount: number;
+                        /** @description ISO 4217 code, e.g. USD. */
+                        currency: string;
+                    }[];
+                    name?: string | null;
+                    startsAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a coupon */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Coupon"];
                     };
                 };
             };
@@ -3090,7 +3651,7 @@ export interface operations {
                     checkoutOtpVerificationSkipped?: boolean;
                     /** @description ISO 3166-1 alpha-2; recorded on the link. */
                     countryCode?: string;
-                    /** @description Refused: the catalog has no coupons yet. */
+                    /** @description A coupon code of the brand (docs/coupons.md), matched ignoring case: its discount is taken off the link's amount and shown as a line item. One that cannot be used is a 400 naming `coupon` with the reason. */
                     coupon?: string;
                     /** @description ISO 4217 code; if given, must be the catalog currency of the items (there is no conversion). */
                     currency?: string;

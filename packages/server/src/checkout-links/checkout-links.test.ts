@@ -118,7 +118,7 @@ describe('the web checkout', () => {
     const page = res.body;
     for (const text of ['Brushwork fundamentals', 'Standard', '39.50 USD', 'Test mode', 'Experience level', 'Company name', 'Brush kit (+15.00 USD)',
       '39.50 USD plus the add-ons you tick', 'Continue to payment', 'name="utmRef" value="utm_source=ig&amp;utm_campaign=spring"', 'name="adClickID" value="abc123"',
-      'name="adType" value="google"', 'id="countryCode" name="countryCode" value="PT"', 'Coupons are not accepted yet']) {
+      'name="adType" value="google"', 'id="countryCode" name="countryCode" value="PT"', 'id="coupon" name="coupon" value=""']) {
       assert.ok(page.includes(text), `shows ${text}`);
     }
     assert.match(page, /<input type="checkbox" id="receive_emails" name="receive_emails" value="on">/, 'the opt-in is unticked');

@@ -61,6 +61,8 @@ export function toPaymentLinkBody(offer: Offer, values: Record<string, string>, 
   }
   const addons = offer.items.filter((a) => a.is_addon && values[`addon_${a.id}`] === 'on').map((a) => a.id);
 
+  const coupon = text('coupon', 'Coupon', 100);
+
   const countryCode = (values.countryCode ?? '').trim();
   if (!/^[A-Za-z]{2}$/.test(countryCode)) errors.countryCode = 'Country code must be two letters, such as US or PT';
 
@@ -68,6 +70,7 @@ export function toPaymentLinkBody(offer: Offer, values: Record<string, string>, 
     items: [item],
     form: { formData: formData as PaymentLinkBody['form']['formData'], ...(guests.length ? { guests } : {}) },
     ...(addons.length ? { addons } : {}),
+    ...(coupon && !errors.coupon ? { coupon } : {}),
     ...(countryCode && !errors.countryCode ? { countryCode: countryCode.toUpperCase() } : {}),
     receive_emails: values.receive_emails === 'on',
     ...(link.redirect_url ? { redirectUrl: link.redirect_url } : {}),
@@ -92,5 +95,7 @@ export function fieldOfProblem(field: string | undefined, offer: Offer): { input
   }
   if (/^items\[\d+\]\.customAmount$/.test(field ?? '')) return { input: 'customAmount', label: 'Your price' };
   if (field === 'countryCode') return { input: 'countryCode', label: 'Country code' };
+  // The coupon's reasons start with 'coupon "X"' (coupons/apply.ts): they read as a sentence without a label.
+  if (field === 'coupon') return { input: 'coupon', label: '' };
   return { input: '_form', label: '' };
 }

@@ -36,6 +36,8 @@ export interface FormView {
   errors: Record<string, string>;
   /** Checkout-link level: the sales cap's places left, when it has one. */
   capLeft?: number;
+  /** The coupon in the coupon field, in words ("SPRING20: 20% off"), when it names an active coupon. */
+  couponNote?: string;
 }
 
 const testBanner = '<p class="notice test" role="note">Test mode: the sandbox takes no real money. Pay with the test card 4242 4242 4242 4242.</p>';
@@ -123,6 +125,7 @@ ${o.tier.perks.length ? `<ul class="plain">${o.tier.perks.map((k) => `<li>${esc(
 ${o.items.filter((i) => o.tier.item_ids.includes(i.id) && !i.is_addon).length ? `<p class="muted">Includes ${esc(o.items.filter((i) => o.tier.item_ids.includes(i.id) && !i.is_addon).map((i) => `${i.title}${i.duration !== null ? ` (${durationWords(i.duration)})` : ''}`).join(', '))}</p>` : ''}
 ${o.left !== undefined ? `<p><span class="badge">${o.left} left</span></p>` : view.capLeft !== undefined ? `<p><span class="badge">${view.capLeft} left</span></p>` : ''}
 ${o.tier.time_bound ? `<p class="muted">Sales end ${esc(dateTimeWords(o.tier.time_bound, tz))}</p>` : ''}
+${view.couponNote ? `<p class="coupon-note" id="coupon-note"><span class="badge">Coupon ${esc(view.couponNote)}</span> is taken off your order; the next page shows the total.</p>` : ''}
 </section>`;
 
   const tierChoice = view.offers.length > 1 ? `<fieldset><legend>Choose an option</legend>
@@ -160,7 +163,7 @@ ${addons.length ? `<fieldset><legend>Add-ons</legend>${addons.map((a) => checkbo
 ${input('countryCode', 'Country code', view, 'type="text" autocomplete="country" maxlength="2" required', 'Two letters, such as US or PT.')}
 ${checkbox('receive_emails', `Email me news and offers from ${brand.display_name ?? brand.name}`, view, view.values.receive_emails === 'on')}
 ${['utmRef', 'adClickID', 'adType'].filter((k) => view.values[k]).map((k) => `<input type="hidden" name="${k}" value="${esc(view.values[k])}">`).join('\n')}
-<p class="hint">Coupons are not accepted yet.</p>
+${input('coupon', 'Coupon', view, 'type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="100"', 'If you have a code, type it here.', true)}
 ${(() => {
     const free = o.tier.price_amount - (o.tier.discount_amount ?? 0) === 0 && !price.pwyw && !addons.length;
     // Without scripts the button cannot follow the add-ons ticked, so it names the price before them;

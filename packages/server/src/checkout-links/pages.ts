@@ -20,6 +20,7 @@ import { checkPaymentLink, createPaymentLink } from '../checkout/service.ts';
 import { slotsLeft } from '../checkout/stock.ts';
 import { findCheckoutLink, type CheckoutLinkRow } from './repository.ts';
 import { checkoutLinkPath } from './service.ts';
+import { couponInWords } from '../coupons/service.ts';
 import { checkoutFormPage, closedLinkPage, type FormView, type Offer } from './form-page.ts';
 import { toPaymentLinkBody, fieldOfProblem } from './form-body.ts';
 
@@ -98,9 +99,12 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets, 
       if (!loaded) return reply;
       const query = req.query as Record<string, string>;
       const values: Record<string, string> = { countryCode: countryOf(req), ...attribution(query) };
+      // A coupon in the address (?coupon=) wins over the link's preset one: it is what the buyer was sent.
+      const coupon = query.coupon ?? loaded.link.coupon;
+      if (coupon) values.coupon = coupon.slice(0, 100);
       const selected = pick(loaded.offers, query.tier);
       if (selected.tier.type === 'pay_what_you_want') values.customAmount = '';
-      return render(reply, 200, view(loaded, selected, values, {}, query.embed), loaded.brand);
+      return render(reply, 200, await view(loaded, selected, values, {}, query.embed), loaded.brand);
     });
 
     app.post('/buy/:brandId/:linkId', {
@@ -126,8 +130,8 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets, 
       const embed = (req.query as Record<string, string | undefined>).embed;
       const selected = pick(loaded.offers, values.tier);
       // "Update order" only changes the tier shown; nothing is checked or made.
-      if (values.choose) return render(reply, 200, view(loaded, selected, values, {}, embed), loaded.brand);
-      if (selected.left === 0) return render(reply, 409, view(loaded, selected, values, { _form: `Sold out: "${selected.tier.name}" has no places left. Nothing was charged.` }, embed), loaded.brand);
+      if (values.choose) return render(reply, 200, await view(loaded, selected, values, {}, embed), loaded.brand);
+      if (selected.left === 0) return render(reply, 409, await view(loaded, selected, values, { _form: `Sold out: "${selected.tier.name}" has no places left. Nothing was charged.` }, embed), loaded.brand);
       const built = toPaymentLinkBody(selected, values, loaded.link);
       const principal = principalFor(loaded.link);
       try {
@@ -143,7 +147,7 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets, 
           await noteFailure(db, secrets.webhookKey, config.checkoutFailures, { address: req.ip });
           const errors = inFormOrder({ ...errorsByInput(err.details ?? [], selected), ...built.errors }, selected);
           if (!Object.keys(errors).length) errors._form = err.message;
-          return render(reply, 400, view(loaded, selected, values, errors, embed), loaded.brand);
+          return render(reply, 400, await view(loaded, selected, values, errors, embed), loaded.brand);
         }
         throw err;
       }
@@ -151,10 +155,12 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets, 
   });
 
   /** `embed`: the overlay's site (pages/embed.ts), kept in the form's address when the brand allows it. */
-  function view(loaded: NonNullable<Awaited<ReturnType<typeof load>>>, selected: Offer, values: Record<string, string>, errors: Record<string, string>, embed?: string): FormView {
+  async function view(loaded: NonNullable<Awaited<ReturnType<typeof load>>>, selected: Offer, values: Record<string, string>, errors: Record<string, string>, embed?: string): Promise<FormView> {
+    const couponNote = values.coupon && !errors.coupon ? await couponInWords(db, loaded.link.brand_id, loaded.link.mode, values.coupon.trim()) : undefined;
     return {
       brand: loaded.brand, mode: loaded.link.mode, action: withEmbed(checkoutLinkPath(loaded.link.brand_id, loaded.link.id), embedTarget(embed, loaded.brand.embed_origins)),
       offers: loaded.offers, selected, values, errors, ...(loaded.capLeft !== undefined ? { capLeft: loaded.capLeft } : {}),
+      ...(couponNote ? { couponNote } : {}),
     };
   }
 }
@@ -213,7 +219,7 @@ function countryOf(req: FastifyRequest): string {
 /** Errors listed in the order their inputs appear, so the summary reads top to bottom. */
 function inFormOrder(errors: Record<string, string>, offer: Offer): Record<string, string> {
   const guests = Array.from({ length: Math.max(offer.tier.no_of_tickets - 1, 0) }, (_, i) => [`guest${i + 1}_name`, `guest${i + 1}_email`]).flat();
-  const order = ['_form', 'tier', 'fullName', 'email', 'phone', ...offer.fields.map((f) => `field_${f.id}`), 'customAmount', ...guests, 'countryCode'];
+  const order = ['_form', 'tier', 'fullName', 'email', 'phone', ...offer.fields.map((f) => `field_${f.id}`), 'customAmount', ...guests, 'coupon', 'countryCode'];
   const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
   return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b)));
 }

@@ -13,6 +13,8 @@ export interface CheckoutLinkRow {
   max_sales: number | null;
   sales_held: number;
   redirect_url: string | null;
+  /** The preset coupon code (migration 024). */
+  coupon?: string | null;
   via: string | null;
   app_id: string | null;
   created_at: Date;
@@ -27,9 +29,9 @@ const withSales = `c.*, (SELECT count(*)::int FROM payment_links p
 
 export async function insertCheckoutLink(db: Queryable, l: Omit<CheckoutLinkRow, 'sales' | 'sales_held' | 'status' | 'created_at' | 'updated_at'>): Promise<CheckoutLinkRow> {
   const [row] = await db.query<CheckoutLinkRow>(
-    `INSERT INTO checkout_links (brand_id, id, mode, name, items, status, expires_at, max_sales, redirect_url, via, app_id)
-     VALUES ($1, $2, $3, $4, $5::text::jsonb, 'active', $6, $7, $8, $9, $10) RETURNING *, 0 AS sales`,
-    [l.brand_id, l.id, l.mode, l.name, JSON.stringify(l.items), l.expires_at, l.max_sales, l.redirect_url, l.via, l.app_id],
+    `INSERT INTO checkout_links (brand_id, id, mode, name, items, status, expires_at, max_sales, redirect_url, via, app_id, coupon)
+     VALUES ($1, $2, $3, $4, $5::text::jsonb, 'active', $6, $7, $8, $9, $10, $11) RETURNING *, 0 AS sales`,
+    [l.brand_id, l.id, l.mode, l.name, JSON.stringify(l.items), l.expires_at, l.max_sales, l.redirect_url, l.via, l.app_id, l.coupon ?? null],
   );
   return row;
 }
@@ -54,10 +56,10 @@ export function listCheckoutLinks(db: Queryable, brandId: string, mode: Mode, pa
   );
 }
 
-export type CheckoutLinkChange = Partial<Pick<CheckoutLinkRow, 'name' | 'status' | 'expires_at' | 'max_sales' | 'redirect_url' | 'items'>>;
+export type CheckoutLinkChange = Partial<Pick<CheckoutLinkRow, 'name' | 'status' | 'expires_at' | 'max_sales' | 'redirect_url' | 'items' | 'coupon'>>;
 
 export async function updateCheckoutLink(db: Queryable, brandId: string, id: string, change: CheckoutLinkChange) {
-  const columns = (['name', 'status', 'expires_at', 'max_sales', 'redirect_url', 'items'] as const).filter((c) => change[c] !== undefined);
+  const columns = (['name', 'status', 'expires_at', 'max_sales', 'redirect_url', 'items', 'coupon'] as const).filter((c) => change[c] !== undefined);
   const values = columns.map((c) => (c === 'items' ? JSON.stringify(change.items) : change[c] ?? null));
   await db.query(
     `UPDATE checkout_links SET ${columns.map((c, i) => `${c} = $${i + 3}${c === 'items' ? '::text::jsonb' : ''}`).join(', ')}${columns.length ? ', ' : ''}

@@ -26,6 +26,7 @@ export const CheckoutLink = Type.Object({
   maxSales: Type.Optional(Type.Integer({ description: 'Total sales cap; payments beyond it are refused before anyone pays.' })),
   sales: Type.Integer({ description: 'Payments completed through the link.' }),
   redirectUrl: Type.Optional(Type.String()),
+  coupon: Type.Optional(Type.String({ description: 'Our addition: the preset coupon code the checkout form starts with (docs/coupons.md).' })),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }, { $id: 'CheckoutLink' });
@@ -36,6 +37,7 @@ const common = {
   expiresAt: { ...Timestamp, description: 'After this instant the page says sales have ended.' },
   maxSales: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'At most this many completed sales in all.' }),
   redirectUrl: Type.String({ format: 'uri', maxLength: 2048, description: 'http(s) address buyers go to after paying, with `txref` and `status` added.' }),
+  coupon: Type.String({ minLength: 1, maxLength: 100, description: 'The code of an active coupon of this mode, filled in on the form (the buyer may clear or change it).' }),
 };
 
 export const CheckoutLinkCreateBody = Type.Object({
@@ -44,6 +46,7 @@ export const CheckoutLinkCreateBody = Type.Object({
   expiresAt: Type.Optional(common.expiresAt),
   maxSales: Type.Optional(common.maxSales),
   redirectUrl: Type.Optional(common.redirectUrl),
+  coupon: Type.Optional(common.coupon),
 }, { additionalProperties: false, $id: 'CheckoutLinkCreateRequest' });
 export type CheckoutLinkCreateBody = Static<typeof CheckoutLinkCreateBody>;
 
@@ -56,5 +59,6 @@ export const CheckoutLinkUpdateBody = Type.Object({
   expiresAt: clearable(common.expiresAt),
   maxSales: clearable(common.maxSales),
   redirectUrl: clearable(common.redirectUrl),
+  coupon: clearable(common.coupon),
 }, { additionalProperties: false, minProperties: 1, $id: 'CheckoutLinkUpdateRequest' });
 export type CheckoutLinkUpdateBody = Static<typeof CheckoutLinkUpdateBody>;

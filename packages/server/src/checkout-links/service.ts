@@ -7,6 +7,7 @@ import { newId } from '../ids.ts';
 import { appOf, type Principal } from '../auth/principal.ts';
 import { findProduct, findTier } from '../products/repository.ts';
 import { urlShapeProblem } from '../security/url-guard.ts';
+import { findActiveByCode } from '../coupons/repository.ts';
 import * as repo from './repository.ts';
 import type { CheckoutLinkRow } from './repository.ts';
 import type { CheckoutLink, CheckoutLinkCreateBody, CheckoutLinkUpdateBody } from './schemas.ts';
@@ -26,6 +27,7 @@ export function renderCheckoutLink(row: CheckoutLinkRow, publicUrl: string): Che
     ...(row.max_sales !== null ? { maxSales: row.max_sales } : {}),
     sales: row.sales,
     ...(row.redirect_url ? { redirectUrl: row.redirect_url } : {}),
+    ...(row.coupon ? { coupon: row.coupon } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -54,6 +56,14 @@ async function checkItems(tx: Queryable, brandId: string, items: CheckoutLinkCre
   }
 }
 
+/** A preset coupon must be an active coupon of the link's mode; whether it fits each buyer's order is judged when they submit. */
+async function presetCouponProblem(tx: Queryable, principal: Principal, code: string | null | undefined, problems: ErrorDetail[]) {
+  if (!code) return;
+  if (!(await findActiveByCode(tx, principal.brandId, principal.mode, code))) {
+    problems.push({ field: 'coupon', message: `"${code}" is not an active coupon of this brand in ${principal.mode} mode` });
+  }
+}
+
 function redirectProblem(url: string | null | undefined, problems: ErrorDetail[]) {
   if (!url) return;
   const shape = urlShapeProblem(url) ?? (/^https?:\/\/[^/]/i.test(url) ? undefined : 'must be an http:// or https:// address');
@@ -64,6 +74,7 @@ export async function createCheckoutLink(tx: Queryable, principal: Principal, bo
   const problems: ErrorDetail[] = [];
   await checkItems(tx, principal.brandId, body.items, problems);
   redirectProblem(body.redirectUrl, problems);
+  await presetCouponProblem(tx, principal, body.coupon, problems);
   if (body.expiresAt && new Date(body.expiresAt).getTime() <= Date.now()) problems.push({ field: 'expiresAt', message: 'is in the past' });
   if (problems.length) throw invalidAll(problems);
   const row = await repo.insertCheckoutLink(tx, {
@@ -75,6 +86,7 @@ export async function createCheckoutLink(tx: Queryable, principal: Principal, bo
     expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
     max_sales: body.maxSales ?? null,
     redirect_url: body.redirectUrl ?? null,
+    coupon: body.coupon ?? null,
     via: principal.via,
     app_id: appOf(principal),
   });
@@ -101,6 +113,7 @@ export async function updateCheckoutLink(tx: Queryable, principal: Principal, id
   const problems: ErrorDetail[] = [];
   if (body.items) await checkItems(tx, principal.brandId, body.items, problems);
   redirectProblem(body.redirectUrl, problems);
+  await presetCouponProblem(tx, principal, body.coupon, problems);
   if (body.maxSales !== undefined && body.maxSales !== null && body.maxSales < row.sales_held) {
     problems.push({ field: 'maxSales', message: `may not be below the ${row.sales_held} sales already made or under way` });
   }
@@ -112,6 +125,7 @@ export async function updateCheckoutLink(tx: Queryable, principal: Principal, id
     max_sales: body.maxSales,
     redirect_url: body.redirectUrl,
     items: body.items,
+    coupon: body.coupon,
   });
   await catalogChanged(tx, principal.brandId);
   return renderCheckoutLink(updated!, publicUrl);

@@ -13,6 +13,7 @@ import type { PaymentLinkRow } from './repository.ts';
 import { settlePayment, type FinalState } from './service.ts';
 import { holdStock } from './stock.ts';
 import type { Attribution } from '../transactions/repository.ts';
+import type { AppliedCoupon } from '../coupons/apply.ts';
 
 /**
  * The checkout flows that must commit between steps (DESIGN.md, Who commits): the only code in
@@ -77,8 +78,8 @@ export async function beginPayment(tx: Queryable, providers: PaymentProviders, b
   if (pending) return { link, payment: pending };
   const provider = providerOf(providers, link);
   // Before the provider is asked: a sold-out tier refuses here, with nothing charged (checkout/stock.ts).
-  const stockHeld = await holdStock(tx, link);
   const txref = newTxref();
+  const stockHeld = await holdStock(tx, link, txref);
   const recurrence = link.purchases.find((p) => p.recurrence)?.recurrence;
   const opened = provider
     ? await provider.createPayment(tx, {
@@ -105,6 +106,7 @@ export async function beginPayment(tx: Queryable, providers: PaymentProviders, b
     app_id: link.app_id ?? null,
     stock_held: stockHeld,
     attribution: attributionOf(link),
+    ...couponOf(link),
   });
   return { link, payment };
 }
@@ -117,6 +119,12 @@ function attributionOf(link: PaymentLinkRow): Attribution | null {
     if (typeof value === 'string' && value) a[key] = value;
   }
   return Object.keys(a).length ? a : null;
+}
+
+/** The coupon the link applied and what it took off, recorded on its payments. */
+function couponOf(link: PaymentLinkRow): { coupon_code?: string; discount?: number } {
+  const applied = link.extras.coupon as AppliedCoupon | undefined;
+  return applied ? { coupon_code: applied.code, discount: applied.discount } : {};
 }
 
 async function paidWith(db: Queryable, link: PaymentLinkRow): Promise<TransactionRow> {

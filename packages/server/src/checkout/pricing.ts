@@ -23,6 +23,8 @@ export interface Purchase {
   count: number;
   /** On a recurring tier: what each renewal charges (minor units) and how often (docs/subscriptions.md). */
   recurrence?: Recurrence;
+  /** A coupon's discount on the renewals (minor units each) and how many payments in all it lasts, null for all (coupons/apply.ts). */
+  discount?: { amount: number; periods: number | null };
 }
 
 export interface Recurrence {

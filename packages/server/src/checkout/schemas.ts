@@ -52,7 +52,7 @@ export const PaymentLinkBody = Type.Object({
     })),
   }, { additionalProperties: false }),
   currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code; if given, must be the catalog currency of the items (there is no conversion).' })),
-  coupon: Type.Optional(Type.String({ maxLength: 100, description: 'Refused: the catalog has no coupons yet.' })),
+  coupon: Type.Optional(Type.String({ maxLength: 100, description: 'A coupon code of the brand (docs/coupons.md), matched ignoring case: its discount is taken off the link\'s amount and shown as a line item. One that cannot be used is a 400 naming `coupon` with the reason.' })),
   countryCode: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2; recorded on the link.' })),
   addons: Type.Optional(Type.Array(Text(), { maxItems: 50, description: 'Add-on item ids of the products bought; each adds its price once.' })),
   booking: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Recorded on the link as sent.' })),

@@ -19,6 +19,7 @@ import { releaseStock } from './stock.ts';
 import { noteMarketingConsent } from '../memberships/repository.ts';
 import { priceLink, type PurchaseTarget } from './pricing.ts';
 import { urlShapeProblem } from '../security/url-guard.ts';
+import { applyCoupon, discountOrder, orderLines } from '../coupons/apply.ts';
 import * as repo from './repository.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
@@ -40,9 +41,6 @@ export async function checkPaymentLink(tx: Queryable, principal: Principal, body
       + 'so a live key cannot make payment links. Use a test key (svc_test_…) to run checkout against the built-in sandbox.');
   }
   const problems: ErrorDetail[] = [];
-  if (body.coupon !== undefined) {
-    problems.push({ field: 'coupon', message: `"${body.coupon}" is not a coupon of this brand (coupons are not supported yet, so every coupon is refused)` });
-  }
   const redirectProblem = body.redirectUrl === undefined ? undefined : urlShapeProblem(body.redirectUrl) ?? (isHttpUrl(body.redirectUrl) ? undefined : 'must be an http:// or https:// address');
   if (redirectProblem) problems.push({ field: 'redirectUrl', message: redirectProblem });
   const catalog = await resolveItems(tx, principal.brandId, body.items, problems);
@@ -55,8 +53,11 @@ export async function checkPaymentLink(tx: Queryable, principal: Principal, body
   const buyer = checkForm(body.form, fields, priced.tickets, problems);
   const unsellable = provider.checkPurchases?.(priced.purchases);
   if (unsellable) problems.push({ field: 'items', message: unsellable });
+  const coupon = body.coupon === undefined ? undefined : await applyCoupon(tx, {
+    brandId: principal.brandId, mode: principal.mode, code: body.coupon, currency: priced.currency, email: buyer.email, lines: orderLines(priced, catalog.map((c) => (c.kind === 'hub' ? c.hub.id : c.product.hub_id))), now: new Date(),
+  }, problems);
   if (problems.length) throw invalidAll(problems);
-  return { catalog, priced, buyer };
+  return { catalog, priced: coupon ? discountOrder(priced, coupon) : priced, buyer, coupon };
 }
 
 /** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
@@ -65,12 +66,14 @@ export async function createPaymentLink(
   /** Set by a reusable checkout link's page (checkout-links/pages.ts): the buyer's link points back at it. */
   from?: { checkoutLinkId: string },
 ): Promise<PaymentLink> {
-  const { catalog, priced, buyer } = await checkPaymentLink(tx, principal, body, providers);
+  const { catalog, priced, buyer, coupon } = await checkPaymentLink(tx, principal, body, providers);
 
   const extras: Record<string, unknown> = {};
   for (const key of recorded) if (body[key] !== undefined) extras[key] = body[key];
   const affiliates = body.items.map((i) => i.affiliate ?? null);
   if (affiliates.some((a) => a !== null)) extras.affiliates = affiliates;
+  // What the coupon took off, worked out once (coupons/apply.ts): the payment takes a use of it when it starts (checkout/stock.ts).
+  if (coupon) extras.coupon = coupon;
 
   const first = catalog[0];
   const link = await repo.insertLink(tx, {

@@ -3,6 +3,7 @@ import type { Mode } from '../auth/principal.ts';
 import { AppError } from '../errors.ts';
 import { giveSaleBack, takeSale } from '../checkout-links/repository.ts';
 import { catalogChanged } from '../catalog/version.ts';
+import { holdCoupon, releaseCoupon } from '../coupons/redemptions.ts';
 import type { PaymentLinkRow } from './repository.ts';
 
 /**
@@ -19,11 +20,13 @@ import type { PaymentLinkRow } from './repository.ts';
 export interface StockHeld {
   tiers: { tierId: string; count: number }[];
   checkoutLinkId?: string;
+  /** The payment (txref) whose use of the link's coupon is held (coupons/redemptions.ts). */
+  coupon?: string;
 }
 
 export const soldOut = (what: string) => new AppError('conflict', `Sold out: ${what}. Nothing was charged.`);
 
-export async function holdStock(tx: Queryable, link: PaymentLinkRow & { checkout_link_id?: string | null }): Promise<StockHeld | null> {
+export async function holdStock(tx: Queryable, link: PaymentLinkRow & { checkout_link_id?: string | null }, txref: string): Promise<StockHeld | null> {
   const tierIds = link.purchases.map((p) => p.tierId);
   const tiers = await tx.query<{ id: string; name: string; slots: number | null }>(
     'SELECT id, name, slots FROM tiers WHERE brand_id = $1 AND id = ANY($2::text[]) AND slots IS NOT NULL ORDER BY id', [link.brand_id, tierIds]);
@@ -46,7 +49,9 @@ export async function holdStock(tx: Queryable, link: PaymentLinkRow & { checkout
     if (!(await takeSale(tx, link.brand_id, link.checkout_link_id))) throw soldOut('this checkout link has reached its sales limit');
     held.checkoutLinkId = link.checkout_link_id;
   }
-  return held.tiers.length || held.checkoutLinkId ? held : null;
+  const coupon = await holdCoupon(tx, link, txref);
+  if (coupon) held.coupon = coupon;
+  return held.tiers.length || held.checkoutLinkId || held.coupon ? held : null;
 }
 
 /** Gives back what a failed payment held. */
@@ -57,6 +62,7 @@ export async function releaseStock(tx: Queryable, brandId: string, mode: Mode, h
   }
   if (held.tiers.length) await catalogChanged(tx, brandId);
   if (held.checkoutLinkId) await giveSaleBack(tx, brandId, held.checkoutLinkId);
+  if (held.coupon) await releaseCoupon(tx, brandId, held.coupon);
 }
 
 /** Places left of each tier with `slots`, in one mode: what the pages show ("3 left"). */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Type, type Static } from 'typebox';
 import { setPlan, setRateLimits } from '../brands/repository.ts';
 import { createBrand, requireBrand } from '../brands/service.ts';
-import { AppError } from '../errors.ts';
+import { AppError, invalid } from '../errors.ts';
 import { loadCatalog } from '../catalog/load.ts';
 import type { Db } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
@@ -18,6 +18,9 @@ import { addUserToBrand, createPasswordReset } from '../users/service.ts';
 import { seedDemoActivity } from './demo.ts';
 import { Mode } from '../http/shapes.ts';
 import { listOutbox, showOutboxMessage } from '../mail/outbox.ts';
+import Value from 'typebox/value';
+import { archiveCoupon, createCoupon, listCoupons } from '../coupons/service.ts';
+import { CouponCreateBody } from '../coupons/schemas.ts';
 
 const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...scopes] });
 
@@ -68,6 +71,10 @@ export const Command = Type.Union([
   Type.Object({ command: Type.Literal('clock advance'), brandId: Type.String(), by: Type.Union([Type.String(), Type.Null()]), to: Type.Union([Type.String(), Type.Null()]) }),
   Type.Object({ command: Type.Literal('email list'), brandId: Type.Union([Type.String(), Type.Null()]), limit: Type.Integer({ minimum: 1, maximum: 1000 }) }),
   Type.Object({ command: Type.Literal('email show'), messageId: Type.String() }),
+  Type.Object({ command: Type.Literal('coupon list'), brandId: Type.String(), mode: Mode }),
+  // The body is checked against POST /coupons's own schema when it runs, so the CLI and the API refuse the same things.
+  Type.Object({ command: Type.Literal('coupon create'), brandId: Type.String(), mode: Mode, body: Type.Record(Type.String(), Type.Unknown()) }),
+  Type.Object({ command: Type.Literal('coupon archive'), brandId: Type.String(), mode: Mode, couponId: Type.String() }),
 ]);
 export type Command = Static<typeof Command>;
 
@@ -153,5 +160,18 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
       return listOutbox(db, { brandId: cmd.brandId ?? undefined, limit: cmd.limit });
     case 'email show':
       return showOutboxMessage(db, cmd.messageId, config.publicUrl);
+    case 'coupon list':
+      await requireBrand(db, cmd.brandId);
+      return listCoupons(db, ownerOf(cmd.brandId, cmd.mode), { limit: 100 });
+    case 'coupon create': {
+      const problem = [...Value.Errors(CouponCreateBody, cmd.body)][0];
+      if (problem) throw invalid(problem.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'coupon', problem.message);
+      return db.transaction(async (tx) => {
+        await requireBrand(tx, cmd.brandId);
+        return createCoupon(tx, ownerOf(cmd.brandId, cmd.mode), cmd.body as CouponCreateBody);
+      });
+    }
+    case 'coupon archive':
+      return db.transaction((tx) => archiveCoupon(tx, ownerOf(cmd.brandId, cmd.mode), cmd.couponId));
   }
 }

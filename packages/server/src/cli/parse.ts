@@ -28,6 +28,12 @@ export const usage = `Usage: npm run cli -- <command>
   user reset-password --email E                   print a one-time link to set a new password
   email list [--brand ID] [--limit N]             the outbox: mail sent or kept unsent, newest first (default 20)
   email show MESSAGE_ID                           one message whole: headers, text and HTML parts, sending log
+  coupon list --brand ID --mode test|live         a brand's coupons of one mode, with their uses
+  coupon create --brand ID --mode test|live --code CODE (--percent N | --amount N --currency CUR)
+        [--max N] [--per-customer N] [--ends ISO_TIME] [--duration once|forever|N]
+                                                  make a coupon (docs/coupons.md); N in --duration: payments discounted
+  coupon archive COUPON_ID --brand ID --mode test|live
+                                                  archive a coupon: no new uses; nothing is deleted
   oauth client create --name N --redirect-uri U [--redirect-uri U2 …] [--auth-method client_secret_basic|client_secret_post]
                                                   register a confidential OAuth client (secret shown once)
 
@@ -81,6 +87,14 @@ const options = {
   'redirect-uri': { type: 'string', multiple: true },
   'auth-method': { type: 'string' },
   limit: { type: 'string' },
+  code: { type: 'string' },
+  percent: { type: 'string' },
+  amount: { type: 'string' },
+  currency: { type: 'string' },
+  max: { type: 'string' },
+  'per-customer': { type: 'string' },
+  ends: { type: 'string' },
+  duration: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -101,6 +115,12 @@ function closestFlag(typed: string): string | undefined {
   };
   const best = Object.keys(options).map((f) => ({ f, d: distance(typed, f) })).sort((x, y) => x.d - y.d)[0];
   return best && best.d <= 2 ? best.f : undefined;
+}
+
+function modeOf(value: string | undefined): 'test' | 'live' {
+  const mode = need(value, '--mode');
+  if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live.');
+  return mode;
 }
 
 function need(value: string | undefined, flag: string): string {
@@ -221,6 +241,29 @@ export async function parseCommand(argv: string[]): Promise<Command> {
       if (!redirectUris.length) throw new UsageError('Missing --redirect-uri (repeat it for each redirect URI the client uses).');
       return { command: 'oauth client create', name: need(values.name, '--name'), redirectUris, authMethod };
     }
+    case 'coupon list':
+      return { command: 'coupon list', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode) };
+    case 'coupon create': {
+      if ((values.percent === undefined) === (values.amount === undefined)) throw new UsageError('coupon create needs exactly one of --percent N and --amount N (with --currency).');
+      const number = (flag: string, raw: string) => {
+        if (!/^\d+(\.\d+)?$/.test(raw)) throw new UsageError(`--${flag} must be a number, such as 20 or 4.50; got "${raw}".`);
+        return Number(raw);
+      };
+      const body: Record<string, unknown> = { code: need(values.code, '--code') };
+      if (values.percent !== undefined) body.percentOff = number('percent', values.percent);
+      else body.amountsOff = [{ amount: number('amount', values.amount!), currency: need(values.currency, '--currency').toUpperCase() }];
+      if (values.max !== undefined) body.maxRedemptions = number('max', values.max);
+      if (values['per-customer'] !== undefined) body.maxPerCustomer = number('per-customer', values['per-customer']);
+      if (values.ends !== undefined) body.endsAt = values.ends;
+      const duration = values.duration;
+      if (duration !== undefined) {
+        if (duration === 'once' || duration === 'forever') body.duration = duration;
+        else Object.assign(body, { duration: 'repeating', durationPeriods: number('duration', duration) });
+      }
+      return { command: 'coupon create', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), body };
+    }
+    case 'coupon archive':
+      return { command: 'coupon archive', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), couponId: need(rest[0], 'COUPON_ID') };
     default:
       throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${commandUsage(positionals)}`);
   }

@@ -90,6 +90,8 @@ describe('dashboard accessibility (axe-core)', { skip }, () => {
 
     const pages: [string, string, string | RegExp][] = [
       ['products', '/catalog/products', 'Products'],
+      ['discounts', '/catalog/discounts', 'Discounts'],
+      ['new coupon', '/catalog/discounts/new', 'New coupon'],
       ['people', '/people', 'Customers and members'],
       ['money', '/money', 'Transactions'],
       ['API keys', '/developers/api-keys', 'API keys'],

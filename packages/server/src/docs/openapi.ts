@@ -29,6 +29,7 @@ export const tags = [
   { name: 'Hub members', description: 'Members of a membership hub, whatever their status.' },
   { name: 'Checkout', description: 'Payment links to the hosted checkout, and re-checking a payment. Guide: [Checkout](/docs/guides/checkout).' },
   { name: 'Transactions', description: 'Payment attempts of the key\'s mode.' },
+  { name: 'Coupons', description: 'Our addition: discount codes buyers type at checkout, with their caps, scope and the revenue they brought. Guide: [Coupons](/docs/guides/coupons).' },
   { name: 'Imports', description: 'Bulk imports of hub members and product customers, and their progress. Guide: [Imports](/docs/guides/imports).' },
   { name: 'Webhooks', description: 'Endpoints that receive signed event deliveries, the delivery log and resends. Guide: [Webhooks](/docs/guides/webhooks).' },
   { name: 'Events', description: 'Every event of the key\'s mode, in the webhook body\'s shape, for reconciling after downtime.' },

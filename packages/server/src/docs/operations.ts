@@ -95,6 +95,21 @@ export const operationDocs: Record<string, OperationDoc> = {
     body: { status: 'disabled' },
     errors: [404, ...withBody],
   },
+  'post /coupons': {
+    id: 'createCoupon',
+    sdk: "const coupon = await client.coupons.create({\n  code: 'SPRING20',\n  percentOff: 20,\n  endsAt: '2026-06-01T00:00:00Z',\n  maxRedemptions: 100,\n  maxPerCustomer: 1,\n});",
+    body: { code: 'SPRING20', percentOff: 20, endsAt: '2026-06-01T00:00:00Z', maxRedemptions: 100, maxPerCustomer: 1 },
+    errors: withBody,
+  },
+  'get /coupons': { id: 'listCoupons', sdk: "for await (const coupon of client.coupons.list({ status: 'active' })) {\n  console.log(coupon.code, coupon.redemptions);\n}" },
+  'get /coupons/{id}': { id: 'getCoupon', sdk: "const coupon = await client.coupons.get('cpn_…');\nconsole.log(coupon.revenue, coupon.recentRedemptions);", errors: [404] },
+  'patch /coupons/{id}': {
+    id: 'updateCoupon',
+    sdk: "const coupon = await client.coupons.update('cpn_…', { maxRedemptions: 200 });",
+    body: { maxRedemptions: 200 },
+    errors: [404, ...withBody],
+  },
+  'delete /coupons/{id}': { id: 'archiveCoupon', sdk: "const coupon = await client.coupons.archive('cpn_…');", errors: [404, 409] },
   'get /transactions': { id: 'listTransactions', sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);' },
   'get /transactions/{id}': { id: 'getTransaction', sdk: "const transaction = await client.transactions.get('tx_…');", errors: [404] },
   'post /transactions/{id}/refund': {

@@ -72,6 +72,7 @@ export const guides = {
   catalog: 'Catalog',
   'oauth-mcp': 'Apps and MCP',
   reference: 'Examples and docs for agents',
+  coupons: 'Coupons',
 } as const;
 
 export type GuideName = keyof typeof guides;

@@ -10,6 +10,7 @@ import * as transactions from '../transactions/repository.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
 import { newTxref, settleTransaction } from '../transactions/lifecycle.ts';
 import { periodEnd } from './periods.ts';
+import { renewalCharge } from '../coupons/apply.ts';
 import * as repo from './repository.ts';
 import type { SubscriptionRow } from './repository.ts';
 import { endSubscription, live, primaryMembership, recordSubscriptionEvent } from './service.ts';
@@ -73,12 +74,14 @@ export async function beginDueWork(
     await repo.updateSubscription(tx, sub.brand_id, sub.id, { due_at: null });
     return { kind: 'done' };
   }
-  const provider = sub.amount > 0 && sub.provider ? providers.named(sub.provider) : undefined;
+  // A coupon bought with the subscription takes its discount off while it lasts (coupons/apply.ts).
+  const amount = renewalCharge(sub);
+  const provider = amount > 0 && sub.provider ? providers.named(sub.provider) : undefined;
   const txref = newTxref();
   const opened = provider
-    ? await provider.createPayment(tx, { brandId: sub.brand_id, txref, amount: sub.amount, currency: sub.currency, description: `Renewal ${sub.periods_paid + 1}` })
+    ? await provider.createPayment(tx, { brandId: sub.brand_id, txref, amount, currency: sub.currency, description: `Renewal ${sub.periods_paid + 1}` })
     : undefined;
-  const payment = await insertRenewal(tx, sub, { txref, amount: sub.amount, provider: provider?.name ?? null, reference: opened?.reference ?? null });
+  const payment = await insertRenewal(tx, sub, { txref, amount, provider: provider?.name ?? null, reference: opened?.reference ?? null });
   const leased = await repo.updateSubscription(tx, sub.brand_id, sub.id, { pending_transaction_id: payment.id, due_at: lease });
   return { kind: 'bill', sub: leased, payment, at: now };
 }

@@ -34,6 +34,9 @@ export interface SubscriptionRow {
   provider: string | null;
   payment_method: string | null;
   ended_at: Date | null;
+  /** A coupon's discount on each renewal (minor units) and how many payments in all it lasts, null for all (migration 024). */
+  discount_amount?: number | string | null;
+  discount_periods?: number | null;
   created_at: Date;
   /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
   version: number;
@@ -44,7 +47,7 @@ export type NewSubscription = Omit<SubscriptionRow, 'created_at' | 'updated_at' 
 
 const columns = ['brand_id', 'id', 'mode', 'membership_id', 'tier_id', 'amount', 'currency', 'periodic', 'period_interval', 'period_count',
   'status', 'started_at', 'current_period_start', 'current_period_end', 'periods_paid', 'next_billing_at', 'due_at', 'customer_name',
-  'customer_email', 'metadata', 'provider', 'payment_method'] as const satisfies readonly (keyof NewSubscription)[];
+  'customer_email', 'metadata', 'provider', 'payment_method', 'discount_amount', 'discount_periods'] as const satisfies readonly (keyof NewSubscription)[];
 
 export async function insertSubscription(db: Queryable, s: NewSubscription): Promise<SubscriptionRow> {
   const [row] = await db.query<SubscriptionRow>(

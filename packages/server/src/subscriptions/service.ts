@@ -95,6 +95,8 @@ export async function startSubscription(tx: Queryable, providers: PaymentProvide
     metadata: payment.metadata,
     provider: provider?.name ?? null,
     payment_method: method,
+    discount_amount: purchase.discount?.amount ?? null,
+    discount_periods: purchase.discount?.periods ?? null,
   });
   const attached = await memberships.attachSubscription(tx, sub.brand_id, granted.map((m) => m.id), sub.id);
   const byId = new Map(attached.map((m) => [m.id, m]));

@@ -15,6 +15,7 @@ import * as repo from './repository.ts';
 import type { TransactionRow } from './repository.ts';
 import type { RefundBody } from './schemas.ts';
 import { renderTransaction } from './service.ts';
+import { releaseCoupon } from '../coupons/redemptions.ts';
 
 /**
  * Refunds (docs/refunds.md): the steps of transactions/flows.ts's refund flow that run in one
@@ -111,6 +112,8 @@ export async function settleRefund(tx: Queryable, refund: RefundRow, state: Refu
     appId,
   });
   await notePayable(tx, moved.transaction.brand_id, moved.transaction.mode, await modeNow(tx, moved.transaction.brand_id, moved.transaction.mode));
+  // A full refund gives the coupon's use back, as if the payment had never been made.
+  if (moved.transaction.status === 'refunded') await releaseCoupon(tx, moved.transaction.brand_id, moved.transaction.txref);
   const cancellations = moved.refund.revoke_access ? await endAccessBought(tx, moved.transaction, appId) : [];
   return { ...moved, cancellations };
 }

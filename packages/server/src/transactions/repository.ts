@@ -34,6 +34,9 @@ export interface TransactionRow {
   /** What the payment holds of limited stock (checkout/stock.ts), and where the buyer came from (migration 023). */
   stock_held?: import('../checkout/stock.ts').StockHeld | null;
   attribution?: Attribution | null;
+  /** The coupon code the payment used and what it took off, minor units (migration 024). */
+  coupon_code?: string | null;
+  discount?: number | string | null;
   created_at: Date;
   /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
   version: number;
@@ -60,11 +63,11 @@ export interface Attribution {
 export async function insertTransaction(db: Queryable, t: NewTransaction): Promise<TransactionRow> {
   const [row] = await db.query<TransactionRow>(
     `INSERT INTO transactions (brand_id, id, txref, mode, type, status, amount, currency, customer_name, customer_email,
-       resource_id, metadata, payment_link_id, provider, provider_reference, app_id, stock_held, attribution)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::text::jsonb, $18::text::jsonb) RETURNING *`,
+       resource_id, metadata, payment_link_id, provider, provider_reference, app_id, stock_held, attribution, coupon_code, discount)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::text::jsonb, $18::text::jsonb, $19, $20) RETURNING *`,
     [t.brand_id, t.id, t.txref, t.mode, t.type, t.status, t.amount, t.currency, t.customer_name, t.customer_email,
       t.resource_id, t.metadata, t.payment_link_id, t.provider, t.provider_reference, t.app_id ?? null,
-      t.stock_held ? JSON.stringify(t.stock_held) : null, t.attribution ? JSON.stringify(t.attribution) : null],
+      t.stock_held ? JSON.stringify(t.stock_held) : null, t.attribution ? JSON.stringify(t.attribution) : null, t.coupon_code ?? null, t.discount ?? null],
   );
   return row;
 }

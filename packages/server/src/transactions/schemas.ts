@@ -36,6 +36,8 @@ export const Transaction = Type.Object({
     adClickID: Type.Optional(Type.String({ description: 'The ad click id (gclid or fbclid).' })),
     adType: Type.Optional(Type.String({ description: '`google` (gclid) or `facebook` (fbclid), or as the payment link said.' })),
   }, { description: 'Our addition: where the buyer came from, from the payment link\'s utmRef, adClickID and adType (the web checkout fills them from its address).' })),
+  coupon: Type.Optional(Type.String({ description: 'Our addition: the coupon code the payment used (docs/coupons.md).' })),
+  discount: Type.Optional(Type.Number({ description: 'Our addition, with `coupon`: the decimal amount the coupon took off; `amount` is after it.' })),
   ...VersionFields,
 }, { $id: 'Transaction' });
 

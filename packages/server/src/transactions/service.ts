@@ -39,6 +39,7 @@ export function renderTransaction(row: repo.TransactionRow, fees?: FeeSettings):
     refunds: (row.refunds ?? []).map((r) => ({ ...r, amount: toMajor(r.amount, row.currency) })),
     ...feesOf(row, fees),
     ...(row.attribution && Object.keys(row.attribution).length ? { attribution: row.attribution } : {}),
+    ...(row.coupon_code ? { coupon: row.coupon_code, discount: toMajor(Number(row.discount ?? 0), row.currency) } : {}),
     ...versionOf(row),
   };
 }

@@ -1,6 +1,7 @@
 import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { SectionTabs } from '../people/parts.tsx';
 import { HubNewPage, HubPage, HubsPage } from './HubsPage.tsx';
+import { DiscountNewPage, DiscountPage, DiscountsPage } from './DiscountsPage.tsx';
 import { ProductNewPage } from './ProductNewPage.tsx';
 import { ProductPage } from './ProductPage.tsx';
 import { ProductsPage } from './ProductsPage.tsx';
@@ -8,13 +9,13 @@ import { ProductsPage } from './ProductsPage.tsx';
 function CatalogSection() {
   return (
     <>
-      <SectionTabs label="Catalog" links={[{ to: '/catalog/products', label: 'Products' }, { to: '/catalog/hubs', label: 'Hubs' }]} />
+      <SectionTabs label="Catalog" links={[{ to: '/catalog/products', label: 'Products' }, { to: '/catalog/hubs', label: 'Hubs' }, { to: '/catalog/discounts', label: 'Discounts' }]} />
       <Outlet />
     </>
   );
 }
 
-/** `/catalog`: products and hubs, each listed, created and edited. */
+/** `/catalog`: products, hubs and discounts (coupons), each listed, created and edited. */
 export const catalogRoutes: RouteObject[] = [
   {
     element: <CatalogSection />,
@@ -26,6 +27,9 @@ export const catalogRoutes: RouteObject[] = [
       { path: 'hubs', element: <HubsPage /> },
       { path: 'hubs/new', element: <HubNewPage /> },
       { path: 'hubs/:id', element: <HubPage /> },
+      { path: 'discounts', element: <DiscountsPage /> },
+      { path: 'discounts/new', element: <DiscountNewPage /> },
+      { path: 'discounts/:id', element: <DiscountPage /> },
     ],
   },
 ];
