@@ -42,6 +42,7 @@ export type TransactionRefundedData = Schemas['TransactionRefundedData'];
 export type PaymentLink = Schemas['PaymentLink'];
 export type Brand = Schemas['Brand'];
 export type CheckoutLink = Schemas['CheckoutLink'];
+export type Affiliate = Schemas['Affiliate'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type CreatedWebhookEndpoint = Schemas['CreatedWebhookEndpoint'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
@@ -82,6 +83,10 @@ export type CheckoutLinkCreateParams = RequestBody<'createCheckoutLink'>;
 export type CheckoutLinkUpdateParams = RequestBody<'updateCheckoutLink'>;
 /** Checkout links: page, plus `tier` (only links naming that tier). */
 export type CheckoutLinkListParams = QueryParams<'listCheckoutLinks'>;
+export type AffiliateCreateParams = RequestBody<'createAffiliate'>;
+export type AffiliateUpdateParams = RequestBody<'updateAffiliate'>;
+/** Affiliates: page, plus `status`. */
+export type AffiliateListParams = QueryParams<'listAffiliates'>;
 export type ImportParams = RequestBody<'importHubMembers'>;
 export type ImportQueued = ResponseData<'importHubMembers'>;
 export type WebhookEndpointCreateParams = RequestBody<'createWebhookEndpoint'>;

@@ -2,6 +2,62 @@
 // Do not edit: change the server's schemas and regenerate; a test fails when this file is stale.
 
 export interface paths {
+    "/affiliates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List affiliates
+         * @description Our addition. The affiliates of this mode with their sales and commissions, newest first; `status` keeps one status.
+         *
+         *     Scope: `products:read` or `transactions:read`.
+         */
+        get: operations["listAffiliates"];
+        put?: never;
+        /**
+         * Create an affiliate
+         * @description Our addition. Someone who earns a commission on the sales they bring: a payment link naming their `code` in `items[].affiliate`, or a checkout link opened with `?ref=CODE`. The commission is a percent of the payment's net, held for AFFILIATE_HOLD (default 30 days; refunds within it claw it back), then earned and deducted from your payouts. Test keys make test affiliates.
+         *
+         *     Scope: `products:write`.
+         */
+        post: operations["createAffiliate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/affiliates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an affiliate
+         * @description Our addition. One affiliate with, per currency, the sales attributed to it and its commission pending (in the hold), earned and paid out.
+         *
+         *     Scope: `products:read` or `transactions:read`.
+         */
+        get: operations["getAffiliate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an affiliate
+         * @description Our addition. Changes the fields sent. A new percent applies to sales from now on (commissions already recorded keep theirs); `status: archived` stops its code attributing new sales (renewals included) and keeps what it earned.
+         *
+         *     Scope: `products:write`.
+         */
+        patch: operations["updateAffiliate"];
+        trace?: never;
+    };
     "/brand": {
         parameters: {
             query?: never;
@@ -1089,6 +1145,81 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "id": "aff_3kTq9ZrV7mXw2PaLbN4c",
+         *       "mode": "live",
+         *       "name": "Rita Inks",
+         *       "email": "rita@example.com",
+         *       "code": "RITA10",
+         *       "commissionPercent": 20,
+         *       "productCommissions": [
+         *         {
+         *           "productID": "prod_8fJ2kLm9QxR4tV7wY1zA",
+         *           "commissionPercent": 30
+         *         }
+         *       ],
+         *       "recurring": true,
+         *       "status": "active",
+         *       "stats": [
+         *         {
+         *           "currency": "USD",
+         *           "sales": 3,
+         *           "salesAmount": 90,
+         *           "pending": 11.4,
+         *           "earned": 5.7,
+         *           "paidOut": 5.7
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-02T10:15:00.000Z",
+         *       "version": 1,
+         *       "updatedAt": "2026-11-02T10:15:00.000Z"
+         *     }
+         */
+        Affiliate: {
+            code: string;
+            commissionPercent: number;
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            /** @description `aff_…` */
+            id: string;
+            /** @description `test` or `live`, from the key that made it: a test affiliate earns on test sales only. */
+            mode: string;
+            name: string;
+            /** @description Products with their own percent; others earn `commissionPercent`. */
+            productCommissions: {
+                /** @description Percent of the payment's net (amount less platform fee), 0 to 100, at most two decimals. */
+                commissionPercent: number;
+                /** @description A product (or hub) id of your brand. */
+                productID: string;
+            }[];
+            /** @description Whether renewals of a subscription the affiliate brought earn commission too. */
+            recurring: boolean;
+            /** @description Per currency, in this mode. */
+            stats: {
+                currency: string;
+                /** @description Commission past its hold: fixed, owed to the affiliate (deducted from your payouts). */
+                earned: number;
+                /** @description The part of `earned` already deducted from a payout. */
+                paidOut: number;
+                /** @description Commission still in its hold (AFFILIATE_HOLD): a refund made now reduces it. */
+                pending: number;
+                /** @description Attributed payments that succeeded (renewals included when the affiliate earns on them). */
+                sales: number;
+                /** @description Their amounts in all, as a decimal. */
+                salesAmount: number;
+            }[];
+            /** @description `active`, or `archived` (its code attributes nothing new; what it earned stays). */
+            status: string;
+            /**
+             * Format: date-time
+             * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+             */
+            updatedAt: string;
+            /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+            version: number;
+        };
         Brand: {
             accentColor?: string;
             defaultCurrency?: string;
@@ -1791,6 +1922,13 @@ export interface components {
             type?: "free" | "one_off" | "recurring" | "pay_what_you_want";
         };
         Transaction: {
+            /** @description Our addition: the affiliate the payment is attributed to (docs/affiliates.md). */
+            affiliate?: {
+                /** @description The code the sale came with. */
+                code: string;
+                /** @description The affiliate (`aff_…`; GET /affiliates/{id} shows its commissions). */
+                id: string;
+            };
             /** @description Decimal amount, e.g. 25.5. */
             amount: number;
             /** @description Our addition: where the buyer came from, from the payment link's utmRef, adClickID and adType (the web checkout fills them from its address). */
@@ -1851,6 +1989,13 @@ export interface components {
             type: "transaction.failed";
         };
         TransactionRefundedData: {
+            /** @description Our addition: the affiliate the payment is attributed to (docs/affiliates.md). */
+            affiliate?: {
+                /** @description The code the sale came with. */
+                code: string;
+                /** @description The affiliate (`aff_…`; GET /affiliates/{id} shows its commissions). */
+                id: string;
+            };
             /** @description Decimal amount, e.g. 25.5. */
             amount: number;
             /** @description Our addition: where the buyer came from, from the payment link's utmRef, adClickID and adType (the web checkout fills them from its address). */
@@ -2145,6 +2290,214 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listAffiliates: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Only affiliates with this status. */
+                status?: "active" | "archived";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List affiliates */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            hasMore: boolean;
+                            items: components["schemas"]["Affiliate"][];
+                            /** @description Pass as `cursor` to get the next page; an empty string on the last page. */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    createAffiliate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Rita Inks",
+                 *       "email": "rita@example.com",
+                 *       "code": "RITA10",
+                 *       "commissionPercent": 20,
+                 *       "productCommissions": [
+                 *         {
+                 *           "productID": "prod_8fJ2kLm9QxR4tV7wY1zA",
+                 *           "commissionPercent": 30
+                 *         }
+                 *       ],
+                 *       "recurring": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What links name: letters, digits, `-` and `_`, 2 to 40 characters; case-insensitive, unique among the brand's active affiliates of this mode. */
+                    code: string;
+                    /** @description Percent of the payment's net (amount less platform fee), 0 to 100, at most two decimals. */
+                    commissionPercent: number;
+                    /**
+                     * Format: email
+                     * @description Where you reach the affiliate; nothing is sent to it.
+                     */
+                    email: string;
+                    name: string;
+                    productCommissions?: {
+                        /** @description Percent of the payment's net (amount less platform fee), 0 to 100, at most two decimals. */
+                        commissionPercent: number;
+                        /** @description A product (or hub) id of your brand. */
+                        productID: string;
+                    }[];
+                    /** @description Default false: only the first payment earns. */
+                    recurring?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Create an affiliate */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Affiliate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getAffiliate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The affiliate id (`aff_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an affiliate */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Affiliate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    updateAffiliate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The affiliate id (`aff_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What links name: letters, digits, `-` and `_`, 2 to 40 characters; case-insensitive, unique among the brand's active affiliates of this mode. */
+                    code?: string;
+                    /** @description Percent of the payment's net (amount less platform fee), 0 to 100, at most two decimals. */
+                    commissionPercent?: number;
+                    /**
+                     * Format: email
+                     * @description Where you reach the affiliate; nothing is sent to it.
+                     */
+                    email?: string;
+                    name?: string;
+                    /** @description The whole list; [] clears it. */
+                    productCommissions?: {
+                        /** @description Percent of the payment's net (amount less platform fee), 0 to 100, at most two decimals. */
+                        commissionPercent: number;
+                        /** @description A product (or hub) id of your brand. */
+                        productID: string;
+                    }[];
+                    recurring?: boolean;
+                    /**
+                     * @description `archived` stops new attributions; `active` restores it (if its code is free).
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+            };
+        };
+        responses: {
+            /** @description Update an affiliate */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Affiliate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getBrand: {
         parameters: {
             query?: never;
@@ -3079,7 +3432,7 @@ export interface operations {
                         }[];
                     };
                     items: {
-                        /** @description Recorded on the payment link. */
+                        /** @description The code of an active affiliate of your brand (POST /affiliates); the sale earns it a commission (docs/affiliates.md). An unknown code is refused. */
                         affiliate?: string;
                         /** @description How many of this tier; multiplies its price. Default 1. */
                         count?: number;

@@ -52,6 +52,8 @@ export function toPaymentLinkBody(offer: Offer, values: Record<string, string>, 
     id: offer.product?.id ?? offer.hub!.id,
     plan: offer.tier.id,
     type: offer.product?.type ?? 'membership',
+    // ?ref=CODE of the page's address: the affiliate the sale is attributed to (docs/affiliates.md).
+    ...(values.ref ? { affiliate: values.ref.slice(0, 500) } : {}),
   };
   if (offer.tier.type === 'pay_what_you_want') {
     const amount = (values.customAmount ?? '').trim().replace(/,/g, '.');
@@ -92,5 +94,6 @@ export function fieldOfProblem(field: string | undefined, offer: Offer): { input
   }
   if (/^items\[\d+\]\.customAmount$/.test(field ?? '')) return { input: 'customAmount', label: 'Your price' };
   if (field === 'countryCode') return { input: 'countryCode', label: 'Country code' };
+  if (/^items\[\d+\]\.affiliate$/.test(field ?? '')) return { input: '_form', label: 'Referral code (ref)' };
   return { input: '_form', label: '' };
 }

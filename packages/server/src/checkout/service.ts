@@ -20,6 +20,7 @@ import { releaseStock } from './stock.ts';
 import { noteMarketingConsent } from '../memberships/repository.ts';
 import { priceLink, type PurchaseTarget } from './pricing.ts';
 import { urlShapeProblem } from '../security/url-guard.ts';
+import { attributeSale, resolveAffiliateCodes } from '../affiliates/commissions.ts';
 import * as repo from './repository.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
@@ -47,6 +48,7 @@ export async function checkPaymentLink(tx: Queryable, principal: Principal, body
   const redirectProblem = body.redirectUrl === undefined ? undefined : urlShapeProblem(body.redirectUrl) ?? (isHttpUrl(body.redirectUrl) ? undefined : 'must be an http:// or https:// address');
   if (redirectProblem) problems.push({ field: 'redirectUrl', message: redirectProblem });
   const catalog = await resolveItems(tx, principal.brandId, body.items, problems);
+  const affiliate = await resolveAffiliateCodes(tx, principal.brandId, principal.mode, body.items, problems);
   if (problems.length) throw invalidAll(problems);
 
   const priced = priceLink(body, catalog, new Date(), problems);
@@ -57,7 +59,7 @@ export async function checkPaymentLink(tx: Queryable, principal: Principal, body
   const unsellable = provider.checkPurchases?.(priced.purchases);
   if (unsellable) problems.push({ field: 'items', message: unsellable });
   if (problems.length) throw invalidAll(problems);
-  return { catalog, priced, buyer };
+  return { catalog, priced, buyer, affiliate };
 }
 
 /** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
@@ -66,12 +68,13 @@ export async function createPaymentLink(
   /** Set by a reusable checkout link's page (checkout-links/pages.ts): the buyer's link points back at it. */
   from?: { checkoutLinkId: string },
 ): Promise<PaymentLink> {
-  const { catalog, priced, buyer } = await checkPaymentLink(tx, principal, body, providers);
+  const { catalog, priced, buyer, affiliate } = await checkPaymentLink(tx, principal, body, providers);
 
   const extras: Record<string, unknown> = {};
   for (const key of recorded) if (body[key] !== undefined) extras[key] = body[key];
   const affiliates = body.items.map((i) => i.affiliate ?? null);
   if (affiliates.some((a) => a !== null)) extras.affiliates = affiliates;
+  if (affiliate) extras.affiliateId = affiliate.id;
 
   const first = catalog[0];
   const link = await repo.insertLink(tx, {
@@ -159,7 +162,8 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
     await recordEvent(tx, { ...scope, type: 'transaction.failed', data: renderTransaction(moved) });
     return moved;
   }
-  await recordEvent(tx, { ...scope, type: 'transaction.succeeded', data: renderTransaction(moved) });
+  const attributed = await attributeSale(tx, moved); // its affiliate's commission (affiliates/)
+  await recordEvent(tx, { ...scope, type: 'transaction.succeeded', data: renderTransaction(attributed) });
   if (moved.amount > 0) await notePayable(tx, moved.brand_id, moved.mode, await modeNow(tx, moved.brand_id, moved.mode));
   const link = moved.payment_link_id ? await repo.completeLink(tx, moved.brand_id, moved.payment_link_id, moved.id) : undefined;
   if (!link) return moved;

@@ -26,6 +26,7 @@ export const tags = [
   { name: 'Hubs', description: 'Our addition: membership hubs and their tiers (plans), part of the catalog that test and live mode share. Guide: [Catalog](/docs/guides/catalog).' },
   { name: 'Hub members', description: 'Members of a membership hub, whatever their status.' },
   { name: 'Checkout', description: 'Payment links to the hosted checkout, and re-checking a payment. Guide: [Checkout](/docs/guides/checkout).' },
+  { name: 'Affiliates', description: 'Our addition: people who earn a commission on the sales they bring, and what they earned. Guide: [Affiliates](/docs/guides/affiliates).' },
   { name: 'Transactions', description: 'Payment attempts of the key\'s mode.' },
   { name: 'Imports', description: 'Bulk imports of hub members and product customers, and their progress. Guide: [Imports](/docs/guides/imports).' },
   { name: 'Webhooks', description: 'Endpoints that receive signed event deliveries, the delivery log and resends. Guide: [Webhooks](/docs/guides/webhooks).' },

@@ -71,6 +71,7 @@ export const guides = {
   payouts: 'Payouts',
   catalog: 'Catalog',
   'oauth-mcp': 'Apps and MCP',
+  affiliates: 'Affiliates',
 } as const;
 
 export type GuideName = keyof typeof guides;

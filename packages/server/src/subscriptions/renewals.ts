@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { attributeRenewal } from '../affiliates/commissions.ts';
 import type { Queryable } from '../db/client.ts';
 import { recordEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
@@ -131,7 +132,8 @@ export async function settleRenewal(
   const moved = await transactions.finishPending(tx, payment.brand_id, payment.id, state);
   if (!moved) return;
   const scope = { brandId: moved.brand_id, mode: moved.mode };
-  await recordEvent(tx, { ...scope, type: moved.status === 'succeeded' ? 'transaction.succeeded' : 'transaction.failed', data: renderTransaction(moved) });
+  const attributed = await attributeRenewal(tx, moved); // a recurring affiliate's commission (affiliates/)
+  await recordEvent(tx, { ...scope, type: moved.status === 'succeeded' ? 'transaction.succeeded' : 'transaction.failed', data: renderTransaction(attributed) });
   await applyRenewalOutcome(tx, moved, settings, now, providerRetryAt);
 }
 

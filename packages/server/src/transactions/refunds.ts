@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/client.ts';
+import { noteRefund as noteAffiliateRefund } from '../affiliates/commissions.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { recordEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
@@ -111,6 +112,7 @@ export async function settleRefund(tx: Queryable, refund: RefundRow, state: Refu
     appId,
   });
   await notePayable(tx, moved.transaction.brand_id, moved.transaction.mode, await modeNow(tx, moved.transaction.brand_id, moved.transaction.mode));
+  await noteAffiliateRefund(tx, moved.transaction, moved.refund.amount); // a refund within the hold claws the commission back
   const cancellations = moved.refund.revoke_access ? await endAccessBought(tx, moved.transaction, appId) : [];
   return { ...moved, cancellations };
 }

@@ -34,6 +34,8 @@ export interface TransactionRow {
   /** What the payment holds of limited stock (checkout/stock.ts), and where the buyer came from (migration 023). */
   stock_held?: import('../checkout/stock.ts').StockHeld | null;
   attribution?: Attribution | null;
+  /** The affiliate the payment is attributed to (migration 025, affiliates/). */
+  affiliate?: { id: string; code: string } | null;
   created_at: Date;
   /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
   version: number;
@@ -165,4 +167,13 @@ export async function settleInto(db: Queryable, brandId: string, payoutId: strin
      WHERE t.brand_id = $1 AND t.id = f.id AND t.payout_id IS NULL`,
     [brandId, payoutId, JSON.stringify(fees)],
   );
+}
+
+/** Records the affiliate a payment is attributed to, in the statement's transaction that settles it (affiliates/commissions.ts). */
+export async function setAffiliate(db: Queryable, brandId: string, id: string, affiliate: { id: string; code: string }): Promise<TransactionRow> {
+  const [row] = await db.query<TransactionRow>(
+    'UPDATE transactions SET affiliate = $3::text::jsonb WHERE brand_id = $1 AND id = $2 RETURNING *',
+    [brandId, id, JSON.stringify(affiliate)],
+  );
+  return row;
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { VersionFields } from '../object-version.ts';
+import { TransactionAffiliate } from '../affiliates/schemas.ts';
 
 /** One refund of a transaction (docs/refunds.md). Our addition. */
 export const Refund = Type.Object({
@@ -36,6 +37,7 @@ export const Transaction = Type.Object({
     adClickID: Type.Optional(Type.String({ description: 'The ad click id (gclid or fbclid).' })),
     adType: Type.Optional(Type.String({ description: '`google` (gclid) or `facebook` (fbclid), or as the payment link said.' })),
   }, { description: 'Our addition: where the buyer came from, from the payment link\'s utmRef, adClickID and adType (the web checkout fills them from its address).' })),
+  affiliate: Type.Optional(TransactionAffiliate),
   ...VersionFields,
 }, { $id: 'Transaction' });
 

@@ -39,6 +39,7 @@ export function renderTransaction(row: repo.TransactionRow, fees?: FeeSettings):
     refunds: (row.refunds ?? []).map((r) => ({ ...r, amount: toMajor(r.amount, row.currency) })),
     ...feesOf(row, fees),
     ...(row.attribution && Object.keys(row.attribution).length ? { attribution: row.attribution } : {}),
+    ...(row.affiliate ? { affiliate: { id: row.affiliate.id, code: row.affiliate.code } } : {}),
     ...versionOf(row),
   };
 }
