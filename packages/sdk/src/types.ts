@@ -53,6 +53,9 @@ export type Event = Schemas['Event'];
 export type Import = Schemas['Import'];
 export type ImportRecord = Schemas['ImportRecord'];
 export type Payout = Schemas['Payout'];
+/** GET /payouts/{id}: the payout with its lines (payments, fees, refunds, affiliate commissions). */
+export type PayoutDetail = Schemas['PayoutDetail'];
+export type PayoutLine = Schemas['PayoutLine'];
 export type EmailSummary = Schemas['EmailSummary'];
 export type Email = Schemas['Email'];
 export type EmailSettings = Schemas['EmailSettings'];

@@ -503,7 +503,7 @@ export interface paths {
         };
         /**
          * Get a payout
-         * @description Our addition (docs/payouts.md).
+         * @description Our addition (docs/payouts.md). With its `lines`: every payment, platform fee, refund and affiliate commission in it; their amounts add up to the payout's `amount` to the cent.
          *
          *     Scope: `transactions:read`.
          */
@@ -1630,11 +1630,17 @@ export interface components {
             link: string;
         };
         Payout: {
+            /** @description Our addition: affiliate commissions deducted (earned, past their hold), as a decimal (docs/affiliates.md). */
+            affiliateCommission?: number;
             /** @description Net amount paid out: gross minus fees, as a decimal. */
             amount: number;
+            /** @description Our addition: how many affiliate commissions were deducted. */
+            commissionCount?: number;
             currency: string;
             /** @description Platform fees deducted, as a decimal. */
             fee: number;
+            /** @description Our addition: the payments' amounts in all, as a decimal. amount = gross - fee - refunded - affiliateCommission, to the cent. */
+            gross?: number;
             /** @description `po_…` */
             id: string;
             mode: "test" | "live";
@@ -1656,6 +1662,93 @@ export interface components {
             updatedAt: string;
             /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
             version: number;
+        };
+        /**
+         * @example {
+         *       "id": "po_7hQ2mXk9LrT4vW1yZb3n",
+         *       "amount": 7.36,
+         *       "currency": "USD",
+         *       "fee": 0.8,
+         *       "transactionCount": 1,
+         *       "refunded": 0,
+         *       "refundCount": 0,
+         *       "gross": 10,
+         *       "affiliateCommission": 1.84,
+         *       "commissionCount": 1,
+         *       "periodStart": "2026-11-01T00:00:00.000Z",
+         *       "periodEnd": "2026-11-02T00:00:00.000Z",
+         *       "settledAt": "2026-11-02T00:00:00.000Z",
+         *       "mode": "live",
+         *       "version": 1,
+         *       "updatedAt": "2026-11-02T00:00:00.000Z",
+         *       "lines": [
+         *         {
+         *           "type": "payment",
+         *           "amount": 10,
+         *           "txref": "tx_4kP9qR2mVx7LwT3b"
+         *         },
+         *         {
+         *           "type": "fee",
+         *           "amount": -0.8,
+         *           "txref": "tx_4kP9qR2mVx7LwT3b"
+         *         },
+         *         {
+         *           "type": "affiliate_commission",
+         *           "amount": -1.84,
+         *           "txref": "tx_4kP9qR2mVx7LwT3b",
+         *           "id": "com_2Lm8Qx4rT9vW7yZb1kPn",
+         *           "affiliateID": "aff_3kTq9ZrV7mXw2PaLbN4c"
+         *         }
+         *       ]
+         *     }
+         */
+        PayoutDetail: {
+            /** @description Our addition: affiliate commissions deducted (earned, past their hold), as a decimal (docs/affiliates.md). */
+            affiliateCommission?: number;
+            /** @description Net amount paid out: gross minus fees, as a decimal. */
+            amount: number;
+            /** @description Our addition: how many affiliate commissions were deducted. */
+            commissionCount?: number;
+            currency: string;
+            /** @description Platform fees deducted, as a decimal. */
+            fee: number;
+            /** @description Our addition: the payments' amounts in all, as a decimal. amount = gross - fee - refunded - affiliateCommission, to the cent. */
+            gross?: number;
+            /** @description `po_…` */
+            id: string;
+            /** @description Our addition, on GET /payouts/{id}: every payment, fee, refund and affiliate commission in it, oldest payment first. */
+            lines: components["schemas"]["PayoutLine"][];
+            mode: "test" | "live";
+            /** Format: date-time */
+            periodEnd: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** @description Our addition: how many refunds were deducted. */
+            refundCount: number;
+            /** @description Our addition: refunds deducted, as a decimal (docs/refunds.md). amount = gross - fee - refunded. */
+            refunded: number;
+            /** Format: date-time */
+            settledAt: string;
+            transactionCount: number;
+            /**
+             * Format: date-time
+             * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+             */
+            updatedAt: string;
+            /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+            version: number;
+        };
+        PayoutLine: {
+            /** @description On `affiliate_commission`: the affiliate owed it. */
+            affiliateID?: string;
+            /** @description Signed decimal amount in the payout's currency. */
+            amount: number;
+            /** @description The refund (`rfd_…`) or commission (`com_…`). */
+            id?: string;
+            /** @description The transaction the line is about. */
+            txref: string;
+            /** @description `payment` (its amount, positive), `fee` (the platform fee on that payment), `refund` and `affiliate_commission` (deducted, negative). */
+            type: "payment" | "fee" | "refund" | "affiliate_commission";
         };
         /** @description The body of a `payout.settled` delivery. */
         PayoutSettledEvent: {
@@ -3588,7 +3681,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data: components["schemas"]["Payout"];
+                        data: components["schemas"]["PayoutDetail"];
                     };
                 };
             };

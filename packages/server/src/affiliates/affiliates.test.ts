@@ -126,7 +126,8 @@ describe('affiliate routes', () => {
       [{ productCommissions: [{ productID: other.ids.usd, commissionPercent: 5 }] }, 'productCommissions[0].productID'],
       [{ payout: 'weekly' }, 'payout'],
     ] as const) {
-      const res = await api('POST', '/affiliates', b.key, { name: 'R', email: 'r@example.com', code: `BAD${++n}`, commissionPercent: 10, ...body });
+      const valid: Record<string, unknown> = { name: 'R', email: 'r@example.com', code: `BAD${++n}`, commissionPercent: 10 };
+      const res = await api('POST', '/affiliates', b.key, { ...valid, ...body });
       assert.equal(res.statusCode, 400, res.body);
       assert.ok(res.json().message.includes(`\`${field}\``), res.json().message);
     }
@@ -215,8 +216,8 @@ describe('attribution and commission', () => {
     assert.equal(renewals[0].affiliate, null, 'not recurring: the renewal is not attributed');
     assert.deepEqual(renewals[1].affiliate, { id: recurring.id, code: recurring.code });
     // 5.00 USD, fee 0.55, net 4.45: 10% is 0.445, 0.45 half up, per payment
-    assert.deepEqual((await affiliate(b.key, recurring.id)).stats[0], { currency: 'USD', sales: 2, salesAmount: 10, pending: 0.45, earned: 0.45, paidOut: 0 });
-    assert.deepEqual((await affiliate(b.key, once.id)).stats[0], { currency: 'USD', sales: 1, salesAmount: 5, pending: 0, earned: 0.45, paidOut: 0 });
+    assert.deepEqual((await affiliate(b.key, recurring.id)).stats[0], { currency: 'USD', sales: 2, salesAmount: 10, pending: 0.45, earned: 0.45, paidOut: 0.45 });
+    assert.deepEqual((await affiliate(b.key, once.id)).stats[0], { currency: 'USD', sales: 1, salesAmount: 5, pending: 0, earned: 0.45, paidOut: 0.45 });
   });
 
   it('attributes a web checkout sale by ?ref=CODE, and answers an unknown code with a 400 page', async () => {

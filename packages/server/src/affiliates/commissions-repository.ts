@@ -82,3 +82,18 @@ export async function affiliateOfSubscriptionPurchase(db: Queryable, brandId: st
   );
   return row?.affiliate;
 }
+
+/** The commissions a payout deducted (above zero), oldest first, with their payment's txref (its lines). */
+export function deductedBy(db: Queryable, brandId: string, payoutId: string) {
+  return db.query<CommissionRow & { txref: string }>(
+    `SELECT c.*, t.txref FROM affiliate_commissions c JOIN transactions t ON t.brand_id = c.brand_id AND t.id = c.transaction_id
+     WHERE c.brand_id = $1 AND c.payout_id = $2 AND c.amount > 0 ORDER BY c.paid_at, c.id`,
+    [brandId, payoutId],
+  );
+}
+
+/** Whether any commission of the brand and mode is still to be deducted (its payout schedule must stay). */
+export async function anyUnsettled(db: Queryable, brandId: string, mode: Mode): Promise<boolean> {
+  const [row] = await db.query('SELECT 1 FROM affiliate_commissions WHERE brand_id = $1 AND mode = $2 AND payout_id IS NULL LIMIT 1', [brandId, mode]);
+  return row !== undefined;
+}

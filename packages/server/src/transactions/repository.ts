@@ -177,3 +177,8 @@ export async function setAffiliate(db: Queryable, brandId: string, id: string, a
   );
   return row;
 }
+
+/** The transactions a payout settled, oldest first (its lines, payouts/service.ts). */
+export function inPayout(db: Queryable, brandId: string, payoutId: string) {
+  return db.query<TransactionRow>('SELECT * FROM transactions WHERE brand_id = $1 AND payout_id = $2 ORDER BY created_at, id', [brandId, payoutId]);
+}

@@ -57,6 +57,11 @@ CREATE INDEX affiliate_commissions_unsettled ON affiliate_commissions (brand_id,
 -- subscription, when that affiliate earns on renewals.
 ALTER TABLE transactions ADD COLUMN affiliate jsonb;
 
+-- A payout's lines (GET /payouts/{id}): what it settled, deducted and charged, found by payout.
+CREATE INDEX transactions_payout ON transactions (brand_id, payout_id) WHERE payout_id IS NOT NULL;
+CREATE INDEX refunds_payout ON refunds (brand_id, payout_id) WHERE payout_id IS NOT NULL;
+CREATE INDEX affiliate_commissions_payout ON affiliate_commissions (brand_id, payout_id) WHERE payout_id IS NOT NULL;
+
 -- What a payout deducted for affiliate commissions (minor units) and how many.
 ALTER TABLE payouts
   ADD COLUMN affiliate_commission bigint NOT NULL DEFAULT 0,
