@@ -1082,6 +1082,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "transaction.disputed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.disputed
+         * @description Sent to endpoints subscribed to `transaction.disputed`. Verify the signature over the raw body before trusting it (the SDK's `verifyWebhook` does), answer 2xx quickly, and dedupe on the event id: delivery is at least once.
+         */
+        post: operations["onTransactionDisputedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "transaction.failed": {
         parameters: {
             query?: never;
@@ -1310,6 +1330,23 @@ export interface components {
             /** @description Where deliveries are POSTed: https:// (test mode also accepts http://localhost, http://127.0.0.1 and http://[::1]). */
             url: string;
         };
+        Dispute: {
+            /** @description Decimal amount disputed. */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description When it was won or lost.
+             */
+            closedAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The provider's id for it (Stripe: `du_…`). */
+            id: string;
+            /** @description Why the buyer disputed it (Stripe: `fraudulent`, `product_not_received`, …). */
+            reason: string | null;
+            /** @description The provider's words: `needs_response`, `under_review`, `won`, `lost` (Stripe also has `warning_*` for inquiries). */
+            status: string;
+        };
         Email: {
             attempts: number;
             class: "transactional" | "marketing";
@@ -1426,7 +1463,7 @@ export interface components {
          * @description The kinds of event a webhook endpoint can subscribe to.
          * @enum {string}
          */
-        EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed";
+        EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "transaction.disputed" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed";
         Hub: {
             /** Format: date-time */
             createdAt: string;
@@ -2040,6 +2077,7 @@ export interface components {
                 email: string;
                 name: string;
             };
+            dispute?: components["schemas"]["Dispute"];
             /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
             fee?: number;
             /** @description The metadata given when the payment link was made. */
@@ -2067,6 +2105,19 @@ export interface components {
             updatedAt: string;
             /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
             version: number;
+        };
+        /** @description The body of a `transaction.disputed` delivery. */
+        TransactionDisputedEvent: {
+            /** Format: date-time */
+            created: string;
+            data: components["schemas"]["Transaction"];
+            /** @description The event id (`evt_…`): the same on every retry and resend; dedupe on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transaction.disputed";
         };
         /** @description The body of a `transaction.failed` delivery. */
         TransactionFailedEvent: {
@@ -2107,6 +2158,7 @@ export interface components {
                 email: string;
                 name: string;
             };
+            dispute?: components["schemas"]["Dispute"];
             /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
             fee?: number;
             /** @description The metadata given when the payment link was made. */
@@ -2262,7 +2314,7 @@ export interface components {
             url: string;
         };
         /** @description Any webhook delivery body, discriminated on `type`. */
-        WebhookEvent: components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionFailedEvent"] | components["schemas"]["TransactionRefundedEvent"] | components["schemas"]["PayoutSettledEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionExpiredEvent"] | components["schemas"]["SubscriptionCompletedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRemovedEvent"];
+        WebhookEvent: components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionFailedEvent"] | components["schemas"]["TransactionRefundedEvent"] | components["schemas"]["TransactionDisputedEvent"] | components["schemas"]["PayoutSettledEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionExpiredEvent"] | components["schemas"]["SubscriptionCompletedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRemovedEvent"];
     };
     responses: {
         /** @description `validation_failed` or `invalid_json`: a parameter or body field is invalid; `message` names it and `data.details` lists every problem. */
@@ -4885,6 +4937,37 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubscriptionRenewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else (or no answer in time) is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTransactionDisputedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64-decoded secret after `whsec_`. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the signing secret string (`whsec_…`). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionDisputedEvent"];
             };
         };
         responses: {

@@ -50,6 +50,7 @@ export const eventPayloads = {
   'transaction.succeeded': Transaction,
   'transaction.failed': Transaction,
   'transaction.refunded': TransactionRefundedData,
+  'transaction.disputed': Transaction,
   'payout.settled': Payout,
   'subscription.renewed': SubscriptionEventData,
   'subscription.expired': SubscriptionEventData,

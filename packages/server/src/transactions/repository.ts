@@ -36,6 +36,8 @@ export interface TransactionRow {
   attribution?: Attribution | null;
   /** The affiliate the payment is attributed to (migration 025, affiliates/). */
   affiliate?: { id: string; code: string } | null;
+  /** A dispute of the payment the provider reported (migration 025, transactions/disputes.ts). */
+  dispute?: DisputeSummary | null;
   created_at: Date;
   /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
   version: number;
@@ -48,6 +50,16 @@ export interface RefundSummary {
   reason: string | null;
   status: 'pending' | 'succeeded' | 'failed';
   createdAt: string;
+}
+
+export interface DisputeSummary {
+  id: string;
+  status: string;
+  /** Minor units. */
+  amount: number;
+  reason: string | null;
+  createdAt: string;
+  closedAt?: string;
 }
 
 export type NewTransaction = Omit<TransactionRow, 'refunded_amount' | 'refunds' | 'created_at' | 'updated_at' | 'version' | 'failure_code' | 'failure_message'>;
@@ -181,4 +193,13 @@ export async function setAffiliate(db: Queryable, brandId: string, id: string, a
 /** The transactions a payout settled, oldest first (its lines, payouts/service.ts). */
 export function inPayout(db: Queryable, brandId: string, payoutId: string) {
   return db.query<TransactionRow>('SELECT * FROM transactions WHERE brand_id = $1 AND payout_id = $2 ORDER BY created_at, id', [brandId, payoutId]);
+}
+
+/** Records where a dispute of the payment stands (a change of the transaction: its version moves). */
+export async function setDispute(db: Queryable, brandId: string, id: string, dispute: DisputeSummary): Promise<TransactionRow> {
+  const [row] = await db.query<TransactionRow>(
+    `UPDATE transactions SET dispute = $3::text::jsonb, ${bumpVersionSql} WHERE brand_id = $1 AND id = $2 RETURNING *`,
+    [brandId, id, JSON.stringify(dispute)],
+  );
+  return row;
 }

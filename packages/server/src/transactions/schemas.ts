@@ -15,6 +15,16 @@ export const Refund = Type.Object({
 
 export type Refund = Static<typeof Refund>;
 
+/** A dispute (chargeback) of a payment, as the provider reports it (docs/refunds.md, Disputes). Our addition. */
+export const Dispute = Type.Object({
+  id: Type.String({ description: 'The provider\'s id for it (Stripe: `du_…`).' }),
+  status: Type.String({ description: 'The provider\'s words: `needs_response`, `under_review`, `won`, `lost` (Stripe also has `warning_*` for inquiries).' }),
+  amount: Type.Number({ description: 'Decimal amount disputed.' }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the buyer disputed it (Stripe: `fraudulent`, `product_not_received`, …).' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  closedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When it was won or lost.' })),
+}, { $id: 'Dispute' });
+
 export const Transaction = Type.Object({
   txref: Type.String({ description: 'The transaction reference; the id in /transactions/{id}.' }),
   type: Type.String({ description: '`purchase` or `renewal`.' }),
@@ -38,6 +48,8 @@ export const Transaction = Type.Object({
     adType: Type.Optional(Type.String({ description: '`google` (gclid) or `facebook` (fbclid), or as the payment link said.' })),
   }, { description: 'Our addition: where the buyer came from, from the payment link\'s utmRef, adClickID and adType (the web checkout fills them from its address).' })),
   affiliate: Type.Optional(TransactionAffiliate),
+  // Our addition: present once the buyer disputed the payment with their bank; a lost dispute is also a refund in `refunds`.
+  dispute: Type.Optional(Dispute),
   ...VersionFields,
 }, { $id: 'Transaction' });
 

@@ -59,6 +59,10 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date()):
       const refund = { id: `rfd_sample_${tag}`, amount: 10, reason: 'Bought twice by mistake', status: 'succeeded' as const, createdAt: at };
       return { ...transaction('succeeded'), refundedAmount: 10, refunds: [refund], version: 4, refund };
     },
+    'transaction.disputed': () => ({
+      ...transaction('succeeded'), version: 3,
+      dispute: { id: `du_sample_${tag}`, status: 'needs_response', amount: 25.5, reason: 'fraudulent', createdAt: at },
+    }),
     'subscription.renewed': () => subscription('active', 'succeeded'),
     'subscription.expired': () => subscription('expired'),
     'subscription.completed': () => subscription('completed', 'succeeded'),

@@ -57,6 +57,10 @@ CREATE INDEX affiliate_commissions_unsettled ON affiliate_commissions (brand_id,
 -- subscription, when that affiliate earns on renewals.
 ALTER TABLE transactions ADD COLUMN affiliate jsonb;
 
+-- A dispute (chargeback) of the payment, as the provider reports it (docs/refunds.md, Disputes):
+-- {"id", "status", "amount", "reason", "createdAt", "closedAt"}; null when it was never disputed.
+ALTER TABLE transactions ADD COLUMN dispute jsonb;
+
 -- A payout's lines (GET /payouts/{id}): what it settled, deducted and charged, found by payout.
 CREATE INDEX transactions_payout ON transactions (brand_id, payout_id) WHERE payout_id IS NOT NULL;
 CREATE INDEX refunds_payout ON refunds (brand_id, payout_id) WHERE payout_id IS NOT NULL;
