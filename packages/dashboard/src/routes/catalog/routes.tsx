@@ -1,6 +1,7 @@
 import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { SectionTabs } from '../people/parts.tsx';
 import { HubNewPage, HubPage, HubsPage } from './HubsPage.tsx';
+import { AffiliateNewPage, AffiliatePage, AffiliatesPage } from './AffiliatesPage.tsx';
 import { ProductNewPage } from './ProductNewPage.tsx';
 import { ProductPage } from './ProductPage.tsx';
 import { ProductsPage } from './ProductsPage.tsx';
@@ -8,7 +9,7 @@ import { ProductsPage } from './ProductsPage.tsx';
 function CatalogSection() {
   return (
     <>
-      <SectionTabs label="Catalog" links={[{ to: '/catalog/products', label: 'Products' }, { to: '/catalog/hubs', label: 'Hubs' }]} />
+      <SectionTabs label="Catalog" links={[{ to: '/catalog/products', label: 'Products' }, { to: '/catalog/hubs', label: 'Hubs' }, { to: '/catalog/affiliates', label: 'Affiliates' }]} />
       <Outlet />
     </>
   );
@@ -26,6 +27,9 @@ export const catalogRoutes: RouteObject[] = [
       { path: 'hubs', element: <HubsPage /> },
       { path: 'hubs/new', element: <HubNewPage /> },
       { path: 'hubs/:id', element: <HubPage /> },
+      { path: 'affiliates', element: <AffiliatesPage /> },
+      { path: 'affiliates/new', element: <AffiliateNewPage /> },
+      { path: 'affiliates/:id', element: <AffiliatePage /> },
     ],
   },
 ];
