@@ -1330,6 +1330,16 @@ export interface components {
             /** @description Where deliveries are POSTed: https:// (test mode also accepts http://localhost, http://127.0.0.1 and http://[::1]). */
             url: string;
         };
+        /**
+         * @example {
+         *       "id": "du_1Q2w3E4r5T6y7U8i",
+         *       "status": "lost",
+         *       "amount": 39.5,
+         *       "reason": "fraudulent",
+         *       "createdAt": "2026-11-20T09:12:00.000Z",
+         *       "closedAt": "2026-12-04T16:40:00.000Z"
+         *     }
+         */
         Dispute: {
             /** @description Decimal amount disputed. */
             amount: number;
@@ -1775,6 +1785,15 @@ export interface components {
             /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
             version: number;
         };
+        /**
+         * @example {
+         *       "type": "affiliate_commission",
+         *       "amount": -1.84,
+         *       "txref": "tx_4kP9qR2mVx7LwT3b",
+         *       "id": "com_2Lm8Qx4rT9vW7yZb1kPn",
+         *       "affiliateID": "aff_3kTq9ZrV7mXw2PaLbN4c"
+         *     }
+         */
         PayoutLine: {
             /** @description On `affiliate_commission`: the affiliate owed it. */
             affiliateID?: string;
@@ -2052,7 +2071,13 @@ export interface components {
             type?: "free" | "one_off" | "recurring" | "pay_what_you_want";
         };
         Transaction: {
-            /** @description Our addition: the affiliate the payment is attributed to (docs/affiliates.md). */
+            /**
+             * @description Our addition: the affiliate the payment is attributed to (docs/affiliates.md).
+             * @example {
+             *       "id": "aff_3kTq9ZrV7mXw2PaLbN4c",
+             *       "code": "RITA10"
+             *     }
+             */
             affiliate?: {
                 /** @description The code the sale came with. */
                 code: string;
@@ -2133,7 +2158,13 @@ export interface components {
             type: "transaction.failed";
         };
         TransactionRefundedData: {
-            /** @description Our addition: the affiliate the payment is attributed to (docs/affiliates.md). */
+            /**
+             * @description Our addition: the affiliate the payment is attributed to (docs/affiliates.md).
+             * @example {
+             *       "id": "aff_3kTq9ZrV7mXw2PaLbN4c",
+             *       "code": "RITA10"
+             *     }
+             */
             affiliate?: {
                 /** @description The code the sale came with. */
                 code: string;

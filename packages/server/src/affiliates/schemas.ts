@@ -27,7 +27,7 @@ export const AffiliateStats = Type.Object({
   pending: Type.Number({ description: 'Commission still in its hold (AFFILIATE_HOLD): a refund made now reduces it.' }),
   earned: Type.Number({ description: 'Commission past its hold: fixed, owed to the affiliate (deducted from your payouts).' }),
   paidOut: Type.Number({ description: 'The part of `earned` already deducted from a payout.' }),
-});
+}, { examples: [{ currency: 'USD', sales: 3, salesAmount: 90, pending: 11.4, earned: 5.7, paidOut: 5.7 }] });
 
 export const Affiliate = Type.Object({
   id: Type.String({ description: '`aff_…`' }),
@@ -93,4 +93,7 @@ export const AffiliateListQuery = Type.Object({
 export const TransactionAffiliate = Type.Object({
   id: Type.String({ description: 'The affiliate (`aff_…`; GET /affiliates/{id} shows its commissions).' }),
   code: Type.String({ description: 'The code the sale came with.' }),
-}, { description: 'Our addition: the affiliate the payment is attributed to (docs/affiliates.md).' });
+}, {
+  description: 'Our addition: the affiliate the payment is attributed to (docs/affiliates.md).',
+  examples: [{ id: 'aff_3kTq9ZrV7mXw2PaLbN4c', code: 'RITA10' }],
+});

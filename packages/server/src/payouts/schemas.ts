@@ -12,7 +12,10 @@ export const PayoutLine = Type.Object({
   txref: Type.String({ description: 'The transaction the line is about.' }),
   id: Type.Optional(Type.String({ description: 'The refund (`rfd_…`) or commission (`com_…`).' })),
   affiliateID: Type.Optional(Type.String({ description: 'On `affiliate_commission`: the affiliate owed it.' })),
-}, { $id: 'PayoutLine' });
+}, {
+  $id: 'PayoutLine',
+  examples: [{ type: 'affiliate_commission', amount: -1.84, txref: 'tx_4kP9qR2mVx7LwT3b', id: 'com_2Lm8Qx4rT9vW7yZb1kPn', affiliateID: 'aff_3kTq9ZrV7mXw2PaLbN4c' }],
+});
 export type PayoutLine = Static<typeof PayoutLine>;
 
 export const PayoutDetail = Type.Object({

@@ -23,7 +23,10 @@ export const Dispute = Type.Object({
   reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the buyer disputed it (Stripe: `fraudulent`, `product_not_received`, …).' }),
   createdAt: Type.String({ format: 'date-time' }),
   closedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When it was won or lost.' })),
-}, { $id: 'Dispute' });
+}, {
+  $id: 'Dispute',
+  examples: [{ id: 'du_1Q2w3E4r5T6y7U8i', status: 'lost', amount: 39.5, reason: 'fraudulent', createdAt: '2026-11-20T09:12:00.000Z', closedAt: '2026-12-04T16:40:00.000Z' }],
+});
 
 export const Transaction = Type.Object({
   txref: Type.String({ description: 'The transaction reference; the id in /transactions/{id}.' }),
