@@ -10,6 +10,7 @@ import { Webhooks } from './resources/webhooks.ts';
 import { TestHelpers } from './resources/test-helpers.ts';
 import { BrandProfile, CheckoutLinks } from './resources/storefront.ts';
 import { Coupons } from './resources/coupons.ts';
+import { Affiliates } from './resources/affiliates.ts';
 import type { Ping } from './types.ts';
 
 /**
@@ -36,6 +37,8 @@ export class Client {
   readonly brand: BrandProfile;
   readonly checkoutLinks: CheckoutLinks;
   readonly coupons: Coupons;
+  /** Affiliates and their commissions (docs/affiliates.md). */
+  readonly affiliates: Affiliates;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -56,6 +59,7 @@ export class Client {
     this.brand = new BrandProfile(this.#r);
     this.checkoutLinks = new CheckoutLinks(this.#r);
     this.coupons = new Coupons(this.#r);
+    this.affiliates = new Affiliates(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

@@ -44,6 +44,7 @@ export type Brand = Schemas['Brand'];
 export type CheckoutLink = Schemas['CheckoutLink'];
 export type Coupon = Schemas['Coupon'];
 export type CouponWithRedemptions = Schemas['CouponWithRedemptions'];
+export type Affiliate = Schemas['Affiliate'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type CreatedWebhookEndpoint = Schemas['CreatedWebhookEndpoint'];
 export type WebhookDelivery = Schemas['WebhookDelivery'];
@@ -55,6 +56,9 @@ export type Import = Schemas['Import'];
 export type ImportRecord = Schemas['ImportRecord'];
 export type ImportRecordOutcome = Schemas['ImportRecordOutcome'];
 export type Payout = Schemas['Payout'];
+/** GET /payouts/{id}: the payout with its lines (payments, fees, refunds, affiliate commissions). */
+export type PayoutDetail = Schemas['PayoutDetail'];
+export type PayoutLine = Schemas['PayoutLine'];
 export type EmailSummary = Schemas['EmailSummary'];
 export type Email = Schemas['Email'];
 export type EmailSettings = Schemas['EmailSettings'];
@@ -89,6 +93,10 @@ export type CouponCreateParams = RequestBody<'createCoupon'>;
 export type CouponUpdateParams = RequestBody<'updateCoupon'>;
 /** Coupons: page, plus `status` and `code` filters. */
 export type CouponListParams = QueryParams<'listCoupons'>;
+export type AffiliateCreateParams = RequestBody<'createAffiliate'>;
+export type AffiliateUpdateParams = RequestBody<'updateAffiliate'>;
+/** Affiliates: page, plus `status`. */
+export type AffiliateListParams = QueryParams<'listAffiliates'>;
 export type ImportParams = RequestBody<'importHubMembers'>;
 export type ImportQueued = ResponseData<'importHubMembers'>;
 /** `records: true` also answers what happened to each record. */

@@ -41,6 +41,7 @@ import { clockRoutes } from './test-clock/routes.ts';
 import { brandRoutes } from './brands/routes.ts';
 import { checkoutLinkRoutes } from './checkout-links/routes.ts';
 import { couponRoutes } from './coupons/routes.ts';
+import { affiliateRoutes } from './affiliates/routes.ts';
 import { storefrontPages } from './storefront/pages.ts';
 import { checkoutLinkPages } from './checkout-links/pages.ts';
 import { dashboardStatic } from './dashboard/static.ts';
@@ -165,6 +166,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     brandRoutes(v1, deps);
     checkoutLinkRoutes(v1, deps);
     couponRoutes(v1, deps);
+    affiliateRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {

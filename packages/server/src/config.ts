@@ -100,6 +100,8 @@ export interface PayoutSettings {
   feeFixed: number;
   /** Payout runs fall on every `everyMs` from 1970-01-01T00:00Z shifted by `offsetMs` (PAYOUT_SCHEDULE). */
   schedule: { everyMs: number; offsetMs: number };
+  /** How long an affiliate's commission is held (refunds within it claw it back) before it is earned (AFFILIATE_HOLD, docs/affiliates.md). */
+  affiliateHoldMs: number;
 }
 
 export interface RateLimitSettings {
@@ -291,6 +293,7 @@ function payoutSettings(env: Env): PayoutSettings {
     feeBasisPoints: Math.round(decimal(env, 'PAYOUT_FEE_PERCENT', 5, 100, 2) * 100),
     feeFixed: decimal(env, 'PAYOUT_FEE_FIXED', 0.3, 1000, 3),
     schedule,
+    affiliateHoldMs: duration(env, 'AFFILIATE_HOLD', 30 * day, 0, 365 * day),
   };
 }
 

@@ -5,7 +5,8 @@ export type IdPrefix =
   | 'brand' | 'key' | 'hub' | 'prod' | 'tier' | 'item' | 'mem' | 'txn' | 'evt' | 'we' | 'whd' | 'imp' | 'plink' | 'sub' | 'po'
   | 'usr' | 'ses' | 'inv' | 'pwr' | 'rfd' | 'msg' | 'clink'
   | 'evf'
-  | 'cpn';
+  | 'cpn'
+  | 'aff' | 'com';
 
 // Random bytes are drawn from the system 4 KB at a time: one call per id cost a system call each,
 // which showed in every request's id.

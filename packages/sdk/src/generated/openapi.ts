@@ -2,6 +2,62 @@
 // Do not edit: change the server's schemas and regenerate; a test fails when this file is stale.
 
 export interface paths {
+    "/affiliates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List affiliates
+         * @description Our addition. The affiliates of this mode with their sales and commissions, newest first; `status` keeps one status.
+         *
+         *     Scope: `products:read` or `transactions:read`.
+         */
+        get: operations["listAffiliates"];
+        put?: never;
+        /**
+         * Create an affiliate
+         * @description Our addition. Someone who earns a commission on the sales they bring: a payment link naming their `code` in `items[].affiliate`, or a checkout link opened with `?ref=CODE`. The commission is a percent of the payment's net, held for AFFILIATE_HOLD (default 30 days; refunds within it claw it back), then earned and deducted from your payouts. Test keys make test affiliates.
+         *
+         *     Scope: `products:write`.
+         */
+        post: operations["createAffiliate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/affiliates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an affiliate
+         * @description Our addition. One affiliate with, per currency, the sales attributed to it and its commission pending (in the hold), earned and paid out.
+         *
+         *     Scope: `products:read` or `transactions:read`.
+         */
+        get: operations["getAffiliate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update an affiliate
+         * @description Our addition. Changes the fields sent. A new percent applies to sales from now on (commissions already recorded keep theirs); `status: archived` stops its code attributing new sales (renewals included) and keeps what it earned.
+         *
+         *     Scope: `products:write`.
+         */
+        patch: operations["updateAffiliate"];
+        trace?: never;
+    };
     "/brand": {
         parameters: {
             query?: never;
@@ -509,7 +565,7 @@ export interface paths {
         };
         /**
          * Get a payout
-         * @description Our addition (docs/payouts.md).
+         * @description Our addition (docs/payouts.md). With its `lines`: every payment, platform fee, refund and affiliate commission in it; their amounts add up to the payout's `amount` to the cent.
          *
          *     Scope: `transactions:read`.
          */
@@ -1088,6 +1144,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "transaction.disputed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.disputed
+         * @description Sent to endpoints subscribed to `transaction.disputed`. Verify the signature over the raw body before trusting it (the SDK's `verifyWebhook` does), answer 2xx quickly, and dedupe on the event id: delivery is at least once.
+         */
+        post: operations["onTransactionDisputedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "transaction.failed": {
         parameters: {
             query?: never;
@@ -1151,6 +1227,81 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "id": "aff_3kTq9ZrV7mXw2PaLbN4c",
+         *       "mode": "live",
+         *       "name": "Rita Inks",
+         *       "email": "rita@example.com",
+         *       "code": "RITA10",
+         *       "commissionPercent": 20,
+         *       "productCommissions": [
+         *         {
+         *           "productID": "prod_8fJ2kLm9QxR4tV7wY1zA",
+         *           "commissionPercent": 30
+         *         }
+         *       ],
+         *       "recurring": true,
+         *       "status": "active",
+         *       "stats": [
+         *         {
+         *           "currency": "USD",
+         *           "sales": 3,
+         *           "salesAmount": 90,
+         *           "pending": 11.4,
+         *           "earned": 5.7,
+         *           "paidOut": 5.7
+         *         }
+         *       ],
+         *       "createdAt": "2026-11-02T10:15:00.000Z",
+         *       "version": 1,
+         *       "updatedAt": "2026-11-02T10:15:00.000Z"
+         *     }
+         */
+        Affiliate: {
+            code: string;
+            commissionPercent: number;
+            /** Format: date-time */
+            createdAt: string;
+            email: string;
+            /** @description `aff_…` */
+            id: string;
+            /** @description `test` or `live`, from the key that made it: a test affiliate earns on test sales only. */
+            mode: string;
+            name: string;
+            /** @description Products with their own percent; others earn `commissionPercent`. */
+            productCommissions: {
+                /** @description Percent of the payment's net (amount less platform fee), 0 to 100, at most two decimals. */
+                commissionPercent: number;
+                /** @description A product (or hub) id of your brand. */
+                productID: string;
+            }[];
+            /** @description Whether renewals of a subscription the affiliate brought earn commission too. */
+            recurring: boolean;
+            /** @description Per currency, in this mode. */
+            stats: {
+                currency: string;
+                /** @description Commission past its hold: fixed, owed to the affiliate (deducted from your payouts). */
+                earned: number;
+                /** @description The part of `earned` already deducted from a payout. */
+                paidOut: number;
+                /** @description Commission still in its hold (AFFILIATE_HOLD): a refund made now reduces it. */
+                pending: number;
+                /** @description Attributed payments that succeeded (renewals included when the affiliate earns on them). */
+                sales: number;
+                /** @description Their amounts in all, as a decimal. */
+                salesAmount: number;
+            }[];
+            /** @description `active`, or `archived` (its code attributes nothing new; what it earned stays). */
+            status: string;
+            /**
+             * Format: date-time
+             * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+             */
+            updatedAt: string;
+            /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+            version: number;
+        };
         Brand: {
             accentColor?: string;
             defaultCurrency?: string;
@@ -1482,6 +1633,33 @@ export interface components {
             /** @description Where deliveries are POSTed: https:// (test mode also accepts http://localhost, http://127.0.0.1 and http://[::1]). */
             url: string;
         };
+        /**
+         * @example {
+         *       "id": "du_1Q2w3E4r5T6y7U8i",
+         *       "status": "lost",
+         *       "amount": 39.5,
+         *       "reason": "fraudulent",
+         *       "createdAt": "2026-11-20T09:12:00.000Z",
+         *       "closedAt": "2026-12-04T16:40:00.000Z"
+         *     }
+         */
+        Dispute: {
+            /** @description Decimal amount disputed. */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description When it was won or lost.
+             */
+            closedAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The provider's id for it (Stripe: `du_…`). */
+            id: string;
+            /** @description Why the buyer disputed it (Stripe: `fraudulent`, `product_not_received`, …). */
+            reason: string | null;
+            /** @description The provider's words: `needs_response`, `under_review`, `won`, `lost` (Stripe also has `warning_*` for inquiries). */
+            status: string;
+        };
         Email: {
             attempts: number;
             class: "transactional" | "marketing";
@@ -1600,7 +1778,7 @@ export interface components {
          * @description The kinds of event a webhook endpoint can subscribe to.
          * @enum {string}
          */
-        EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed";
+        EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "transaction.disputed" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed";
         Hub: {
             /** Format: date-time */
             createdAt: string;
@@ -1827,11 +2005,17 @@ export interface components {
             link: string;
         };
         Payout: {
+            /** @description Our addition: affiliate commissions deducted (earned, past their hold), as a decimal (docs/affiliates.md). */
+            affiliateCommission?: number;
             /** @description Net amount paid out: gross minus fees, as a decimal. */
             amount: number;
+            /** @description Our addition: how many affiliate commissions were deducted. */
+            commissionCount?: number;
             currency: string;
             /** @description Platform fees deducted, as a decimal. */
             fee: number;
+            /** @description Our addition: the payments' amounts in all, as a decimal. amount = gross - fee - refunded - affiliateCommission, to the cent. */
+            gross?: number;
             /** @description `po_…` */
             id: string;
             mode: "test" | "live";
@@ -1853,6 +2037,102 @@ export interface components {
             updatedAt: string;
             /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
             version: number;
+        };
+        /**
+         * @example {
+         *       "id": "po_7hQ2mXk9LrT4vW1yZb3n",
+         *       "amount": 7.36,
+         *       "currency": "USD",
+         *       "fee": 0.8,
+         *       "transactionCount": 1,
+         *       "refunded": 0,
+         *       "refundCount": 0,
+         *       "gross": 10,
+         *       "affiliateCommission": 1.84,
+         *       "commissionCount": 1,
+         *       "periodStart": "2026-11-01T00:00:00.000Z",
+         *       "periodEnd": "2026-11-02T00:00:00.000Z",
+         *       "settledAt": "2026-11-02T00:00:00.000Z",
+         *       "mode": "live",
+         *       "version": 1,
+         *       "updatedAt": "2026-11-02T00:00:00.000Z",
+         *       "lines": [
+         *         {
+         *           "type": "payment",
+         *           "amount": 10,
+         *           "txref": "tx_4kP9qR2mVx7LwT3b"
+         *         },
+         *         {
+         *           "type": "fee",
+         *           "amount": -0.8,
+         *           "txref": "tx_4kP9qR2mVx7LwT3b"
+         *         },
+         *         {
+         *           "type": "affiliate_commission",
+         *           "amount": -1.84,
+         *           "txref": "tx_4kP9qR2mVx7LwT3b",
+         *           "id": "com_2Lm8Qx4rT9vW7yZb1kPn",
+         *           "affiliateID": "aff_3kTq9ZrV7mXw2PaLbN4c"
+         *         }
+         *       ]
+         *     }
+         */
+        PayoutDetail: {
+            /** @description Our addition: affiliate commissions deducted (earned, past their hold), as a decimal (docs/affiliates.md). */
+            affiliateCommission?: number;
+            /** @description Net amount paid out: gross minus fees, as a decimal. */
+            amount: number;
+            /** @description Our addition: how many affiliate commissions were deducted. */
+            commissionCount?: number;
+            currency: string;
+            /** @description Platform fees deducted, as a decimal. */
+            fee: number;
+            /** @description Our addition: the payments' amounts in all, as a decimal. amount = gross - fee - refunded - affiliateCommission, to the cent. */
+            gross?: number;
+            /** @description `po_…` */
+            id: string;
+            /** @description Our addition, on GET /payouts/{id}: every payment, fee, refund and affiliate commission in it, oldest payment first. */
+            lines: components["schemas"]["PayoutLine"][];
+            mode: "test" | "live";
+            /** Format: date-time */
+            periodEnd: string;
+            /** Format: date-time */
+            periodStart: string;
+            /** @description Our addition: how many refunds were deducted. */
+            refundCount: number;
+            /** @description Our addition: refunds deducted, as a decimal (docs/refunds.md). amount = gross - fee - refunded. */
+            refunded: number;
+            /** Format: date-time */
+            settledAt: string;
+            transactionCount: number;
+            /**
+             * Format: date-time
+             * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+             */
+            updatedAt: string;
+            /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+            version: number;
+        };
+        /**
+         * @example {
+         *       "type": "affiliate_commission",
+         *       "amount": -1.84,
+         *       "txref": "tx_4kP9qR2mVx7LwT3b",
+         *       "id": "com_2Lm8Qx4rT9vW7yZb1kPn",
+         *       "affiliateID": "aff_3kTq9ZrV7mXw2PaLbN4c"
+         *     }
+         */
+        PayoutLine: {
+            /** @description On `affiliate_commission`: the affiliate owed it. */
+            affiliateID?: string;
+            /** @description Signed decimal amount in the payout's currency. */
+            amount: number;
+            /** @description The refund (`rfd_…`) or commission (`com_…`). */
+            id?: string;
+            /** @description The transaction the line is about. */
+            txref: string;
+            /** @description `payment` (its amount, positive), `fee` (the platform fee on that payment), `refund` and `affiliate_commission` (deducted, negative). */
+            type: "payment" | "fee" | "refund" | "affiliate_commission";
         };
         /** @description The body of a `payout.settled` delivery. */
         PayoutSettledEvent: {
@@ -2119,6 +2399,19 @@ export interface components {
             type?: "free" | "one_off" | "recurring" | "pay_what_you_want";
         };
         Transaction: {
+            /**
+             * @description Our addition: the affiliate the payment is attributed to (docs/affiliates.md).
+             * @example {
+             *       "id": "aff_3kTq9ZrV7mXw2PaLbN4c",
+             *       "code": "RITA10"
+             *     }
+             */
+            affiliate?: {
+                /** @description The code the sale came with. */
+                code: string;
+                /** @description The affiliate (`aff_…`; GET /affiliates/{id} shows its commissions). */
+                id: string;
+            };
             /** @description Decimal amount, e.g. 25.5. */
             amount: number;
             /** @description Our addition: where the buyer came from, from the payment link's utmRef, adClickID and adType (the web checkout fills them from its address). */
@@ -2141,6 +2434,7 @@ export interface components {
             };
             /** @description Our addition, with `coupon`: the decimal amount the coupon took off; `amount` is after it. */
             discount?: number;
+            dispute?: components["schemas"]["Dispute"];
             /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
             fee?: number;
             /** @description The metadata given when the payment link was made. */
@@ -2169,6 +2463,19 @@ export interface components {
             /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
             version: number;
         };
+        /** @description The body of a `transaction.disputed` delivery. */
+        TransactionDisputedEvent: {
+            /** Format: date-time */
+            created: string;
+            data: components["schemas"]["Transaction"];
+            /** @description The event id (`evt_…`): the same on every retry and resend; dedupe on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "transaction.disputed";
+        };
         /** @description The body of a `transaction.failed` delivery. */
         TransactionFailedEvent: {
             /** Format: date-time */
@@ -2183,6 +2490,19 @@ export interface components {
             type: "transaction.failed";
         };
         TransactionRefundedData: {
+            /**
+             * @description Our addition: the affiliate the payment is attributed to (docs/affiliates.md).
+             * @example {
+             *       "id": "aff_3kTq9ZrV7mXw2PaLbN4c",
+             *       "code": "RITA10"
+             *     }
+             */
+            affiliate?: {
+                /** @description The code the sale came with. */
+                code: string;
+                /** @description The affiliate (`aff_…`; GET /affiliates/{id} shows its commissions). */
+                id: string;
+            };
             /** @description Decimal amount, e.g. 25.5. */
             amount: number;
             /** @description Our addition: where the buyer came from, from the payment link's utmRef, adClickID and adType (the web checkout fills them from its address). */
@@ -2205,6 +2525,7 @@ export interface components {
             };
             /** @description Our addition, with `coupon`: the decimal amount the coupon took off; `amount` is after it. */
             discount?: number;
+            dispute?: components["schemas"]["Dispute"];
             /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
             fee?: number;
             /** @description The metadata given when the payment link was made. */
@@ -2360,7 +2681,7 @@ export interface components {
             url: string;
         };
         /** @description Any webhook delivery body, discriminated on `type`. */
-        WebhookEvent: components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionFailedEvent"] | components["schemas"]["TransactionRefundedEvent"] | components["schemas"]["PayoutSettledEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionExpiredEvent"] | components["schemas"]["SubscriptionCompletedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRemovedEvent"];
+        WebhookEvent: components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionFailedEvent"] | components["schemas"]["TransactionRefundedEvent"] | components["schemas"]["TransactionDisputedEvent"] | components["schemas"]["PayoutSettledEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionExpiredEvent"] | components["schemas"]["SubscriptionCompletedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRemovedEvent"];
     };
     responses: {
         /** @description `validation_failed` or `invalid_json`: a parameter or body field is invalid; `message` names it and `data.details` lists every problem. */
@@ -2481,6 +2802,199 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listAffiliates: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Only affiliates with this status. */
+                status?: "active" | "archived";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List affiliates */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            hasMore: boolean;
+                            items: components["schemas"]["Affiliate"][];
+                            /** @description Pass as `cursor` to get the next page; an empty string on the last page. */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    createAffiliate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What links name: letters, digits, `-` and `_`, 2 to 40 characters; case-insensitive, unique among the brand's active affiliates of this mode. */
+                    code: string;
+                    /** @description Percent of the payment's net (amount less platform fee), 0 to 100, at most two decimals. */
+                    commissionPercent: number;
+                    /**
+                     * Format: email
+                     * @description Where you reach the affiliate; nothing is sent to it.
+                     */
+                    email: string;
+                    name: string;
+                    productCommissions?: {
+                        /** @description Percent of the payment's net (amount less platform fee), 0 to 100, at most two decimals. */
+                        commissionPercent: number;
+                        /** @description A product (or hub) id of your brand. */
+                        productID: string;
+                    }[];
+                    /** @description Default false: only the first payment earns. */
+                    recurring?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Create an affiliate */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Affiliate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getAffiliate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The affiliate id (`aff_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an affiliate */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Affiliate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    updateAffiliate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The affiliate id (`aff_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What links name: letters, digits, `-` and `_`, 2 to 40 characters; case-insensitive, unique among the brand's active affiliates of this mode. */
+                    code?: string;
+                    /** @description Percent of the payment's net (amount less platform fee), 0 to 100, at most two decimals. */
+                    commissionPercent?: number;
+                    /**
+                     * Format: email
+                     * @description Where you reach the affiliate; nothing is sent to it.
+                     */
+                    email?: string;
+                    name?: string;
+                    /** @description The whole list; [] clears it. */
+                    productCommissions?: {
+                        /** @description Percent of the payment's net (amount less platform fee), 0 to 100, at most two decimals. */
+                        commissionPercent: number;
+                        /** @description A product (or hub) id of your brand. */
+                        productID: string;
+                    }[];
+                    recurring?: boolean;
+                    /**
+                     * @description `archived` stops new attributions; `active` restores it (if its code is free).
+                     * @enum {string}
+                     */
+                    status?: "active" | "archived";
+                };
+            };
+        };
+        responses: {
+            /** @description Update an affiliate */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Affiliate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getBrand: {
         parameters: {
             query?: never;
@@ -3681,7 +4195,7 @@ export interface operations {
                         }[];
                     };
                     items: {
-                        /** @description Recorded on the payment link. */
+                        /** @description The code of an active affiliate of your brand (POST /affiliates); the sale earns it a commission (docs/affiliates.md). An unknown code is refused. */
                         affiliate?: string;
                         /** @description How many of this tier; multiplies its price. Default 1. */
                         count?: number;
@@ -3837,7 +4351,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
-                        data: components["schemas"]["Payout"];
+                        data: components["schemas"]["PayoutDetail"];
                     };
                 };
             };
@@ -5041,6 +5555,37 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SubscriptionRenewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else (or no answer in time) is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTransactionDisputedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64-decoded secret after `whsec_`. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the signing secret string (`whsec_…`). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionDisputedEvent"];
             };
         };
         responses: {

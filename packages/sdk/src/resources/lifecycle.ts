@@ -1,6 +1,6 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { ListParams, Membership, Payout, RequestBody, ResponseData } from '../types.ts';
+import type { ListParams, Membership, Payout, PayoutDetail, RequestBody, ResponseData } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class Memberships {
@@ -23,7 +23,7 @@ export class Payouts {
   }
 
   /** GET /payouts/{id}. Scope `transactions:read`. */
-  get(payoutId: string, options?: RequestOptions): Promise<Payout> {
+  get(payoutId: string, options?: RequestOptions): Promise<PayoutDetail> {
     return this.#r.request({ method: 'GET', path: `/payouts/${segment(payoutId, 'payoutId')}`, options });
   }
 }

@@ -52,6 +52,8 @@ export function toPaymentLinkBody(offer: Offer, values: Record<string, string>, 
     id: offer.product?.id ?? offer.hub!.id,
     plan: offer.tier.id,
     type: offer.product?.type ?? 'membership',
+    // ?ref=CODE of the page's address: the affiliate the sale is attributed to (docs/affiliates.md).
+    ...(values.ref ? { affiliate: values.ref.slice(0, 500) } : {}),
   };
   if (offer.tier.type === 'pay_what_you_want') {
     const amount = (values.customAmount ?? '').trim().replace(/,/g, '.');
@@ -97,5 +99,6 @@ export function fieldOfProblem(field: string | undefined, offer: Offer): { input
   if (field === 'countryCode') return { input: 'countryCode', label: 'Country code' };
   // The coupon's reasons start with 'coupon "X"' (coupons/apply.ts): they read as a sentence without a label.
   if (field === 'coupon') return { input: 'coupon', label: '' };
+  if (/^items\[\d+\]\.affiliate$/.test(field ?? '')) return { input: '_form', label: 'Referral code (ref)' };
   return { input: '_form', label: '' };
 }

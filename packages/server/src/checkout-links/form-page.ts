@@ -162,7 +162,7 @@ ${guests > 0 ? `<fieldset><legend>Guests (this ticket admits ${o.tier.no_of_tick
 ${addons.length ? `<fieldset><legend>Add-ons</legend>${addons.map((a) => checkbox(`addon_${a.id}`, `${a.title} (+${formatMoney(a.price_amount!, a.currency!)})`, view, view.values[`addon_${a.id}`] === 'on')).join('')}</fieldset>` : ''}
 ${input('countryCode', 'Country code', view, 'type="text" autocomplete="country" maxlength="2" required', 'Two letters, such as US or PT.')}
 ${checkbox('receive_emails', `Email me news and offers from ${brand.display_name ?? brand.name}`, view, view.values.receive_emails === 'on')}
-${['utmRef', 'adClickID', 'adType'].filter((k) => view.values[k]).map((k) => `<input type="hidden" name="${k}" value="${esc(view.values[k])}">`).join('\n')}
+${['utmRef', 'adClickID', 'adType', 'ref'].filter((k) => view.values[k]).map((k) => `<input type="hidden" name="${k}" value="${esc(view.values[k])}">`).join('\n')}
 ${input('coupon', 'Coupon', view, 'type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="100"', 'If you have a code, type it here.', true)}
 ${(() => {
     const free = o.tier.price_amount - (o.tier.discount_amount ?? 0) === 0 && !price.pwyw && !addons.length;

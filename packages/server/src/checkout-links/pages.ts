@@ -16,6 +16,7 @@ import { findProduct, findTier, productCheckoutFields, productItems } from '../p
 import type { Principal } from '../auth/principal.ts';
 import type { CheckoutFailureLimits } from '../config.ts';
 import { noteFailure, refuseIfHammered, retryAfterOf } from '../checkout/attempts.ts';
+import { findActiveByCode } from '../affiliates/repository.ts';
 import { checkPaymentLink, createPaymentLink } from '../checkout/service.ts';
 import { slotsLeft } from '../checkout/stock.ts';
 import { findCheckoutLink, type CheckoutLinkRow } from './repository.ts';
@@ -102,6 +103,10 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets, 
       // A coupon in the address (?coupon=) wins over the link's preset one: it is what the buyer was sent.
       const coupon = query.coupon ?? loaded.link.coupon;
       if (coupon) values.coupon = coupon.slice(0, 100);
+      // An affiliate's link with a code that is not (or no longer) one: said at once, before the buyer fills anything in.
+      if (values.ref && !(await findActiveByCode(db, loaded.link.brand_id, loaded.link.mode, values.ref))) {
+        return closed(reply, 400, 'Checkout unavailable', `The referral code "${values.ref.slice(0, 40)}" (ref) in this address is not one of this shop's. Open the link without ?ref= to buy.`);
+      }
       const selected = pick(loaded.offers, query.tier);
       if (selected.tier.type === 'pay_what_you_want') values.customAmount = '';
       return render(reply, 200, await view(loaded, selected, values, {}, query.embed), loaded.brand);
@@ -204,6 +209,7 @@ function attribution(query: Record<string, string>): Record<string, string> {
   for (const [k, v] of Object.entries(query)) if (/^utm_[a-z_]{1,30}$/.test(k) && v) utm.set(k, v.slice(0, 100));
   const out: Record<string, string> = {};
   if ([...utm.keys()].length) out.utmRef = utm.toString().slice(0, 500);
+  if (query.ref) out.ref = query.ref;
   if (query.gclid) Object.assign(out, { adClickID: query.gclid.slice(0, 500), adType: 'google' });
   else if (query.fbclid) Object.assign(out, { adClickID: query.fbclid.slice(0, 500), adType: 'facebook' });
   return out;

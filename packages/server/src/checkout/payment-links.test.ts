@@ -208,10 +208,13 @@ describe('POST /payment-links', () => {
   it('records the fields nothing acts on yet rather than dropping them', async () => {
     const extras = { countryCode: 'GB', utmRef: 'newsletter', adClickID: 'abc', adType: 'search', receive_emails: true,
       checkoutOtpVerificationSkipped: false, booking: { slot: 'morning' }, address: { city: 'London' }, deliveryLocation: 'Door', pickupLocation: 'Shop' };
+    // items[].affiliate is acted on now (affiliates/): an active affiliate's code, kept on the link with its id.
+    const affiliate = await t.request({ method: 'POST', url: '/api/v1/affiliates', key, payload: { name: 'Rita', email: 'rita@example.com', code: 'aff_1', commissionPercent: 10 } });
+    assert.equal(affiliate.statusCode, 200, affiliate.body);
     const item = { ...courseBody(ids).items[0], affiliate: 'aff_1' };
     const link = await createLink(t, key, courseBody(ids, { ...extras, items: [item] }));
     const [row] = await t.db.query<{ extras: Record<string, unknown> }>('SELECT extras FROM payment_links WHERE brand_id = $1 AND id = $2', [brand.brand.id, link.id]);
-    assert.deepEqual(row.extras, { ...extras, affiliates: ['aff_1'] });
+    assert.deepEqual(row.extras, { ...extras, affiliates: ['aff_1'], affiliateId: affiliate.json().data.id });
   });
 
   it('refuses a product that is not on sale', async () => {

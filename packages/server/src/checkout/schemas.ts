@@ -13,7 +13,7 @@ export const PaymentLinkItem = Type.Object({
   plan: Text('A tier id of that product (or hub).'),
   type: Text('The product\'s `type` (`membership` for a hub); must match the catalog.'),
   hubID: Type.Optional(Text('The hub the product belongs to; the buyer also becomes a member of it.')),
-  affiliate: Type.Optional(Text('Recorded on the payment link.')),
+  affiliate: Type.Optional(Text('The code of an active affiliate of your brand (POST /affiliates); the sale earns it a commission (docs/affiliates.md). An unknown code is refused.')),
   selected: Type.Optional(Type.Array(Text(), {
     maxItems: 100,
     description: 'Ids of items included in the tier that the buyer picked; shown at checkout; no effect on the price.',

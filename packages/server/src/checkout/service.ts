@@ -20,6 +20,7 @@ import { noteMarketingConsent } from '../memberships/repository.ts';
 import { priceLink, type PurchaseTarget } from './pricing.ts';
 import { urlShapeProblem } from '../security/url-guard.ts';
 import { applyCoupon, discountOrder, orderLines } from '../coupons/apply.ts';
+import { attributeSale, resolveAffiliateCodes } from '../affiliates/commissions.ts';
 import * as repo from './repository.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
@@ -44,6 +45,7 @@ export async function checkPaymentLink(tx: Queryable, principal: Principal, body
   const redirectProblem = body.redirectUrl === undefined ? undefined : urlShapeProblem(body.redirectUrl) ?? (isHttpUrl(body.redirectUrl) ? undefined : 'must be an http:// or https:// address');
   if (redirectProblem) problems.push({ field: 'redirectUrl', message: redirectProblem });
   const catalog = await resolveItems(tx, principal.brandId, body.items, problems);
+  const affiliate = await resolveAffiliateCodes(tx, principal.brandId, principal.mode, body.items, problems);
   if (problems.length) throw invalidAll(problems);
 
   const priced = priceLink(body, catalog, new Date(), problems);
@@ -57,7 +59,7 @@ export async function checkPaymentLink(tx: Queryable, principal: Principal, body
     brandId: principal.brandId, mode: principal.mode, code: body.coupon, currency: priced.currency, email: buyer.email, lines: orderLines(priced, catalog.map((c) => (c.kind === 'hub' ? c.hub.id : c.product.hub_id))), now: new Date(),
   }, problems);
   if (problems.length) throw invalidAll(problems);
-  return { catalog, priced: coupon ? discountOrder(priced, coupon) : priced, buyer, coupon };
+  return { catalog, priced: coupon ? discountOrder(priced, coupon) : priced, buyer, coupon, affiliate };
 }
 
 /** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
@@ -66,7 +68,7 @@ export async function createPaymentLink(
   /** Set by a reusable checkout link's page (checkout-links/pages.ts): the buyer's link points back at it. */
   from?: { checkoutLinkId: string },
 ): Promise<PaymentLink> {
-  const { catalog, priced, buyer, coupon } = await checkPaymentLink(tx, principal, body, providers);
+  const { catalog, priced, buyer, coupon, affiliate } = await checkPaymentLink(tx, principal, body, providers);
 
   const extras: Record<string, unknown> = {};
   for (const key of recorded) if (body[key] !== undefined) extras[key] = body[key];
@@ -74,6 +76,7 @@ export async function createPaymentLink(
   if (affiliates.some((a) => a !== null)) extras.affiliates = affiliates;
   // What the coupon took off, worked out once (coupons/apply.ts): the payment takes a use of it when it starts (checkout/stock.ts).
   if (coupon) extras.coupon = coupon;
+  if (affiliate) extras.affiliateId = affiliate.id;
 
   const first = catalog[0];
   const link = await repo.insertLink(tx, {
@@ -152,7 +155,7 @@ export type FinalState = { status: 'succeeded' } | { status: 'failed'; code: str
  * memberships bought and records the events. Returns the transaction as it now stands.
  */
 export async function settlePayment(tx: Queryable, providers: PaymentProviders, payment: TransactionRow, state: FinalState): Promise<TransactionRow> {
-  const moved = await settleTransaction(tx, payment, state);
+  const moved = await settleTransaction(tx, payment, state, attributeSale); // its affiliate's commission (affiliates/)
   if (!moved) return (await transactions.findById(tx, payment.brand_id, payment.id))!;
   if (moved.status === 'failed') {
     await releaseStock(tx, moved.brand_id, moved.mode, moved.stock_held);

@@ -110,6 +110,20 @@ export const operationDocs: Record<string, OperationDoc> = {
     errors: [404, ...withBody],
   },
   'delete /coupons/{id}': { id: 'archiveCoupon', sdk: "const coupon = await client.coupons.archive('cpn_…');", errors: [404, 409] },
+  'post /affiliates': {
+    id: 'createAffiliate',
+    sdk: "const affiliate = await client.affiliates.create({\n  name: 'Rita Inks',\n  email: 'rita@example.com',\n  code: 'RITA10',\n  commissionPercent: 20,\n  recurring: true,\n});",
+    body: { name: 'Rita Inks', email: 'rita@example.com', code: 'RITA10', commissionPercent: 20, recurring: true },
+    errors: withBody,
+  },
+  'get /affiliates': { id: 'listAffiliates', sdk: "for await (const affiliate of client.affiliates.list({ status: 'active' })) {\n  console.log(affiliate.code, affiliate.stats);\n}" },
+  'get /affiliates/{id}': { id: 'getAffiliate', sdk: "const { stats } = await client.affiliates.get('aff_…');", errors: [404] },
+  'patch /affiliates/{id}': {
+    id: 'updateAffiliate',
+    sdk: "const affiliate = await client.affiliates.update('aff_…', { commissionPercent: 25 });",
+    body: { commissionPercent: 25 },
+    errors: [404, ...withBody],
+  },
   'get /transactions': { id: 'listTransactions', sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);' },
   'get /transactions/{id}': { id: 'getTransaction', sdk: "const transaction = await client.transactions.get('tx_…');", errors: [404] },
   'post /transactions/{id}/refund': {

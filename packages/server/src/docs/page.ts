@@ -73,6 +73,7 @@ export const guides = {
   'oauth-mcp': 'Apps and MCP',
   reference: 'Examples and docs for agents',
   coupons: 'Coupons',
+  affiliates: 'Affiliates',
 } as const;
 
 export type GuideName = keyof typeof guides;

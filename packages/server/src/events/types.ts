@@ -3,6 +3,7 @@ export const eventTypes = [
   'transaction.succeeded',
   'transaction.failed',
   'transaction.refunded',
+  'transaction.disputed',
   'payout.settled',
   'subscription.renewed',
   'subscription.expired',

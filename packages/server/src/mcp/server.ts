@@ -2,6 +2,7 @@ import { createMcpHandler, fromJsonSchema, McpServer, type AuthInfo } from '@mod
 import type { Principal } from '../auth/principal.ts';
 import type { App } from '../http/app-type.ts';
 import { leanInputSchema, leanOutputSchema, missingScope, type ToolRoute } from './catalog.ts';
+import { confirmRefund } from './confirm.ts';
 
 /**
  * The MCP endpoint's handler: stateless (a fresh server per request, so any process answers any
@@ -29,7 +30,14 @@ export function mcpHandler(app: App, tools: () => ToolRoute[]) {
         annotations: spec.readOnly
           ? { readOnlyHint: true, openWorldHint: !!spec.openWorld }
           : { readOnlyHint: false, destructiveHint: !!spec.destructive, idempotentHint: !!spec.idempotent, openWorldHint: !!spec.openWorld },
-      }, async (args: unknown) => runTool(app, tool, (args ?? {}) as Record<string, unknown>, authInfo!));
+      }, async (args: unknown, ctx) => {
+        const input = (args ?? {}) as Record<string, unknown>;
+        if (spec.name !== 'refund_transaction') return runTool(app, tool, input, authInfo!);
+        // Money leaves: a client that can ask its user does so first, naming the amount (confirm.ts).
+        const confirmation = await confirmRefund(app, authInfo!, ctx, input);
+        if (confirmation.kind === 'answer') return confirmation.result as Awaited<ReturnType<typeof runTool>>;
+        return runTool(app, tool, confirmation.kind === 'proceed' ? { ...input, amount: confirmation.amount } : input, authInfo!);
+      });
     }
     return server;
   }, { legacy: 'stateless' });

@@ -7,12 +7,13 @@ import { advance, buyPlan, buyProduct, recurringBrand } from '../subscriptions/t
 import { feeOf } from './service.ts';
 import { insertPayout } from './repository.ts';
 import { newId } from '../ids.ts';
+import { createLink, submitCard } from '../testing/checkout-fixtures.ts';
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });
 after(async () => { await t.close(); });
 
-const settings = { feeBasisPoints: 500, feeFixed: 0.3, schedule: { everyMs: 86_400_000, offsetMs: 0 } };
+const settings = { feeBasisPoints: 500, feeFixed: 0.3, schedule: { everyMs: 86_400_000, offsetMs: 0 }, affiliateHoldMs: 30 * 86_400_000 };
 
 async function payoutsOf(key: string) {
   const res = await t.request({ method: 'GET', url: '/api/v1/payouts?limit=100', key });
@@ -92,6 +93,78 @@ describe('payouts', () => {
     const [unsettled] = await t.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM transactions WHERE brand_id = $1 AND status = \'succeeded\' AND payout_id IS NULL', [b.brandId]);
     assert.equal(unsettled.n, 0);
+  });
+});
+
+describe('payout lines', () => {
+  /** A payout's lines in minor units: they must add up to its amount exactly. */
+  async function checkLines(key: string, p: any) {
+    const res = await t.request({ method: 'GET', url: `/api/v1/payouts/${p.id}`, key });
+    assert.equal(res.statusCode, 200, res.body);
+    const detail = res.json().data;
+    const unit = p.currency === 'JPY' ? 1 : 100;
+    const minor = (x: number) => Math.round(x * unit);
+    assert.equal(detail.lines.reduce((sum: number, l: any) => sum + minor(l.amount), 0), minor(p.amount), `${p.currency} lines add up to the amount`);
+    assert.equal(minor(p.gross) - minor(p.fee) - minor(p.refunded) - minor(p.affiliateCommission), minor(p.amount));
+    const sumOf = (type: string) => detail.lines.filter((l: any) => l.type === type).reduce((sum: number, l: any) => sum + minor(l.amount), 0);
+    assert.equal(sumOf('payment'), minor(p.gross));
+    assert.equal(sumOf('fee'), 0 - minor(p.fee));
+    assert.equal(sumOf('refund'), 0 - minor(p.refunded));
+    assert.equal(sumOf('affiliate_commission'), 0 - minor(p.affiliateCommission));
+    assert.equal(detail.lines.filter((l: any) => l.type === 'affiliate_commission').length, p.commissionCount);
+    return detail;
+  }
+
+  it('lists payments, fees, refunds and affiliate commissions, adding up to the cent in every currency', async () => {
+    const b = await recurringBrand(t);
+    const made = await t.request({ method: 'POST', url: '/api/v1/affiliates', key: b.key, payload: { name: 'Rita', email: 'rita@example.com', code: 'RITA', commissionPercent: 20 } });
+    assert.equal(made.statusCode, 200, made.body);
+    const rita = made.json().data;
+    const attributed = async (ref: string) => {
+      const link = await createLink(t, b.key, {
+        items: [{ id: b.ids[ref], plan: b.ids[`${ref}-t`], type: 'digital', affiliate: 'rita' }],
+        form: { formData: { fullName: 'Grace Hopper', email: 'grace@example.com' } },
+      });
+      assert.equal((await submitCard(t, link.path, '4242 4242 4242 4242')).statusCode, 303);
+      const [row] = await t.db.query<{ txref: string }>('SELECT txref FROM transactions WHERE payment_link_id = $1', [link.id]);
+      return row.txref;
+    };
+    const usd = await attributed('usd'); // 10.00, fee 0.80
+    await attributed('usd2'); // 19.99, fee 1.30
+    await attributed('eur'); // 7.35, fee 0.67
+    await attributed('jpy'); // 1000, fee 50
+    const refund = await t.request({ method: 'POST', url: `/api/v1/transactions/${usd}/refund`, key: b.key, payload: { amount: 5 } });
+    assert.equal(refund.statusCode, 200, refund.body);
+
+    await advance(t, b.key, { by: '1d' }); // commissions are still in their 30-day hold
+    const first = await payoutsOf(b.key);
+    assert.deepEqual(first.map((p) => [p.currency, p.gross, p.fee, p.refunded, p.affiliateCommission, p.amount]).sort(), [
+      ['EUR', 7.35, 0.67, 0, 0, 6.68], ['JPY', 1000, 50, 0, 0, 950], ['USD', 29.99, 2.1, 5, 0, 22.89],
+    ]);
+    for (const p of first) await checkLines(b.key, p);
+
+    // Day 31: commissions earned. A new USD sale pays for the USD ones; EUR and JPY have no sale, so theirs are carried forward.
+    await advance(t, b.key, { by: '29d' });
+    await buyProduct(t, b, 'usd');
+    await advance(t, b.key, { by: '2d' });
+    const second = (await payoutsOf(b.key)).filter((p) => !first.some((f) => f.id === p.id));
+    assert.equal(second.length, 1);
+    // 20% of net: 10.00 − 0.80 − 5.00 refunded in the hold = 4.20 → 0.84; 19.99 − 1.30 = 18.69 → 3.738 → 3.74
+    assert.deepEqual([second[0].currency, second[0].gross, second[0].fee, second[0].affiliateCommission, second[0].commissionCount, second[0].amount],
+      ['USD', 10, 0.8, 4.58, 2, 4.62]);
+    const detail = await checkLines(b.key, second[0]);
+    assert.ok(detail.lines.every((l: any) => l.type !== 'affiliate_commission' || l.affiliateID === rita.id));
+
+    await buyProduct(t, b, 'eur');
+    await buyProduct(t, b, 'jpy');
+    await advance(t, b.key, { by: '1d' });
+    const third = (await payoutsOf(b.key)).filter((p) => ![...first, ...second].some((f) => f.id === p.id));
+    assert.deepEqual(third.map((p) => [p.currency, p.gross, p.fee, p.affiliateCommission, p.amount]).sort(), [
+      ['EUR', 7.35, 0.67, 1.34, 5.34], ['JPY', 1000, 50, 190, 760],
+    ]);
+    for (const p of third) await checkLines(b.key, p);
+    const stats = (await t.request({ method: 'GET', url: `/api/v1/affiliates/${rita.id}`, key: b.key })).json().data.stats;
+    assert.deepEqual(stats.map((s: any) => [s.currency, s.pending, s.earned, s.paidOut]), [['EUR', 0, 1.34, 1.34], ['JPY', 0, 190, 190], ['USD', 0, 4.58, 4.58]]);
   });
 });
 

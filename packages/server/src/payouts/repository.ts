@@ -14,6 +14,9 @@ export interface PayoutRow {
   /** Refunds deducted (minor units), and how many (migration 021). */
   refunded?: number;
   refund_count?: number;
+  /** Affiliate commissions deducted (minor units), and how many (migration 025). */
+  affiliate_commission?: number;
+  commission_count?: number;
   period_start: Date;
   period_end: Date;
   settled_at: Date;
@@ -85,9 +88,11 @@ export async function deleteSchedule(db: Queryable, brandId: string, mode: Mode)
 
 export async function insertPayout(db: Queryable, p: Omit<PayoutRow, 'created_at' | 'version' | 'updated_at'>): Promise<PayoutRow> {
   const [row] = await db.query<PayoutRow>(
-    `INSERT INTO payouts (brand_id, id, mode, currency, amount, fee, transaction_count, period_start, period_end, settled_at, refunded, refund_count)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
-    [p.brand_id, p.id, p.mode, p.currency, p.amount, p.fee, p.transaction_count, p.period_start, p.period_end, p.settled_at, p.refunded ?? 0, p.refund_count ?? 0],
+    `INSERT INTO payouts (brand_id, id, mode, currency, amount, fee, transaction_count, period_start, period_end, settled_at, refunded, refund_count,
+       affiliate_commission, commission_count)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+    [p.brand_id, p.id, p.mode, p.currency, p.amount, p.fee, p.transaction_count, p.period_start, p.period_end, p.settled_at, p.refunded ?? 0, p.refund_count ?? 0,
+      p.affiliate_commission ?? 0, p.commission_count ?? 0],
   );
   return row;
 }

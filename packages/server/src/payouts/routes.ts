@@ -4,7 +4,7 @@ import { PageQuery } from '../db/paging.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
-import { Payout } from './schemas.ts';
+import { Payout, PayoutDetail } from './schemas.ts';
 import * as service from './service.ts';
 
 export function payoutRoutes(app: App, { db }: { db: Db }) {
@@ -22,10 +22,10 @@ export function payoutRoutes(app: App, { db }: { db: Db }) {
   app.get('/payouts/:id', {
     schema: {
       summary: 'Get a payout',
-      description: 'Our addition (docs/payouts.md).',
+      description: 'Our addition (docs/payouts.md). With its `lines`: every payment, platform fee, refund and affiliate commission in it; their amounts add up to the payout\'s `amount` to the cent.',
       tags: ['Payouts'],
       params: Type.Object({ id: Type.String({ description: 'The payout id (`po_…`).' }) }),
-      response: { 200: Envelope(Payout) },
+      response: { 200: Envelope(PayoutDetail) },
     },
     config: { auth: { scope: 'transactions:read' } },
   }, async (req) => ok('Payout retrieved', await service.getPayout(db, principalOf(req), req.params.id)));

@@ -1,3 +1,4 @@
+import { attributeRenewal } from '../affiliates/commissions.ts';
 import type { Queryable } from '../db/client.ts';
 import { recordEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
@@ -130,7 +131,7 @@ export async function settleRenewal(
   now: Date,
   providerRetryAt?: Date | null,
 ): Promise<void> {
-  const moved = await settleTransaction(tx, payment, state);
+  const moved = await settleTransaction(tx, payment, state, attributeRenewal); // a recurring affiliate's commission (affiliates/)
   if (!moved) return;
   await applyRenewalOutcome(tx, moved, settings, now, providerRetryAt);
 }

@@ -44,6 +44,10 @@ export interface StripeFake {
   settleRefund(refundId: string, status: 'succeeded' | 'failed'): Obj[];
   /** The brand refunds in Stripe's dashboard: the refund made, and Stripe's refund.created and charge.refunded events. */
   refundInDashboard(intentId: string, amount?: number): { refund: Obj; events: Obj[] };
+  /** The buyer disputes the payment with their bank: the dispute, and Stripe's charge.dispute.created. */
+  dispute(intentId: string, reason?: string): { dispute: Obj; events: Obj[] };
+  /** The dispute is decided: charge.dispute.closed with status `won` or `lost`. */
+  closeDispute(disputeId: string, status: 'won' | 'lost'): Obj[];
   /** The payment intent of a session (payment mode) or of its first invoice (subscription mode). */
   intentOfSession(sessionId: string): Obj;
   /** Every API request received: method, path and the decoded form body. */
@@ -97,6 +101,7 @@ export async function startStripeFake(): Promise<StripeFake> {
   const subscriptions = new Map<string, Obj>();
   const intents = new Map<string, Obj>();
   const refunds = new Map<string, Obj>();
+  const disputes = new Map<string, Obj>();
   /** invoice id -> its invoice_payment objects. */
   const invoicePayments = new Map<string, Obj[]>();
   const idempotent = new Map<string, { status: number; json: Obj }>();
@@ -326,6 +331,22 @@ export async function startStripeFake(): Promise<StripeFake> {
       const intent = intents.get(intentId)!;
       const refund = refundObject(intent, amount ?? intent.amount_received - intent._refunded, { reason: 'requested_by_customer' }, 'succeeded');
       return { refund, events: [event('refund.created', refund), event('charge.refunded', chargeOf(intent))] };
+    },
+
+    dispute(intentId, reason = 'fraudulent') {
+      const intent = intents.get(intentId)!;
+      const dispute: Obj = {
+        id: newId('du'), object: 'dispute', livemode: false, created: stamp(), amount: intent.amount_received, currency: intent.currency,
+        charge: intent.latest_charge, payment_intent: intent.id, reason, status: 'needs_response', is_charge_refundable: false, metadata: {},
+      };
+      disputes.set(dispute.id, dispute);
+      return { dispute, events: [event('charge.dispute.created', dispute)] };
+    },
+
+    closeDispute(disputeId, status) {
+      const dispute = disputes.get(disputeId)!;
+      dispute.status = status;
+      return [event('charge.dispute.closed', dispute)];
     },
 
     intentOfSession(sessionId) {

@@ -18,7 +18,7 @@ after(async () => { await s.close(); });
 
 const redirectUrl = 'http://127.0.0.1:33418/callback';
 
-async function connect(cookie: string, scopes: string[]) {
+async function connect(cookie: string, scopes: string[], answer?: (message: string) => { action: 'accept' | 'decline'; content?: Record<string, boolean> }) {
   const state: { client?: unknown; tokens?: unknown; verifier?: string; authUrl?: URL } = {};
   const provider = {
     get redirectUrl() { return redirectUrl; },
@@ -42,7 +42,10 @@ async function connect(cookie: string, scopes: string[]) {
   state.authUrl!.searchParams.set('scope', [...asked].join(' '));
   const { redirect } = await authorizeAsCreator(s, state.authUrl!.href, cookie, { decision: 'approve', mode: 'test', scopes });
   await first.finishAuth(redirect.searchParams.get('code')!, redirect.searchParams.get('iss')!);
-  const client = new Client({ name: 'test', version: '2' });
+  // With `answer`, the client supports elicitation (form mode) and answers each question with it, as its user would.
+  // (on the 2026-07-28 revision, whose requests carry the client's capabilities: see mcp/confirm.ts).
+  const client = new Client({ name: 'test', version: '2' }, answer ? { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } } : {});
+  if (answer) client.setRequestHandler('elicitation/create', async (request) => answer((request.params as { message: string }).message));
   await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
   return client;
 }
@@ -85,6 +88,44 @@ describe('the refund_transaction MCP tool', () => {
        JOIN events e ON e.brand_id = r.brand_id AND e.type = 'transaction.refunded' WHERE r.brand_id = $1`, [brandId]);
     assert.equal(refunds.n, 1);
     assert.ok(refunds.app, 'transaction.refunded names the app that asked');
+    await client.close();
+  });
+
+  it('asks a client that supports elicitation to confirm, naming the amount, and refunds only what was confirmed', async () => {
+    const { cookie, brandId } = await s.signUp('plus');
+    const ids = await s.db.transaction((tx) => loadCatalog(tx, brandId, JSON.parse(readFileSync(exampleCatalogPath, 'utf8'))));
+    const asked: string[] = [];
+    let reply: 'accept' | 'decline' = 'decline';
+    const client = await connect(cookie, ['transactions:read', 'transactions:write', 'checkout:write'], (message) => {
+      asked.push(message);
+      return reply === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    });
+    const link = await client.callTool({ name: 'create_payment_link', arguments: courseBody(ids) });
+    const { link: url } = link.structuredContent as { link: string };
+    const paid = await s.app.inject({ method: 'POST', url: `${new URL(url).pathname}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ card: cards.ok }).toString() });
+    assert.ok(paid.statusCode < 400, paid.body);
+    const [{ txref }] = await s.db.query<{ txref: string }>('SELECT txref FROM transactions WHERE brand_id = $1 AND status = \'succeeded\'', [brandId]);
+
+    const declined = await client.callTool({ name: 'refund_transaction', arguments: { id: txref } });
+    assert.equal(asked.length, 1);
+    assert.match(asked[0], new RegExp(`^Refund 39\\.50 USD to Ada Lovelace \\(ada@example\\.com\\) on ${txref}\\?`));
+    assert.match(asked[0], /cannot be undone; the access the payment bought ends/);
+    assert.equal(declined.isError, true);
+    assert.match((declined.content as { text: string }[])[0].text, /Not refunded: the user did not confirm the refund of 39\.50 USD/);
+    const [none] = await s.db.query<{ n: number }>('SELECT count(*)::int AS n FROM refunds WHERE brand_id = $1', [brandId]);
+    assert.equal(none.n, 0, 'declined: nothing was asked of the provider');
+
+    reply = 'accept';
+    const partial = await client.callTool({ name: 'refund_transaction', arguments: { id: txref, amount: 12.25, reason: 'Goodwill' } });
+    assert.equal(partial.isError, undefined, JSON.stringify(partial.content));
+    assert.match(asked[1], /^Refund 12\.25 USD to Ada Lovelace/);
+    assert.doesNotMatch(asked[1], /access/, 'a partial refund keeps access by default, and the question says nothing of it');
+    assert.equal((partial.structuredContent as { refundedAmount: number }).refundedAmount, 12.25);
+
+    const rest = await client.callTool({ name: 'refund_transaction', arguments: { id: txref } });
+    assert.match(asked[2], /^Refund 27\.25 USD/, 'without an amount, the question names what is left');
+    assert.equal((rest.structuredContent as { status: string; refundedAmount: number }).refundedAmount, 39.5);
+    assert.equal((rest.structuredContent as { status: string }).status, 'refunded');
     await client.close();
   });
 });

@@ -125,3 +125,12 @@ export function unsettledRefunds(db: Queryable, brandId: string, mode: Mode) {
 export async function deductInto(db: Queryable, brandId: string, payoutId: string, ids: string[]): Promise<void> {
   await db.query('UPDATE refunds SET payout_id = $2 WHERE brand_id = $1 AND id = ANY($3::text[]) AND payout_id IS NULL', [brandId, payoutId, ids]);
 }
+
+/** The refunds a payout deducted, oldest first, with their transaction's txref (its lines). */
+export function deductedBy(db: Queryable, brandId: string, payoutId: string) {
+  return db.query<RefundRow & { txref: string }>(
+    `SELECT r.*, t.txref FROM refunds r JOIN transactions t ON t.brand_id = r.brand_id AND t.id = r.transaction_id
+     WHERE r.brand_id = $1 AND r.payout_id = $2 ORDER BY r.created_at, r.id`,
+    [brandId, payoutId],
+  );
+}

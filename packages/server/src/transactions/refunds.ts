@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/client.ts';
+import { noteRefund as noteAffiliateRefund } from '../affiliates/commissions.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { recordEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
@@ -114,6 +115,7 @@ export async function settleRefund(tx: Queryable, refund: RefundRow, state: Refu
   await notePayable(tx, moved.transaction.brand_id, moved.transaction.mode, await modeNow(tx, moved.transaction.brand_id, moved.transaction.mode));
   // A full refund gives the coupon's use back, as if the payment had never been made.
   if (moved.transaction.status === 'refunded') await releaseCoupon(tx, moved.transaction.brand_id, moved.transaction.txref);
+  await noteAffiliateRefund(tx, moved.transaction, moved.refund.amount); // a refund within the hold claws the commission back
   const cancellations = moved.refund.revoke_access ? await endAccessBought(tx, moved.transaction, appId) : [];
   return { ...moved, cancellations };
 }

@@ -37,6 +37,10 @@ export interface TransactionRow {
   /** The coupon code the payment used and what it took off, minor units (migration 024). */
   coupon_code?: string | null;
   discount?: number | string | null;
+  /** The affiliate the payment is attributed to (migration 025, affiliates/). */
+  affiliate?: { id: string; code: string } | null;
+  /** A dispute of the payment the provider reported (migration 025, transactions/disputes.ts). */
+  dispute?: DisputeSummary | null;
   created_at: Date;
   /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
   version: number;
@@ -49,6 +53,16 @@ export interface RefundSummary {
   reason: string | null;
   status: 'pending' | 'succeeded' | 'failed';
   createdAt: string;
+}
+
+export interface DisputeSummary {
+  id: string;
+  status: string;
+  /** Minor units. */
+  amount: number;
+  reason: string | null;
+  createdAt: string;
+  closedAt?: string;
 }
 
 export type NewTransaction = Omit<TransactionRow, 'refunded_amount' | 'refunds' | 'created_at' | 'updated_at' | 'version' | 'failure_code' | 'failure_message'>;
@@ -168,4 +182,27 @@ export async function settleInto(db: Queryable, brandId: string, payoutId: strin
      WHERE t.brand_id = $1 AND t.id = f.id AND t.payout_id IS NULL`,
     [brandId, payoutId, JSON.stringify(fees)],
   );
+}
+
+/** Records the affiliate a payment is attributed to, in the statement's transaction that settles it (affiliates/commissions.ts). */
+export async function setAffiliate(db: Queryable, brandId: string, id: string, affiliate: { id: string; code: string }): Promise<TransactionRow> {
+  const [row] = await db.query<TransactionRow>(
+    'UPDATE transactions SET affiliate = $3::text::jsonb WHERE brand_id = $1 AND id = $2 RETURNING *',
+    [brandId, id, JSON.stringify(affiliate)],
+  );
+  return row;
+}
+
+/** The transactions a payout settled, oldest first (its lines, payouts/service.ts). */
+export function inPayout(db: Queryable, brandId: string, payoutId: string) {
+  return db.query<TransactionRow>('SELECT * FROM transactions WHERE brand_id = $1 AND payout_id = $2 ORDER BY created_at, id', [brandId, payoutId]);
+}
+
+/** Records where a dispute of the payment stands (a change of the transaction: its version moves). */
+export async function setDispute(db: Queryable, brandId: string, id: string, dispute: DisputeSummary): Promise<TransactionRow> {
+  const [row] = await db.query<TransactionRow>(
+    `UPDATE transactions SET dispute = $3::text::jsonb, ${bumpVersionSql} WHERE brand_id = $1 AND id = $2 RETURNING *`,
+    [brandId, id, JSON.stringify(dispute)],
+  );
+  return row;
 }

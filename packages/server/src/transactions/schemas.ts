@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { VersionFields } from '../object-version.ts';
+import { TransactionAffiliate } from '../affiliates/schemas.ts';
 
 /** One refund of a transaction (docs/refunds.md). Our addition. */
 export const Refund = Type.Object({
@@ -13,6 +14,19 @@ export const Refund = Type.Object({
 }, { $id: 'Refund' });
 
 export type Refund = Static<typeof Refund>;
+
+/** A dispute (chargeback) of a payment, as the provider reports it (docs/refunds.md, Disputes). Our addition. */
+export const Dispute = Type.Object({
+  id: Type.String({ description: 'The provider\'s id for it (Stripe: `du_…`).' }),
+  status: Type.String({ description: 'The provider\'s words: `needs_response`, `under_review`, `won`, `lost` (Stripe also has `warning_*` for inquiries).' }),
+  amount: Type.Number({ description: 'Decimal amount disputed.' }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the buyer disputed it (Stripe: `fraudulent`, `product_not_received`, …).' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  closedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When it was won or lost.' })),
+}, {
+  $id: 'Dispute',
+  examples: [{ id: 'du_1Q2w3E4r5T6y7U8i', status: 'lost', amount: 39.5, reason: 'fraudulent', createdAt: '2026-11-20T09:12:00.000Z', closedAt: '2026-12-04T16:40:00.000Z' }],
+});
 
 export const Transaction = Type.Object({
   txref: Type.String({ description: 'The transaction reference; the id in /transactions/{id}.' }),
@@ -38,6 +52,9 @@ export const Transaction = Type.Object({
   }, { description: 'Our addition: where the buyer came from, from the payment link\'s utmRef, adClickID and adType (the web checkout fills them from its address).' })),
   coupon: Type.Optional(Type.String({ description: 'Our addition: the coupon code the payment used (docs/coupons.md).' })),
   discount: Type.Optional(Type.Number({ description: 'Our addition, with `coupon`: the decimal amount the coupon took off; `amount` is after it.' })),
+  affiliate: Type.Optional(TransactionAffiliate),
+  // Our addition: present once the buyer disputed the payment with their bank; a lost dispute is also a refund in `refunds`.
+  dispute: Type.Optional(Dispute),
   ...VersionFields,
 }, { $id: 'Transaction' });
 

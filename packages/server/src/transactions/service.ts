@@ -40,6 +40,8 @@ export function renderTransaction(row: repo.TransactionRow, fees?: FeeSettings):
     ...feesOf(row, fees),
     ...(row.attribution && Object.keys(row.attribution).length ? { attribution: row.attribution } : {}),
     ...(row.coupon_code ? { coupon: row.coupon_code, discount: toMajor(Number(row.discount ?? 0), row.currency) } : {}),
+    ...(row.affiliate ? { affiliate: { id: row.affiliate.id, code: row.affiliate.code } } : {}),
+    ...(row.dispute ? { dispute: { ...row.dispute, amount: toMajor(row.dispute.amount, row.currency) } } : {}),
     ...versionOf(row),
   };
 }

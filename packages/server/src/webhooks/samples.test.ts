@@ -17,7 +17,7 @@ describe('test event samples', () => {
   it('names what each sample is about, as the delivery log shows it', () => {
     const kinds = Object.fromEntries(eventTypes.map((type) => [type, resourceOf(type, sampleEventData(type) as Record<string, unknown>).type]));
     assert.deepEqual(kinds, {
-      'transaction.succeeded': 'transaction', 'transaction.failed': 'transaction', 'transaction.refunded': 'transaction', 'payout.settled': 'payout',
+      'transaction.succeeded': 'transaction', 'transaction.failed': 'transaction', 'transaction.refunded': 'transaction', 'transaction.disputed': 'transaction', 'payout.settled': 'payout',
       'subscription.renewed': 'membership', 'subscription.expired': 'membership', 'subscription.completed': 'membership',
       'member.joined': 'membership', 'member.removed': 'membership',
     });

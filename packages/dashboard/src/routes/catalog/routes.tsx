@@ -2,6 +2,7 @@ import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { SectionTabs } from '../people/parts.tsx';
 import { HubNewPage, HubPage, HubsPage } from './HubsPage.tsx';
 import { DiscountNewPage, DiscountPage, DiscountsPage } from './DiscountsPage.tsx';
+import { AffiliateNewPage, AffiliatePage, AffiliatesPage } from './AffiliatesPage.tsx';
 import { ProductNewPage } from './ProductNewPage.tsx';
 import { ProductPage } from './ProductPage.tsx';
 import { ProductsPage } from './ProductsPage.tsx';
@@ -9,7 +10,7 @@ import { ProductsPage } from './ProductsPage.tsx';
 function CatalogSection() {
   return (
     <>
-      <SectionTabs label="Catalog" links={[{ to: '/catalog/products', label: 'Products' }, { to: '/catalog/hubs', label: 'Hubs' }, { to: '/catalog/discounts', label: 'Discounts' }]} />
+      <SectionTabs label="Catalog" links={[{ to: '/catalog/products', label: 'Products' }, { to: '/catalog/hubs', label: 'Hubs' }, { to: '/catalog/discounts', label: 'Discounts' }, { to: '/catalog/affiliates', label: 'Affiliates' }]} />
       <Outlet />
     </>
   );
@@ -30,6 +31,9 @@ export const catalogRoutes: RouteObject[] = [
       { path: 'discounts', element: <DiscountsPage /> },
       { path: 'discounts/new', element: <DiscountNewPage /> },
       { path: 'discounts/:id', element: <DiscountPage /> },
+      { path: 'affiliates', element: <AffiliatesPage /> },
+      { path: 'affiliates/new', element: <AffiliateNewPage /> },
+      { path: 'affiliates/:id', element: <AffiliatePage /> },
     ],
   },
 ];

@@ -8,6 +8,7 @@ const descriptions = {
   'transaction.succeeded': 'A payment went through.',
   'transaction.failed': 'A payment failed.',
   'transaction.refunded': 'Money was given back on a payment (in full or in part).',
+  'transaction.disputed': 'A buyer disputed a payment with their bank, or the dispute was closed (won or lost).',
   'payout.settled': 'A payout reached the bank account.',
   'subscription.renewed': 'A subscription was charged for another period.',
   'subscription.expired': 'A subscription ended without renewal.',

@@ -17,6 +17,10 @@ const columns: CsvColumn<Payout>[] = [
   { header: 'periodEnd', value: (p) => p.periodEnd },
   { header: 'settledAt', value: (p) => p.settledAt },
   { header: 'mode', value: (p) => p.mode },
+  // Added after the first columns so that spreadsheets built on the old export keep working.
+  { header: 'gross', value: (p) => p.gross ?? '' },
+  { header: 'refunded', value: (p) => p.refunded },
+  { header: 'affiliateCommission', value: (p) => p.affiliateCommission ?? 0 },
 ];
 
 /** Settled payouts of the current mode: what was paid out, the fees kept, the period covered. */
@@ -27,7 +31,7 @@ export function PayoutsPage() {
     <div>
       <PageHeader
         title="Payouts"
-        description="Money paid out to you: succeeded transactions, less fees, grouped by period."
+        description="Money paid out to you: succeeded payments, less fees, refunds and affiliate commissions, grouped by period."
         actions={<ExportCsvButton path={path} columns={columns} name={['payouts']} />}
       />
       <ErrorNote error={list.error} />
@@ -40,7 +44,10 @@ export function PayoutsPage() {
           <TableHeader>
             <TableRow>
               <TableHead>Net amount</TableHead>
+              <TableHead>Payments</TableHead>
               <TableHead>Fees</TableHead>
+              <TableHead>Refunds</TableHead>
+              <TableHead>Affiliates</TableHead>
               <TableHead>Transactions</TableHead>
               <TableHead>Period</TableHead>
               <TableHead>Settled</TableHead>
@@ -51,7 +58,10 @@ export function PayoutsPage() {
             {list.items.map((p) => (
               <TableRow key={p.id}>
                 <TableCell className="font-medium whitespace-nowrap">{money(p.amount, p.currency)}</TableCell>
-                <TableCell className="whitespace-nowrap">{money(p.fee, p.currency)}</TableCell>
+                <TableCell className="whitespace-nowrap">{money(p.gross ?? p.amount + p.fee + p.refunded, p.currency)}</TableCell>
+                <TableCell className="whitespace-nowrap">−{money(p.fee, p.currency)}</TableCell>
+                <TableCell className="whitespace-nowrap">{p.refunded ? `−${money(p.refunded, p.currency)}` : '—'}</TableCell>
+                <TableCell className="whitespace-nowrap">{p.affiliateCommission ? `−${money(p.affiliateCommission, p.currency)}` : '—'}</TableCell>
                 <TableCell>{p.transactionCount}</TableCell>
                 <TableCell className="whitespace-nowrap">{when(p.periodStart)} – {when(p.periodEnd)}</TableCell>
                 <TableCell className="whitespace-nowrap">{when(p.settledAt)}</TableCell>

@@ -9,6 +9,7 @@ import type { PaymentProviders } from '../providers.ts';
 import { callStripe } from './calls.ts';
 import { claimProviderEvent } from './repository.ts';
 import { applyReportedRefund } from '../../transactions/provider-refunds.ts';
+import { applyReportedDispute } from '../../transactions/disputes.ts';
 import type { ProviderCancellation } from '../../transactions/access.ts';
 import { refundState } from './provider.ts';
 
@@ -95,8 +96,29 @@ async function applyRefundEvent(tx: Queryable, ctx: StripeEventContext, refund: 
   return outcome;
 }
 
+/**
+ * charge.dispute.created / charge.dispute.closed (docs/refunds.md, Disputes): the disputed payment
+ * is found through its payment intent's metadata (a one-off purchase names our txref; an invoice's
+ * does not, so a dispute of a subscription payment is not matched), marked, and a lost dispute is
+ * recorded as a refund. Stripe subscriptions that refund ended are returned to stop after commit.
+ */
+async function applyDisputeEvent(tx: Queryable, ctx: StripeEventContext, dispute: Stripe.Dispute, closed: boolean, stop: ProviderCancellation[]): Promise<StripeEventOutcome> {
+  const intentId = idOf(dispute.payment_intent);
+  if (!intentId) return 'ignored';
+  const intent = await callStripe(() => ctx.stripe.paymentIntents.retrieve(intentId));
+  const { outcome, cancellations } = await applyReportedDispute(tx, {
+    provider: 'stripe', reference: dispute.id, ...ours(intent.metadata), amount: dispute.amount, status: dispute.status,
+    reason: text(dispute.reason), closed,
+  });
+  stop.push(...cancellations);
+  return outcome;
+}
+
 async function apply(tx: Queryable, ctx: StripeEventContext, event: Stripe.Event, stop: ProviderCancellation[]): Promise<StripeEventOutcome> {
   switch (event.type) {
+    case 'charge.dispute.created':
+    case 'charge.dispute.closed':
+      return applyDisputeEvent(tx, ctx, event.data.object, event.type === 'charge.dispute.closed', stop);
     case 'refund.created':
     case 'refund.updated':
     case 'refund.failed':

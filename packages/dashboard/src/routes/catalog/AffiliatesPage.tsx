@@ -1,0 +1,209 @@
+import type { Affiliate, AffiliateCreateParams } from '@creator-commerce/sdk';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Plus } from 'lucide-react';
+import { api, ApiError, v1 } from '@/api';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { toast } from '@/components/ui/toast';
+import { money } from '../people/format.ts';
+import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from '../people/parts.tsx';
+import { useList } from '../people/use-list.ts';
+import { CheckField, TextField } from './fields.tsx';
+import { FieldErrors, noErrors } from './form-errors.ts';
+
+/** Affiliates (docs/affiliates.md): who earns a commission on the sales their code brings, and what they earned. */
+
+// One line per currency, so two currencies fit a phone's width.
+const stat = (a: Affiliate, pick: 'pending' | 'earned') => (a.stats.length ? a.stats.map((s) => <div key={s.currency}>{money(s[pick], s.currency)}</div>) : '—');
+
+export function AffiliatesPage() {
+  const list = useList<Affiliate>(v1('/affiliates'));
+  const create = <Button asChild><Link to="/catalog/affiliates/new"><Plus aria-hidden /> New affiliate</Link></Button>;
+  return (
+    <div>
+      <PageHeader title="Affiliates" description="People who earn a commission on the sales their code brings. Commission is held while refunds can take it back, then earned and deducted from your payouts." actions={create} />
+      <ErrorNote error={list.error} />
+      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
+        <EmptyState title="No affiliates yet" action={create}>Add an affiliate and share links with their code (?ref=CODE on a checkout link).</EmptyState>
+      ) : (
+        <Table aria-label="Affiliates">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Name</TableHead>
+              {/* At phone width the money columns matter most: code and sales count are on the affiliate's page. */}
+              <TableHead className="hidden sm:table-cell">Code</TableHead>
+              <TableHead className="hidden sm:table-cell">Commission</TableHead>
+              <TableHead className="hidden sm:table-cell">Sales</TableHead>
+              <TableHead>Pending</TableHead>
+              <TableHead>Earned</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {list.items.map((a) => (
+              <TableRow key={a.id}>
+                <TableCell className="font-medium">
+                  <Link className="underline-offset-4 hover:underline" to={`/catalog/affiliates/${a.id}`}>{a.name}</Link>
+                  {a.status === 'archived' && <Badge variant="secondary" className="ml-2">Archived</Badge>}
+                </TableCell>
+                <TableCell className="hidden font-mono text-xs sm:table-cell">{a.code}</TableCell>
+                <TableCell className="hidden whitespace-nowrap sm:table-cell">{a.commissionPercent}%{a.recurring ? ', renewals too' : ''}</TableCell>
+                <TableCell className="hidden sm:table-cell">{a.stats.reduce((n, s) => n + s.sales, 0)}</TableCell>
+                <TableCell className="whitespace-nowrap">{stat(a, 'pending')}</TableCell>
+                <TableCell className="whitespace-nowrap">{stat(a, 'earned')}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+    </div>
+  );
+}
+
+interface AffiliateForm { name: string; email: string; code: string; commissionPercent: string; recurring: boolean }
+
+const emptyForm: AffiliateForm = { name: '', email: '', code: '', commissionPercent: '20', recurring: false };
+const toForm = (a: Affiliate): AffiliateForm => ({ name: a.name, email: a.email, code: a.code, commissionPercent: String(a.commissionPercent), recurring: a.recurring });
+// A percent that is not a number is sent as text, so the API's 400 names the field.
+const toBody = (f: AffiliateForm): AffiliateCreateParams => ({
+  name: f.name, email: f.email, code: f.code, recurring: f.recurring,
+  commissionPercent: (f.commissionPercent.trim() !== '' && !Number.isNaN(Number(f.commissionPercent)) ? Number(f.commissionPercent) : f.commissionPercent) as number,
+});
+
+function AffiliateEditor({ initial, save, submitLabel }: { initial: AffiliateForm; save: (f: AffiliateForm) => Promise<void>; submitLabel: string }) {
+  const [form, setForm] = useState(initial);
+  const [errors, setErrors] = useState<FieldErrors>(noErrors);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [saving, setSaving] = useState(false);
+  const submit = async (ev: FormEvent) => {
+    ev.preventDefault();
+    setSaving(true);
+    setFailure(null);
+    try {
+      await save(form);
+      setErrors(noErrors);
+    } catch (err) {
+      setErrors(err instanceof ApiError ? new FieldErrors(err.details) : noErrors);
+      setFailure(err);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <form onSubmit={submit} noValidate className="space-y-6">
+      <ErrorNote error={failure} />
+      <Card>
+        <CardHeader>
+          <CardTitle>Affiliate</CardTitle>
+          <CardDescription>Their code attributes a sale: items[].affiliate on a payment link, or ?ref=CODE on a checkout link.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4 sm:grid-cols-2">
+          <TextField id="aff-name" label="Name" value={form.name} onChange={(v) => setForm({ ...form, name: v })} error={errors.get('name')} />
+          <TextField id="aff-email" label="Email" type="email" value={form.email} onChange={(v) => setForm({ ...form, email: v })} error={errors.get('email')} />
+          <TextField id="aff-code" label="Code" value={form.code} onChange={(v) => setForm({ ...form, code: v })} error={errors.get('code')}
+            hint="Letters, digits, - and _; not case-sensitive." />
+          <TextField id="aff-percent" label="Commission (%)" inputMode="decimal" value={form.commissionPercent} onChange={(v) => setForm({ ...form, commissionPercent: v })}
+            error={errors.get('commissionPercent')} hint="Of each sale's net: its amount less the platform fee." />
+          <CheckField id="aff-recurring" label="Earns on subscription renewals too" checked={form.recurring} onChange={(v) => setForm({ ...form, recurring: v })} className="sm:col-span-2" />
+        </CardContent>
+      </Card>
+      <div className="sticky bottom-0 z-10 flex justify-end border-t bg-background/95 py-3 backdrop-blur">
+        <Button type="submit" disabled={saving}>{saving ? 'Saving…' : submitLabel}</Button>
+      </div>
+    </form>
+  );
+}
+
+export function AffiliateNewPage() {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  return (
+    <div>
+      <PageHeader title="New affiliate" />
+      <AffiliateEditor initial={emptyForm} submitLabel="Create affiliate" save={async (form) => {
+        const made = await api.post<Affiliate>(v1('/affiliates'), toBody(form));
+        qc.invalidateQueries({ queryKey: ['list', v1('/affiliates')] });
+        toast({ title: `${made.name} added` });
+        navigate(`/catalog/affiliates/${made.id}`);
+      }} />
+    </div>
+  );
+}
+
+/** One affiliate: what they brought and earned per currency, their settings, archive or restore. */
+export function AffiliatePage() {
+  const { id = '' } = useParams();
+  const qc = useQueryClient();
+  const key = ['affiliate', id];
+  const path = v1(`/affiliates/${encodeURIComponent(id)}`);
+  const affiliate = useQuery({ queryKey: key, queryFn: () => api.get<Affiliate>(path) });
+  const [failure, setFailure] = useState<unknown>(null);
+  if (affiliate.isPending) return <Loading />;
+  if (affiliate.error) return <><PageHeader title="Affiliate" /><ErrorNote error={affiliate.error} /></>;
+  const a = affiliate.data;
+  const refresh = async () => {
+    await qc.invalidateQueries({ queryKey: key });
+    qc.invalidateQueries({ queryKey: ['list', v1('/affiliates')] });
+  };
+  const archived = a.status === 'archived';
+  const toggle = async () => {
+    setFailure(null);
+    try {
+      await api.patch<Affiliate>(path, { status: archived ? 'active' : 'archived' });
+      await refresh();
+      toast({ title: archived ? 'Restored' : 'Archived: the code attributes no new sales' });
+    } catch (err) {
+      setFailure(err);
+    }
+  };
+  return (
+    <div>
+      <PageHeader title={a.name} description={<code className="text-xs">{a.id}</code>}
+        actions={<Button variant="outline" onClick={toggle}>{archived ? 'Restore' : 'Archive'}</Button>} />
+      <ErrorNote error={failure} />
+      <Card className="mb-6">
+        <CardHeader>
+          <CardTitle>Sales and commission {archived && <Badge variant="secondary" className="ml-2">Archived</Badge>}</CardTitle>
+          <CardDescription>Pending commission is still in its hold (a refund takes it back); earned is owed and deducted from your payouts.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {!a.stats.length ? <p className="text-sm text-muted-foreground">No sales attributed yet.</p> : (
+            <Table aria-label="Commission by currency">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Currency</TableHead>
+                  <TableHead>Sales</TableHead>
+                  <TableHead>Sales amount</TableHead>
+                  <TableHead>Pending</TableHead>
+                  <TableHead>Earned</TableHead>
+                  <TableHead>Paid out</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {a.stats.map((s) => (
+                  <TableRow key={s.currency}>
+                    <TableCell>{s.currency}</TableCell>
+                    <TableCell>{s.sales}</TableCell>
+                    <TableCell className="whitespace-nowrap">{money(s.salesAmount, s.currency)}</TableCell>
+                    <TableCell className="whitespace-nowrap">{money(s.pending, s.currency)}</TableCell>
+                    <TableCell className="whitespace-nowrap">{money(s.earned, s.currency)}</TableCell>
+                    <TableCell className="whitespace-nowrap">{money(s.paidOut, s.currency)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </CardContent>
+      </Card>
+      <AffiliateEditor key={a.updatedAt} initial={toForm(a)} submitLabel="Save changes" save={async (form) => {
+        await api.patch<Affiliate>(path, toBody(form));
+        await refresh();
+        toast({ title: 'Saved' });
+      }} />
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { loadCatalog } from '../catalog/load.ts';
+import { startTestApp, type TestApp } from '../testing/app.ts';
+import { browserSkip, launchChromium } from '../testing/browser.ts';
+import { createKey } from '../testing/factories.ts';
+import { freePort } from '../testing/processes.ts';
+import { createLink, submitCard } from '../testing/checkout-fixtures.ts';
+import { defaultDashboardDir } from './static.ts';
+
+/**
+ * The dashboard's Affiliates pages (Catalog → Affiliates; docs/affiliates.md) and the payout
+ * breakdown on Money → Payouts, in a real Chromium against a real server, signed in through the
+ * pages. Needs the dashboard build and Chromium (skips without them, except in CI).
+ * SCREENSHOT_DIR=… saves each page at 1366 and 390 px.
+ */
+const built = await readFile(join(defaultDashboardDir, 'index.html'), 'utf8').then(() => true, () => false);
+const skip = browserSkip || (!built && process.env.CI !== 'true' ? 'build the dashboard: npm run build -w packages/dashboard' : false);
+const shotDir = process.env.SCREENSHOT_DIR;
+
+let t: TestApp;
+let browser: Browser;
+let base: string;
+
+async function shots(page: Page, name: string) {
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.waitForTimeout(150);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
+    if (shotDir) await page.screenshot({ path: join(shotDir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+describe('dashboard affiliates pages in a browser', () => {
+  before(async () => {
+    if (skip) return;
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await startTestApp({ publicUrl: base });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    browser = await launchChromium();
+    if (shotDir) await mkdir(shotDir, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('creates an affiliate (an API error beside its field), shows its sales and commission, edits and archives it', { skip }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await page.goto(`${base}/dashboard/signup`);
+    await page.getByLabel('Your name').fill('Ada Maker');
+    await page.getByLabel('Email').fill('ada.affiliates@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByLabel('Brand name').fill('Ada Studio');
+    await page.getByRole('button', { name: /sign up|create/i }).click();
+    await page.waitForURL((u) => !u.pathname.startsWith('/dashboard/signup'));
+    const brandId = await page.evaluate(async () => (await (await fetch('/dashboard/api/session')).json()).data.brand.id as string);
+
+    await page.goto(`${base}/dashboard/catalog/affiliates`);
+    await page.getByText('No affiliates yet').waitFor();
+    await page.getByRole('link', { name: 'New affiliate' }).first().click();
+    await page.getByLabel('Name').fill('Rita Inks');
+    await page.getByLabel('Email').fill('rita@example.com');
+    await page.getByLabel('Code').fill('RITA 10');
+    await page.getByLabel('Commission (%)').fill('20');
+    await page.getByLabel('Earns on subscription renewals too').check();
+    await page.getByRole('button', { name: 'Create affiliate' }).click();
+    const codeError = page.locator('#aff-code-error');
+    await codeError.waitFor();
+    assert.equal(await page.locator('#aff-code').getAttribute('aria-invalid'), 'true');
+    await shots(page, 'catalog-affiliate-new-error');
+    await page.getByLabel('Code').fill('RITA10');
+    await page.getByRole('button', { name: 'Create affiliate' }).click();
+    await page.waitForURL(/\/catalog\/affiliates\/aff_/);
+    await page.getByText('No sales attributed yet.').waitFor();
+
+    // Two sales with the code (test mode, as the dashboard's session): 10.00 USD and 7.35 EUR at 20% of net.
+    const key = (await createKey(t.db, brandId, { mode: 'test' })).key;
+    const ids = await t.db.transaction((tx) => loadCatalog(tx, brandId, { products: [
+      { ref: 'usd', type: 'digital', title: 'Brush guide', status: 'published', tiers: [{ ref: 'usd-t', name: 'Std', price: { amount: 10, currency: 'USD' } }] },
+      { ref: 'eur', type: 'digital', title: 'Ink guide', status: 'published', tiers: [{ ref: 'eur-t', name: 'Std', price: { amount: 7.35, currency: 'EUR' } }] },
+    ] }));
+    for (const ref of ['usd', 'eur']) {
+      const link = await createLink(t, key, { items: [{ id: ids[ref], plan: ids[`${ref}-t`], type: 'digital', affiliate: 'rita10' }], form: { formData: { fullName: 'Grace Hopper', email: 'grace@example.com' } } });
+      assert.equal((await submitCard(t, link.path, '4242 4242 4242 4242')).statusCode, 303);
+    }
+    await page.reload();
+    const stats = page.getByRole('table', { name: 'Commission by currency' });
+    await stats.waitFor();
+    const text = await stats.textContent() ?? '';
+    assert.match(text, /USD.*1.*10\.00.*1\.84/s);
+    assert.match(text, /EUR.*1.*7\.35.*1\.34/s);
+    await shots(page, 'catalog-affiliate-detail');
+
+    await page.getByLabel('Commission (%)').fill('25');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved').first().waitFor();
+    await page.goto(`${base}/dashboard/catalog/affiliates`);
+    const row = page.getByRole('row', { name: /Rita Inks/ });
+    await row.waitFor();
+    assert.match(await row.textContent() ?? '', /RITA10.*25%, renewals too.*2/s);
+    await shots(page, 'catalog-affiliates');
+
+    // A payout run: the payments, their fees and (none yet, in their hold) commissions beside each net amount.
+    assert.equal((await t.request({ method: 'POST', url: '/api/v1/test-clock/advance', key, payload: { by: '1d' } })).statusCode, 200);
+    await page.goto(`${base}/dashboard/money/payouts`);
+    const usd = page.getByRole('row', { name: /USD/ });
+    await usd.waitFor();
+    assert.match(await usd.textContent() ?? '', /USD\s9\.20.*USD\s10\.00.*−USD\s0\.80/s);
+    await shots(page, 'money-payouts-lines');
+
+    await page.goto(`${base}/dashboard/catalog/affiliates`);
+    await row.getByRole('link', { name: 'Rita Inks' }).click();
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('button', { name: 'Restore' }).waitFor();
+    const res = await t.request({ method: 'GET', url: '/api/v1/affiliates', key });
+    assert.equal(res.json().data.items[0].status, 'archived');
+    await page.close();
+  });
+});
