@@ -9,6 +9,7 @@ import { Transactions } from './resources/transactions.ts';
 import { Webhooks } from './resources/webhooks.ts';
 import { TestHelpers } from './resources/test-helpers.ts';
 import { BrandProfile, CheckoutLinks } from './resources/storefront.ts';
+import { Bookings } from './resources/bookings.ts';
 import type { Ping } from './types.ts';
 
 /**
@@ -34,6 +35,8 @@ export class Client {
   readonly testHelpers: TestHelpers;
   readonly brand: BrandProfile;
   readonly checkoutLinks: CheckoutLinks;
+  /** Bookings of bookable products (docs/bookings.md). */
+  readonly bookings: Bookings;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -53,6 +56,7 @@ export class Client {
     this.testHelpers = new TestHelpers(this.#r);
     this.brand = new BrandProfile(this.#r);
     this.checkoutLinks = new CheckoutLinks(this.#r);
+    this.bookings = new Bookings(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

@@ -40,6 +40,7 @@ import { invoiceRoutes } from './invoices/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
 import { brandRoutes } from './brands/routes.ts';
 import { checkoutLinkRoutes } from './checkout-links/routes.ts';
+import { bookingRoutes } from './bookings/routes.ts';
 import { storefrontPages } from './storefront/pages.ts';
 import { checkoutLinkPages } from './checkout-links/pages.ts';
 import { dashboardStatic } from './dashboard/static.ts';
@@ -163,6 +164,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     testHelperRoutes(v1, deps);
     brandRoutes(v1, deps);
     checkoutLinkRoutes(v1, deps);
+    bookingRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {

@@ -3,7 +3,8 @@ import { randomFillSync } from 'node:crypto';
 /** Opaque, random, URL-safe identifiers with a type prefix (DESIGN.md, Data). */
 export type IdPrefix =
   | 'brand' | 'key' | 'hub' | 'prod' | 'tier' | 'item' | 'mem' | 'txn' | 'evt' | 'we' | 'whd' | 'imp' | 'plink' | 'sub' | 'po'
-  | 'usr' | 'ses' | 'inv' | 'pwr' | 'rfd' | 'msg' | 'clink';
+  | 'usr' | 'ses' | 'inv' | 'pwr' | 'rfd' | 'msg' | 'clink'
+  | 'bkg';
 
 // Random bytes are drawn from the system 4 KB at a time: one call per id cost a system call each,
 // which showed in every request's id.

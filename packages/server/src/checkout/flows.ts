@@ -12,6 +12,7 @@ import * as repo from './repository.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import { settlePayment, type FinalState } from './service.ts';
 import { holdStock } from './stock.ts';
+import { renewHold } from '../bookings/service.ts';
 import type { Attribution } from '../transactions/repository.ts';
 
 /**
@@ -78,6 +79,7 @@ export async function beginPayment(tx: Queryable, providers: PaymentProviders, b
   const provider = providerOf(providers, link);
   // Before the provider is asked: a sold-out tier refuses here, with nothing charged (checkout/stock.ts).
   const stockHeld = await holdStock(tx, link);
+  await renewHold(tx, link);
   const txref = `tx_${randomBytes(15).toString('base64url')}`;
   const recurrence = link.purchases.find((p) => p.recurrence)?.recurrence;
   const opened = provider

@@ -21,6 +21,7 @@ import { noteMarketingConsent } from '../memberships/repository.ts';
 import { priceLink, type PurchaseTarget } from './pricing.ts';
 import { urlShapeProblem } from '../security/url-guard.ts';
 import * as repo from './repository.ts';
+import { checkBooking, holdSlot, settleBooking } from '../bookings/service.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
 
@@ -56,8 +57,17 @@ export async function checkPaymentLink(tx: Queryable, principal: Principal, body
   const buyer = checkForm(body.form, fields, priced.tickets, problems);
   const unsellable = provider.checkPurchases?.(priced.purchases);
   if (unsellable) problems.push({ field: 'items', message: unsellable });
+  const slot = await checkBooking(tx, principal, body.booking, bookingItems(body, catalog), problems);
   if (problems.length) throw invalidAll(problems);
-  return { catalog, priced, buyer };
+  return { catalog, priced, buyer, slot };
+}
+
+/** The items as the booking rules see them (bookings/service.ts). */
+function bookingItems(body: PaymentLinkBody, catalog: PurchaseTarget[]) {
+  return catalog.map((c, index) => ({
+    index, productId: c.kind === 'hub' ? c.hub.id : c.product.id, productType: c.kind === 'hub' ? 'membership' : c.product.type,
+    tierId: c.tier.id, count: body.items[index].count ?? 1,
+  }));
 }
 
 /** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
@@ -66,7 +76,7 @@ export async function createPaymentLink(
   /** Set by a reusable checkout link's page (checkout-links/pages.ts): the buyer's link points back at it. */
   from?: { checkoutLinkId: string },
 ): Promise<PaymentLink> {
-  const { catalog, priced, buyer } = await checkPaymentLink(tx, principal, body, providers);
+  const { catalog, priced, buyer, slot } = await checkPaymentLink(tx, principal, body, providers);
 
   const extras: Record<string, unknown> = {};
   for (const key of recorded) if (body[key] !== undefined) extras[key] = body[key];
@@ -95,6 +105,7 @@ export async function createPaymentLink(
     app_id: appOf(principal),
     checkout_link_id: from?.checkoutLinkId ?? null,
   });
+  if (slot) await holdSlot(tx, principal, link.id, slot, { name: buyer.name, email: buyer.email });
   return {
     link: checkoutUrl(publicUrl, link.brand_id, link.id),
     id: link.id,
@@ -154,6 +165,7 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
   if (!moved) return (await transactions.findById(tx, payment.brand_id, payment.id))!;
   // A link an OAuth app created: its payment's events name the app too.
   const scope = { brandId: moved.brand_id, mode: moved.mode, appId: moved.app_id ?? null };
+  await settleBooking(tx, moved);
   if (moved.status === 'failed') {
     await releaseStock(tx, moved.brand_id, moved.mode, moved.stock_held);
     await recordEvent(tx, { ...scope, type: 'transaction.failed', data: renderTransaction(moved) });
