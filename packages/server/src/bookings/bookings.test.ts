@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { loadCatalog } from '../catalog/load.ts';
+import type { AppError } from '../errors.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { cards, createLink, eventsOf, submitCard } from '../testing/checkout-fixtures.ts';
@@ -79,6 +81,20 @@ describe('availability on POST/PATCH /products', () => {
     assert.equal(cleared.json().data.availability, undefined);
     const patched = await api(shop, 'PATCH', `/products/${call.id}`, { type: 'appointment', availability: callAvailability({ sessionMinutes: 45 }) });
     assert.equal(patched.json().data.availability.sessionMinutes, 45);
+  });
+});
+
+describe('availability in catalog files', () => {
+  it('loads a bookable product with its availability, and names a bad one by its path in the file', async () => {
+    const shop = await createBrandWithCatalog(t.db);
+    const product = (availability: unknown) => ({ products: [{ ref: 'call', type: 'appointment', title: 'Call', tiers: [{ ref: 'std', name: 'Call', price: { amount: 40, currency: 'USD' } }], availability }] });
+    const ids = await t.db.transaction((tx) => loadCatalog(tx, shop.brand.id, product(callAvailability({ capacity: 4 }))));
+    const got = (await api(shop, 'GET', `/products/${ids.call}`)).json().data;
+    assert.equal(got.availability.capacity, 4);
+    await assert.rejects(t.db.transaction((tx) => loadCatalog(tx, shop.brand.id, product(callAvailability({ timezone: 'Europe/Londres' })))),
+      (err: AppError) => err.details?.[0].field === 'products[0].availability.timezone');
+    await assert.rejects(t.db.transaction((tx) => loadCatalog(tx, shop.brand.id, product(undefined))),
+      (err: AppError) => err.details?.[0].field === 'products[0].availability');
   });
 });
 

@@ -17,14 +17,16 @@ export const bookableType = 'appointment';
  */
 export function checkProductAvailability(
   type: string, sent: Availability | null | undefined, stored: Availability | undefined, problems: ErrorDetail[],
+  /** Where the product is in the input: '' over the API, `products[2].` in a catalog file. */
+  at = '',
 ): Availability | undefined {
   const next = sent === undefined ? stored : sent ?? undefined;
   if (type === bookableType) {
-    if (!next) problems.push({ field: 'availability', message: `is required for a product of type ${bookableType}` });
-    else if (sent) checkAvailability(sent, 'availability.', problems);
+    if (!next) problems.push({ field: `${at}availability`, message: `is required for a product of type ${bookableType}` });
+    else if (sent) checkAvailability(sent, `${at}availability.`, problems);
   } else if (next) {
     problems.push({
-      field: 'availability',
+      field: `${at}availability`,
       message: sent ? `is only for products of type ${bookableType}` : `this product has availability: send availability: null with a type other than ${bookableType}`,
     });
   }
