@@ -92,6 +92,7 @@ describe('dashboard accessibility (axe-core)', { skip }, () => {
       ['products', '/catalog/products', 'Products'],
       ['people', '/people', 'Customers and members'],
       ['money', '/money', 'Transactions'],
+      ['bookings', '/bookings', 'Upcoming bookings'],
       ['API keys', '/developers/api-keys', 'API keys'],
       ['webhooks', '/developers/webhooks', 'Webhooks'],
       ['events', '/developers/events', 'Events'],
