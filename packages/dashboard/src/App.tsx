@@ -5,6 +5,7 @@ import { Home } from '@/routes/home';
 import { NotFound } from '@/routes/not-found';
 import { catalogRoutes } from '@/routes/catalog/routes';
 import { moneyRoutes, peopleRoutes } from '@/routes/people/routes';
+import { UpcomingBookingsPage } from '@/routes/bookings/UpcomingBookingsPage';
 import { SignIn } from '@/routes/auth/sign-in';
 import { SignUp } from '@/routes/auth/sign-up';
 import { ResetPassword } from '@/routes/auth/reset-password';
@@ -50,6 +51,7 @@ export const routes: RouteObject[] = [
       { path: 'catalog', element: owner(<Outlet />), children: catalogRoutes },
       { path: 'people', element: owner(<Outlet />), children: peopleRoutes },
       { path: 'money', element: owner(<Outlet />), children: moneyRoutes },
+      { path: 'bookings', element: owner(<UpcomingBookingsPage />) },
       { path: 'developers', element: <Navigate to="/developers/api-keys" replace /> },
       { path: 'developers/api-keys', element: <ApiKeys /> },
       { path: 'developers/webhooks', element: <Webhooks /> },

@@ -11,6 +11,7 @@ import { TestHelpers } from './resources/test-helpers.ts';
 import { BrandProfile, CheckoutLinks } from './resources/storefront.ts';
 import { Coupons } from './resources/coupons.ts';
 import { Affiliates } from './resources/affiliates.ts';
+import { Bookings } from './resources/bookings.ts';
 import type { Ping } from './types.ts';
 
 /**
@@ -39,6 +40,8 @@ export class Client {
   readonly coupons: Coupons;
   /** Affiliates and their commissions (docs/affiliates.md). */
   readonly affiliates: Affiliates;
+  /** Bookings of bookable products (docs/bookings.md). */
+  readonly bookings: Bookings;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -60,6 +63,7 @@ export class Client {
     this.checkoutLinks = new CheckoutLinks(this.#r);
     this.coupons = new Coupons(this.#r);
     this.affiliates = new Affiliates(this.#r);
+    this.bookings = new Bookings(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

@@ -65,6 +65,10 @@ export type EmailSettings = Schemas['EmailSettings'];
 export type Subscription = Schemas['Subscription'];
 export type MemberEventData = Schemas['MemberEventData'];
 export type SubscriptionEventData = Schemas['SubscriptionEventData'];
+export type Availability = Schemas['Availability'];
+export type ProductAvailability = Schemas['ProductAvailability'];
+export type Slot = Schemas['Slot'];
+export type Booking = Schemas['Booking'];
 
 /** A webhook delivery body, discriminated on `type`: `if (event.type === 'transaction.succeeded') event.data.txref`. */
 export type WebhookEvent = Schemas['WebhookEvent'];
@@ -112,3 +116,9 @@ export type EventListParams = QueryParams<'listEvents'>;
 /** The outbox: page, plus `kind`, `status` and `to` filters. */
 export type EmailListParams = QueryParams<'listEmails'>;
 export type EmailSettingsUpdateParams = RequestBody<'updateEmailSettings'>;
+/** Open slots of a bookable product: `from`, `to` and the buyer's `timezone`. */
+export type AvailabilityParams = QueryParams<'getProductAvailability'>;
+/** Bookings: page, plus `status`, `productID` and `upcoming` filters. */
+export type BookingListParams = QueryParams<'listBookings'>;
+export type BookingCancelParams = RequestBody<'cancelBooking'>;
+export type BookingRescheduleParams = RequestBody<'rescheduleBooking'>;

@@ -332,6 +332,27 @@ describe('the client against the real server', () => {
     assert.equal((await client.coupons.archive(coupon.id)).status, 'archived');
   });
 
+  it('reads a bookable product\'s slots, books one, and lists, gets, reschedules and cancels the booking', async () => {
+    const allDay = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
+    const product = await client.products.create({
+      type: 'appointment', title: 'SDK call', tiers: [{ name: 'Call', price: { amount: 0, currency: 'USD' } }],
+      availability: { timezone: 'UTC', sessionMinutes: 60, weeklyHours: allDay, minNoticeMinutes: 0, changeNoticeMinutes: 0 },
+    });
+    const from = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 2 * 86_400_000);
+    const { slots } = await client.products.availability(product.id, { from: from.toISOString(), to: new Date(from.getTime() + 3 * 3_600_000).toISOString(), timezone: 'Asia/Tokyo' });
+    assert.equal(slots.length, 3);
+    const link = await client.paymentLinks.create({
+      items: [{ id: product.id, plan: product.tiers[0].id, type: 'appointment' }],
+      form: { formData: { fullName: 'Ada Lovelace', email: 'ada@example.com' } },
+      booking: { startsAt: slots[0].startsAt },
+    });
+    await client.testHelpers.payPaymentLink(link.id, { card: '4242 4242 4242 4242' });
+    const [booking] = await client.bookings.list({ productID: product.id }).toArray({ max: 10 });
+    assert.equal((await client.bookings.get(booking.id)).startsAt, slots[0].startsAt);
+    assert.equal((await client.bookings.reschedule(booking.id, { startsAt: slots[1].startsAt })).status, 'rescheduled');
+    assert.equal((await client.bookings.cancel(booking.id, { reason: 'Moved away' })).status, 'cancelled');
+  });
+
   it('gets answers that match the served OpenAPI document, for every operation', async () => {
     const doc = await (await fetch(`${live.baseUrl}/api/v1/openapi.json`)).json();
     const { problems, seen } = checkAgainstDocument(doc, live.exchanges);

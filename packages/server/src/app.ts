@@ -42,6 +42,7 @@ import { brandRoutes } from './brands/routes.ts';
 import { checkoutLinkRoutes } from './checkout-links/routes.ts';
 import { couponRoutes } from './coupons/routes.ts';
 import { affiliateRoutes } from './affiliates/routes.ts';
+import { bookingRoutes } from './bookings/routes.ts';
 import { storefrontPages } from './storefront/pages.ts';
 import { checkoutLinkPages } from './checkout-links/pages.ts';
 import { dashboardStatic } from './dashboard/static.ts';
@@ -167,6 +168,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     checkoutLinkRoutes(v1, deps);
     couponRoutes(v1, deps);
     affiliateRoutes(v1, deps);
+    bookingRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {

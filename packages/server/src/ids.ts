@@ -6,7 +6,8 @@ export type IdPrefix =
   | 'usr' | 'ses' | 'inv' | 'pwr' | 'rfd' | 'msg' | 'clink'
   | 'evf'
   | 'cpn'
-  | 'aff' | 'com';
+  | 'aff' | 'com'
+  | 'bkg';
 
 // Random bytes are drawn from the system 4 KB at a time: one call per id cost a system call each,
 // which showed in every request's id.

@@ -58,6 +58,92 @@ export interface paths {
         patch: operations["updateAffiliate"];
         trace?: never;
     };
+    "/bookings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bookings
+         * @description Our addition (docs/bookings.md). Paid bookings in the key's mode, newest first; `upcoming=true` lists those that have not ended, soonest first.
+         *
+         *     Scope: `customers:read`.
+         */
+        get: operations["listBookings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a booking
+         * @description Scope: `customers:read`.
+         */
+        get: operations["getBooking"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a booking
+         * @description Our addition (docs/bookings.md). Frees the booking's place and sends `booking.cancelled`. Refused with 409 once the booking is cancelled, has started, or is closer to its start than the product's `changeNoticeMinutes`. The payment is not refunded by this call: refund it with POST /transactions/{id}/refund.
+         *
+         *     Scope: `customers:write`.
+         */
+        post: operations["cancelBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reschedule a booking
+         * @description Our addition (docs/bookings.md). Moves the booking to another open slot of its product (400 naming `startsAt` with the reason when it is not open); its status becomes `rescheduled` and `booking.rescheduled` is sent. The same 409s as cancelling.
+         *
+         *     Scope: `customers:write`.
+         */
+        post: operations["rescheduleBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/brand": {
         parameters: {
             query?: never;
@@ -656,6 +742,28 @@ export interface paths {
         patch: operations["updateProduct"];
         trace?: never;
     };
+    "/products/{id}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List open slots of a bookable product
+         * @description Our addition (docs/bookings.md). The sessions of an `appointment` product that can be booked now, in [from, to): inside its hours, past its minimum notice, within how far ahead it books, with places left in the key's mode. `localStart` shows each start in `timezone` (the buyer's), across daylight-saving changes. 400 naming `id` for a product that is not bookable.
+         *
+         *     Scope: `products:read`.
+         */
+        get: operations["getProductAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/products/{id}/customers": {
         parameters: {
             query?: never;
@@ -1024,6 +1132,66 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "booking.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.cancelled
+         * @description Sent to endpoints subscribed to `booking.cancelled`. Verify the signature over the raw body before trusting it (the SDK's `verifyWebhook` does), answer 2xx quickly, and dedupe on the event id: delivery is at least once.
+         */
+        post: operations["onBookingCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.confirmed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.confirmed
+         * @description Sent to endpoints subscribed to `booking.confirmed`. Verify the signature over the raw body before trusting it (the SDK's `verifyWebhook` does), answer 2xx quickly, and dedupe on the event id: delivery is at least once.
+         */
+        post: operations["onBookingConfirmedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "booking.rescheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * booking.rescheduled
+         * @description Sent to endpoints subscribed to `booking.rescheduled`. Verify the signature over the raw body before trusting it (the SDK's `verifyWebhook` does), answer 2xx quickly, and dedupe on the event id: delivery is at least once.
+         */
+        post: operations["onBookingRescheduledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "member.joined": {
         parameters: {
             query?: never;
@@ -1301,6 +1469,215 @@ export interface components {
             updatedAt: string;
             /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
             version: number;
+        };
+        /**
+         * @description Our addition: when a bookable (`appointment`) product can be booked (docs/bookings.md).
+         * @example {
+         *       "timezone": "Europe/London",
+         *       "sessionMinutes": 30,
+         *       "bufferMinutes": 10,
+         *       "minNoticeMinutes": 120,
+         *       "maxDaysAhead": 60,
+         *       "capacity": 1,
+         *       "changeNoticeMinutes": 1440,
+         *       "weeklyHours": {
+         *         "monday": [
+         *           {
+         *             "start": "09:00",
+         *             "end": "12:00"
+         *           },
+         *           {
+         *             "start": "14:00",
+         *             "end": "17:00"
+         *           }
+         *         ],
+         *         "wednesday": [
+         *           {
+         *             "start": "09:00",
+         *             "end": "17:00"
+         *           }
+         *         ]
+         *       },
+         *       "exceptions": [
+         *         {
+         *           "date": "2026-12-25",
+         *           "hours": []
+         *         }
+         *       ]
+         *     }
+         */
+        Availability: {
+            /** @description Free time kept after each session (and before the next one). Default 0. */
+            bufferMinutes?: number;
+            /** @description Places per session: 1 for a call, more for a group class. Default 1. */
+            capacity?: number;
+            /** @description A booking can be cancelled or rescheduled until this long before it starts. Default 1440 (a day). */
+            changeNoticeMinutes?: number;
+            /** @description Dates whose hours differ from the week's (holidays, an extra evening). */
+            exceptions?: {
+                /** @description A date in the product's time zone, `YYYY-MM-DD`. */
+                date: string;
+                /** @description The hours that day instead of the week's; empty: closed all day. */
+                hours: {
+                    /** @description Local time the last session must end by, `HH:MM` (`24:00` for midnight). */
+                    end: string;
+                    /** @description Local time the first session may start, `HH:MM`. */
+                    start: string;
+                }[];
+            }[];
+            /** @description How far ahead a slot may be booked, in days. Default 60. */
+            maxDaysAhead?: number;
+            /** @description A slot must start at least this long after the booking is made. Default 0. */
+            minNoticeMinutes?: number;
+            /** @description Length of one session. */
+            sessionMinutes: number;
+            /** @description IANA time zone the hours are in, e.g. `Europe/London`. Slots follow its daylight-saving changes. */
+            timezone: string;
+            /** @description Opening hours per weekday; a day left out is closed. */
+            weeklyHours: {
+                /** @description Opening hours that day, in the product's time zone; empty or absent: closed. */
+                friday?: {
+                    /** @description Local time the last session must end by, `HH:MM` (`24:00` for midnight). */
+                    end: string;
+                    /** @description Local time the first session may start, `HH:MM`. */
+                    start: string;
+                }[];
+                /** @description Opening hours that day, in the product's time zone; empty or absent: closed. */
+                monday?: {
+                    /** @description Local time the last session must end by, `HH:MM` (`24:00` for midnight). */
+                    end: string;
+                    /** @description Local time the first session may start, `HH:MM`. */
+                    start: string;
+                }[];
+                /** @description Opening hours that day, in the product's time zone; empty or absent: closed. */
+                saturday?: {
+                    /** @description Local time the last session must end by, `HH:MM` (`24:00` for midnight). */
+                    end: string;
+                    /** @description Local time the first session may start, `HH:MM`. */
+                    start: string;
+                }[];
+                /** @description Opening hours that day, in the product's time zone; empty or absent: closed. */
+                sunday?: {
+                    /** @description Local time the last session must end by, `HH:MM` (`24:00` for midnight). */
+                    end: string;
+                    /** @description Local time the first session may start, `HH:MM`. */
+                    start: string;
+                }[];
+                /** @description Opening hours that day, in the product's time zone; empty or absent: closed. */
+                thursday?: {
+                    /** @description Local time the last session must end by, `HH:MM` (`24:00` for midnight). */
+                    end: string;
+                    /** @description Local time the first session may start, `HH:MM`. */
+                    start: string;
+                }[];
+                /** @description Opening hours that day, in the product's time zone; empty or absent: closed. */
+                tuesday?: {
+                    /** @description Local time the last session must end by, `HH:MM` (`24:00` for midnight). */
+                    end: string;
+                    /** @description Local time the first session may start, `HH:MM`. */
+                    start: string;
+                }[];
+                /** @description Opening hours that day, in the product's time zone; empty or absent: closed. */
+                wednesday?: {
+                    /** @description Local time the last session must end by, `HH:MM` (`24:00` for midnight). */
+                    end: string;
+                    /** @description Local time the first session may start, `HH:MM`. */
+                    start: string;
+                }[];
+            };
+        };
+        /**
+         * @example {
+         *       "id": "bkg_Qm3xT7aPz2LrV9bN4cD1",
+         *       "productID": "prod_8Kq2vN0aXb1cD2eF3gH4",
+         *       "tierID": "tier_Jh5kL2mN8pQ4rS6tU0vW",
+         *       "status": "confirmed",
+         *       "startsAt": "2026-12-01T09:00:00.000Z",
+         *       "endsAt": "2026-12-01T09:30:00.000Z",
+         *       "timezone": "America/New_York",
+         *       "places": 1,
+         *       "customer": {
+         *         "name": "Ada Lovelace",
+         *         "email": "ada@example.com"
+         *       },
+         *       "txref": "tx_3b9fJ0qLw8sXe2Ud7yRk",
+         *       "paymentLinkID": "plink_Zc4vB8nM1qW5eR7tY9uI",
+         *       "mode": "live",
+         *       "createdAt": "2026-11-20T14:02:11.000Z",
+         *       "updatedAt": "2026-11-20T14:02:11.000Z"
+         *     }
+         */
+        Booking: {
+            /** Format: date-time */
+            cancelledAt?: string;
+            cancelReason?: string;
+            /** Format: date-time */
+            createdAt: string;
+            customer: {
+                email: string;
+                name: string;
+            };
+            /** Format: date-time */
+            endsAt: string;
+            /** @description `bkg_…` */
+            id: string;
+            mode: "test" | "live";
+            paymentLinkID: string;
+            /** @description Places taken in the session (the item's `count`). */
+            places: number;
+            /** Format: date-time */
+            previousStartsAt?: string;
+            productID: string;
+            /** Format: date-time */
+            startsAt: string;
+            /** @description `confirmed`, `rescheduled` (moved, still on) or `cancelled`. */
+            status: "confirmed" | "rescheduled" | "cancelled";
+            tierID: string;
+            /** @description The buyer's time zone (or the product's when they gave none). */
+            timezone: string;
+            /** @description The payment that paid it. */
+            txref: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description The body of a `booking.cancelled` delivery. */
+        BookingCancelledEvent: {
+            /** Format: date-time */
+            created: string;
+            data: components["schemas"]["Booking"];
+            /** @description The event id (`evt_…`): the same on every retry and resend; dedupe on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "booking.cancelled";
+        };
+        /** @description The body of a `booking.confirmed` delivery. */
+        BookingConfirmedEvent: {
+            /** Format: date-time */
+            created: string;
+            data: components["schemas"]["Booking"];
+            /** @description The event id (`evt_…`): the same on every retry and resend; dedupe on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "booking.confirmed";
+        };
+        /** @description The body of a `booking.rescheduled` delivery. */
+        BookingRescheduledEvent: {
+            /** Format: date-time */
+            created: string;
+            data: components["schemas"]["Booking"];
+            /** @description The event id (`evt_…`): the same on every retry and resend; dedupe on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "booking.rescheduled";
         };
         Brand: {
             accentColor?: string;
@@ -1778,7 +2155,7 @@ export interface components {
          * @description The kinds of event a webhook endpoint can subscribe to.
          * @enum {string}
          */
-        EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "transaction.disputed" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed";
+        EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "transaction.disputed" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed" | "booking.confirmed" | "booking.cancelled" | "booking.rescheduled";
         Hub: {
             /** Format: date-time */
             createdAt: string;
@@ -2148,6 +2525,7 @@ export interface components {
             type: "payout.settled";
         };
         Product: {
+            availability?: components["schemas"]["Availability"];
             checkoutFields: components["schemas"]["CheckoutField"][];
             /** Format: date-time */
             createdAt: string;
@@ -2173,7 +2551,7 @@ export interface components {
             status: string;
             tiers: components["schemas"]["Tier"][];
             title: string;
-            /** @description `digital`, `course`, `event`, `service`, `membership` or `physical`. */
+            /** @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`). */
             type: string;
             /** Format: date-time */
             updatedAt: string;
@@ -2184,6 +2562,36 @@ export interface components {
             url?: string;
             /** @description `public`, `unlisted` or `private`. */
             visibility: string;
+        };
+        /**
+         * @example {
+         *       "productID": "prod_8Kq2vN0aXb1cD2eF3gH4",
+         *       "timezone": "America/New_York",
+         *       "productTimezone": "Europe/London",
+         *       "from": "2026-12-01T00:00:00.000Z",
+         *       "to": "2026-12-02T00:00:00.000Z",
+         *       "slots": [
+         *         {
+         *           "startsAt": "2026-12-01T09:00:00.000Z",
+         *           "endsAt": "2026-12-01T09:30:00.000Z",
+         *           "localStart": "2026-12-01T04:00:00.000-05:00",
+         *           "placesLeft": 1
+         *         }
+         *       ]
+         *     }
+         */
+        ProductAvailability: {
+            /** Format: date-time */
+            from: string;
+            productID: string;
+            /** @description The zone the product's hours are in. */
+            productTimezone: string;
+            /** @description Open slots, earliest first. */
+            slots: components["schemas"]["Slot"][];
+            /** @description The zone `localStart` is in. */
+            timezone: string;
+            /** Format: date-time */
+            to: string;
         };
         ProductSummary: {
             /** Format: date-time */
@@ -2208,7 +2616,7 @@ export interface components {
             /** @description `draft`, `published` or `archived`. */
             status: string;
             title: string;
-            /** @description `digital`, `course`, `event`, `service`, `membership` or `physical`. */
+            /** @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`). */
             type: string;
             /** Format: date-time */
             updatedAt: string;
@@ -2237,6 +2645,23 @@ export interface components {
             previousSecretExpiresAt: string | null;
             /** @description The new secret (`whsec_…`). Shown only in this answer: store it now. */
             signingSecret: string;
+        };
+        /**
+         * @example {
+         *       "startsAt": "2026-12-01T09:00:00.000Z",
+         *       "endsAt": "2026-12-01T09:30:00.000Z",
+         *       "localStart": "2026-12-01T10:00:00.000+01:00",
+         *       "placesLeft": 1
+         *     }
+         */
+        Slot: {
+            /** Format: date-time */
+            endsAt: string;
+            /** @description The start in the asked time zone, ISO 8601 with its offset. */
+            localStart: string;
+            placesLeft: number;
+            /** Format: date-time */
+            startsAt: string;
         };
         /** @description Our addition: the recurring side of a membership bought on a recurring tier (docs/subscriptions.md). */
         Subscription: {
@@ -2681,7 +3106,7 @@ export interface components {
             url: string;
         };
         /** @description Any webhook delivery body, discriminated on `type`. */
-        WebhookEvent: components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionFailedEvent"] | components["schemas"]["TransactionRefundedEvent"] | components["schemas"]["TransactionDisputedEvent"] | components["schemas"]["PayoutSettledEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionExpiredEvent"] | components["schemas"]["SubscriptionCompletedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRemovedEvent"];
+        WebhookEvent: components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionFailedEvent"] | components["schemas"]["TransactionRefundedEvent"] | components["schemas"]["TransactionDisputedEvent"] | components["schemas"]["PayoutSettledEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionExpiredEvent"] | components["schemas"]["SubscriptionCompletedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["BookingConfirmedEvent"] | components["schemas"]["BookingCancelledEvent"] | components["schemas"]["BookingRescheduledEvent"];
     };
     responses: {
         /** @description `validation_failed` or `invalid_json`: a parameter or body field is invalid; `message` names it and `data.details` lists every problem. */
@@ -2981,6 +3406,171 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["Affiliate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listBookings: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                productID?: string;
+                /** @description `confirmed`, `rescheduled` (moved, still on) or `cancelled`. */
+                status?: "confirmed" | "rescheduled" | "cancelled";
+                /** @description true: only bookings that have not ended, soonest first (one page of up to `limit`, no cursor). */
+                upcoming?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List bookings */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            hasMore: boolean;
+                            items: components["schemas"]["Booking"][];
+                            /** @description Pass as `cursor` to get the next page; an empty string on the last page. */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getBooking: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a booking */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Booking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    cancelBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept on the booking and put in the buyer's event. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Cancel a booking */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Booking"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    rescheduleBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description An open slot of the same product.
+                     */
+                    startsAt: string;
+                    /** @description The buyer's time zone from now on. Default: unchanged. */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Reschedule a booking */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Booking"];
                     };
                 };
             };
@@ -4158,9 +4748,21 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     adType?: string;
-                    /** @description Recorded on the link as sent. */
+                    /**
+                     * @description Our reading of the reference's `booking`: the slot to book when an item is a bookable (`appointment`) product. The slot is held while the link is being paid (docs/bookings.md); a slot that is not open is refused naming `booking.startsAt`.
+                     * @example {
+                     *       "startsAt": "2026-12-01T09:00:00.000Z",
+                     *       "timezone": "America/New_York"
+                     *     }
+                     */
                     booking?: {
-                        [key: string]: unknown;
+                        /**
+                         * Format: date-time
+                         * @description The start of an open slot of the bookable product (GET /products/{id}/availability).
+                         */
+                        startsAt: string;
+                        /** @description The buyer's IANA time zone, for their confirmation and calendar file. Default: the product's. */
+                        timezone?: string;
                     };
                     checkoutOtpVerificationSkipped?: boolean;
                     /** @description ISO 3166-1 alpha-2; recorded on the link. */
@@ -4444,6 +5046,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    availability?: components["schemas"]["Availability"];
                     /** @description The whole list, in order. A field left out is deleted; answers already given stay with the members. */
                     checkoutFields?: components["schemas"]["CheckoutFieldInput"][];
                     description?: string;
@@ -4472,7 +5075,7 @@ export interface operations {
                     tiers: components["schemas"]["TierInput"][];
                     title: string;
                     /** @enum {string} */
-                    type: "digital" | "course" | "event" | "service" | "membership" | "physical";
+                    type: "digital" | "course" | "event" | "service" | "membership" | "physical" | "appointment";
                     /** Format: uri */
                     url?: string;
                     /**
@@ -4551,6 +5154,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The whole availability of a bookable (appointment) product; null clears it (for a product changing to another type). */
+                    availability?: components["schemas"]["Availability"] | null;
                     /** @description The whole list, in order. A field left out is deleted; answers already given stay with the members. */
                     checkoutFields?: components["schemas"]["CheckoutFieldInput"][];
                     /** @description null or "" clears it. */
@@ -4581,7 +5186,7 @@ export interface operations {
                     tiers?: components["schemas"]["TierInput"][];
                     title?: string;
                     /** @enum {string} */
-                    type?: "digital" | "course" | "event" | "service" | "membership" | "physical";
+                    type?: "digital" | "course" | "event" | "service" | "membership" | "physical" | "appointment";
                     /** @description null clears it. */
                     url?: string | null;
                     /**
@@ -4613,6 +5218,43 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getProductAvailability: {
+        parameters: {
+            query?: {
+                /** @description Earliest start to list. Default: now. */
+                from?: string;
+                /** @description IANA time zone to show `localStart` in (the buyer's). Default: the product's. */
+                timezone?: string;
+                /** @description Latest start to list (exclusive), at most 62 days after `from`. Default: `from` + 7 days. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List open slots of a bookable product */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ProductAvailability"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -5379,6 +6021,99 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+        };
+    };
+    onBookingCancelledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64-decoded secret after `whsec_`. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the signing secret string (`whsec_…`). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else (or no answer in time) is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingConfirmedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64-decoded secret after `whsec_`. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the signing secret string (`whsec_…`). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingConfirmedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else (or no answer in time) is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBookingRescheduledEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64-decoded secret after `whsec_`. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the signing secret string (`whsec_…`). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BookingRescheduledEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else (or no answer in time) is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     onMemberJoinedEvent: {

@@ -1,6 +1,6 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { CustomerListParams, ImportParams, ImportQueued, ListParams, Membership, Product, ProductCreateParams, ProductSummary, ProductUpdateParams } from '../types.ts';
+import type { AvailabilityParams, CustomerListParams, ImportParams, ImportQueued, ListParams, Membership, Product, ProductCreateParams, ProductAvailability, ProductSummary, ProductUpdateParams } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class ProductCustomers {
@@ -52,5 +52,13 @@ export class Products {
    */
   update(id: string, params: ProductUpdateParams, options?: RequestOptions): Promise<Product> {
     return this.#r.request({ method: 'PATCH', path: `/products/${segment(id, 'id')}`, body: params, options });
+  }
+
+  /**
+   * GET /products/{id}/availability: the open slots of a bookable (`appointment`) product, with
+   * each start shown in `timezone` (docs/bookings.md). Scope `products:read`.
+   */
+  availability(id: string, params?: AvailabilityParams, options?: RequestOptions): Promise<ProductAvailability> {
+    return this.#r.request({ method: 'GET', path: `/products/${segment(id, 'id')}/availability`, query: params, options });
   }
 }

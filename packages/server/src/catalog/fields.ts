@@ -21,7 +21,7 @@ export const MoneyInput = Type.Object({ amount: Amount, currency: Currency }, { 
 const literals = <const T extends string>(values: readonly T[], description?: string) =>
   Type.Enum(values as T[], { type: 'string', ...(description ? { description } : {}) });
 
-export const productTypes = ['digital', 'course', 'event', 'service', 'membership', 'physical'] as const;
+export const productTypes = ['digital', 'course', 'event', 'service', 'membership', 'physical', 'appointment'] as const;
 export const productStatuses = ['draft', 'published', 'archived'] as const;
 export const visibilities = ['public', 'unlisted', 'private'] as const;
 export const tierTypes = ['free', 'one_off', 'recurring', 'pay_what_you_want'] as const;

@@ -1,3 +1,4 @@
+import { checkProductAvailability, writeProductAvailability } from '../bookings/product-settings.ts';
 import Value from 'typebox/value';
 import { requireBrand } from '../brands/service.ts';
 import type { Queryable } from '../db/client.ts';
@@ -53,6 +54,7 @@ export async function loadCatalog(tx: Queryable, brandId: string, input: unknown
     await writeItems(tx, brandId, id, items, [], itemIdOf, tierRows);
     const fields = p.checkoutFields ?? [];
     await writeCheckoutFields(tx, brandId, id, fields, checkCheckoutFields(fields, '', []));
+    await writeProductAvailability(tx, brandId, id, p.availability);
   }
   await catalogChanged(tx, brandId);
   return ids;
@@ -96,6 +98,7 @@ export function parseCatalog(input: unknown): Catalog {
     p.tiers.forEach((t, j) => claim(t.ref, path(at, 'tiers', j, 'ref')));
     checkTiers(p.tiers.map(tierDraft), at, new Set(items.map((item) => item.key!)), fileNames, problems);
     checkCheckoutFields(p.checkoutFields ?? [], at, problems);
+    checkProductAvailability(p.type, p.availability, undefined, problems, `${at}.`);
   });
   if (problems.length) {
     throw new AppError('validation_failed', `The catalog file is invalid: ${problems[0].field} ${problems[0].message}.`, problems.slice(0, 100));

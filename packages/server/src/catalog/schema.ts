@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Availability } from '../bookings/schemas.ts';
 import { checkoutFieldFields, hubFields, itemFields, productFields, tierFields } from './fields.ts';
 
 /**
@@ -32,6 +33,7 @@ export const CatalogProduct = Type.Object({
   tiers: Type.Array(CatalogTier, { minItems: 1 }),
   items: Type.Optional(Type.Array(CatalogItem)),
   checkoutFields: Type.Optional(Type.Array(CatalogCheckoutField)),
+  availability: Type.Optional(Availability),
 }, { additionalProperties: false });
 
 export const CatalogHub = Type.Object({

@@ -12,6 +12,7 @@ import * as repo from './repository.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import { settlePayment, type FinalState } from './service.ts';
 import { holdStock } from './stock.ts';
+import { renewHold } from '../bookings/service.ts';
 import type { Attribution } from '../transactions/repository.ts';
 import type { AppliedCoupon } from '../coupons/apply.ts';
 
@@ -80,6 +81,7 @@ export async function beginPayment(tx: Queryable, providers: PaymentProviders, b
   // Before the provider is asked: a sold-out tier refuses here, with nothing charged (checkout/stock.ts).
   const txref = newTxref();
   const stockHeld = await holdStock(tx, link, txref);
+  await renewHold(tx, link);
   const recurrence = link.purchases.find((p) => p.recurrence)?.recurrence;
   const opened = provider
     ? await provider.createPayment(tx, {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { BookingRequest } from '../bookings/schemas.ts';
 
 // The body of POST /payment-links, field for field as the reference tables it. Unknown fields
 // are refused rather than ignored (a typo such as `metdata` must not silently drop data);
@@ -55,7 +56,7 @@ export const PaymentLinkBody = Type.Object({
   coupon: Type.Optional(Type.String({ maxLength: 100, description: 'A coupon code of the brand (docs/coupons.md), matched ignoring case: its discount is taken off the link\'s amount and shown as a line item. One that cannot be used is a 400 naming `coupon` with the reason.' })),
   countryCode: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2; recorded on the link.' })),
   addons: Type.Optional(Type.Array(Text(), { maxItems: 50, description: 'Add-on item ids of the products bought; each adds its price once.' })),
-  booking: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Recorded on the link as sent.' })),
+  booking: Type.Optional(BookingRequest),
   address: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Recorded on the link as sent.' })),
   deliveryLocation: Type.Optional(Type.String({ maxLength: 500 })),
   pickupLocation: Type.Optional(Type.String({ maxLength: 500 })),

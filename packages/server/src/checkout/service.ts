@@ -22,6 +22,7 @@ import { urlShapeProblem } from '../security/url-guard.ts';
 import { applyCoupon, discountOrder, orderLines } from '../coupons/apply.ts';
 import { attributeSale, resolveAffiliateCodes } from '../affiliates/commissions.ts';
 import * as repo from './repository.ts';
+import { checkBooking, holdSlot, settleBooking } from '../bookings/service.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
 
@@ -58,8 +59,17 @@ export async function checkPaymentLink(tx: Queryable, principal: Principal, body
   const coupon = body.coupon === undefined ? undefined : await applyCoupon(tx, {
     brandId: principal.brandId, mode: principal.mode, code: body.coupon, currency: priced.currency, email: buyer.email, lines: orderLines(priced, catalog.map((c) => (c.kind === 'hub' ? c.hub.id : c.product.hub_id))), now: new Date(),
   }, problems);
+  const slot = await checkBooking(tx, principal, body.booking, bookingItems(body, catalog), problems);
   if (problems.length) throw invalidAll(problems);
-  return { catalog, priced: coupon ? discountOrder(priced, coupon) : priced, buyer, coupon, affiliate };
+  return { catalog, priced: coupon ? discountOrder(priced, coupon) : priced, buyer, coupon, affiliate, slot };
+}
+
+/** The items as the booking rules see them (bookings/service.ts). */
+function bookingItems(body: PaymentLinkBody, catalog: PurchaseTarget[]) {
+  return catalog.map((c, index) => ({
+    index, productId: c.kind === 'hub' ? c.hub.id : c.product.id, productType: c.kind === 'hub' ? 'membership' : c.product.type,
+    tierId: c.tier.id, count: body.items[index].count ?? 1,
+  }));
 }
 
 /** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
@@ -68,7 +78,7 @@ export async function createPaymentLink(
   /** Set by a reusable checkout link's page (checkout-links/pages.ts): the buyer's link points back at it. */
   from?: { checkoutLinkId: string },
 ): Promise<PaymentLink> {
-  const { catalog, priced, buyer, coupon, affiliate } = await checkPaymentLink(tx, principal, body, providers);
+  const { catalog, priced, buyer, coupon, affiliate, slot } = await checkPaymentLink(tx, principal, body, providers);
 
   const extras: Record<string, unknown> = {};
   for (const key of recorded) if (body[key] !== undefined) extras[key] = body[key];
@@ -100,6 +110,7 @@ export async function createPaymentLink(
     app_id: appOf(principal),
     checkout_link_id: from?.checkoutLinkId ?? null,
   });
+  if (slot) await holdSlot(tx, principal, link.id, slot, { name: buyer.name, email: buyer.email });
   return {
     link: checkoutUrl(publicUrl, link.brand_id, link.id),
     id: link.id,
@@ -155,7 +166,12 @@ export type FinalState = { status: 'succeeded' } | { status: 'failed'; code: str
  * memberships bought and records the events. Returns the transaction as it now stands.
  */
 export async function settlePayment(tx: Queryable, providers: PaymentProviders, payment: TransactionRow, state: FinalState): Promise<TransactionRow> {
-  const moved = await settleTransaction(tx, payment, state, attributeSale); // its affiliate's commission (affiliates/)
+  // Before the transaction's event: the booking it pays for is confirmed (booking.confirmed
+  // comes first) or let go, and a success earns its affiliate's commission.
+  const moved = await settleTransaction(tx, payment, state, async (tx, moved) => {
+    await settleBooking(tx, moved);
+    return moved.status === 'succeeded' ? attributeSale(tx, moved) : moved;
+  });
   if (!moved) return (await transactions.findById(tx, payment.brand_id, payment.id))!;
   if (moved.status === 'failed') {
     await releaseStock(tx, moved.brand_id, moved.mode, moved.stock_held);

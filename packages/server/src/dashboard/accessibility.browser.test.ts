@@ -94,6 +94,7 @@ describe('dashboard accessibility (axe-core)', { skip }, () => {
       ['new coupon', '/catalog/discounts/new', 'New coupon'],
       ['people', '/people', 'Customers and members'],
       ['money', '/money', 'Transactions'],
+      ['bookings', '/bookings', 'Upcoming bookings'],
       ['API keys', '/developers/api-keys', 'API keys'],
       ['webhooks', '/developers/webhooks', 'Webhooks'],
       ['events', '/developers/events', 'Events'],

@@ -124,6 +124,20 @@ export const operationDocs: Record<string, OperationDoc> = {
     body: { commissionPercent: 25 },
     errors: [404, ...withBody],
   },
+  'get /products/{id}/availability': {
+    id: 'getProductAvailability',
+    sdk: "const { slots } = await client.products.availability('prod_…', { from: '2026-12-01T00:00:00Z', to: '2026-12-08T00:00:00Z', timezone: 'America/New_York' });\nconsole.log(slots.map((slot) => slot.localStart));",
+    errors: [404],
+  },
+  'get /bookings': { id: 'listBookings', sdk: "for await (const booking of client.bookings.list({ status: 'confirmed' })) {\n  console.log(booking.startsAt, booking.customer.email);\n}" },
+  'get /bookings/{id}': { id: 'getBooking', sdk: "const booking = await client.bookings.get('bkg_…');", errors: [404] },
+  'post /bookings/{id}/cancel': {
+    id: 'cancelBooking', sdk: "const booking = await client.bookings.cancel('bkg_…', { reason: 'The coach is ill' });", body: { reason: 'The coach is ill' }, errors: [404, ...withBody],
+  },
+  'post /bookings/{id}/reschedule': {
+    id: 'rescheduleBooking', sdk: "const booking = await client.bookings.reschedule('bkg_…', { startsAt: '2026-12-03T14:00:00.000Z' });",
+    body: { startsAt: '2026-12-03T14:00:00.000Z' }, errors: [404, ...withBody],
+  },
   'get /transactions': { id: 'listTransactions', sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);' },
   'get /transactions/{id}': { id: 'getTransaction', sdk: "const transaction = await client.transactions.get('tx_…');", errors: [404] },
   'post /transactions/{id}/refund': {

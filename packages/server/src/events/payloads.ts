@@ -5,6 +5,7 @@ import { Subscription } from '../subscriptions/schemas.ts';
 import { Transaction, TransactionRefundedData } from '../transactions/schemas.ts';
 import type { EventType } from './types.ts';
 import { Mode } from '../http/shapes.ts';
+import { Booking } from '../bookings/schemas.ts';
 
 /**
  * The `data` of every event type, one TypeBox shape each (DESIGN.md, Events and the worker). The
@@ -57,6 +58,9 @@ export const eventPayloads = {
   'subscription.completed': SubscriptionEventData,
   'member.joined': MemberEventData,
   'member.removed': MemberEventData,
+  'booking.confirmed': Booking,
+  'booking.cancelled': Booking,
+  'booking.rescheduled': Booking,
 } as const satisfies Record<EventType, TSchema>;
 
 export type EventPayloads = { [K in EventType]: Static<(typeof eventPayloads)[K]> };
@@ -72,7 +76,8 @@ export function resourceOf(type: EventType, data: Record<string, unknown>): { ty
   const found = family === 'transaction' ? { type: 'transaction', id: text(data.txref) }
     : family === 'member' ? { type: 'membership', id: text(data.membershipId) }
       : family === 'subscription' ? { type: 'membership', id: text((data.membership as Record<string, unknown> | undefined)?.membershipId) }
-        : { type: 'payout', id: text(data.id) };
+        : family === 'booking' ? { type: 'booking', id: text(data.id) }
+          : { type: 'payout', id: text(data.id) };
   return found.id === null ? { type: null, id: null } : found;
 }
 

@@ -10,6 +10,10 @@ export const eventTypes = [
   'subscription.completed',
   'member.joined',
   'member.removed',
+  // Our addition (docs/bookings.md).
+  'booking.confirmed',
+  'booking.cancelled',
+  'booking.rescheduled',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

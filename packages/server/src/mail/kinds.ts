@@ -63,6 +63,22 @@ export interface ReceiptData {
   type: 'purchase' | 'renewal';
   invoiceNumber?: string;
   invoiceUrl?: string;
+  /** The session a bookable product's payment booked (docs/bookings.md); the mail carries it as an .ics file too. */
+  booking?: ReceiptBooking;
+}
+
+export interface ReceiptBooking { id: string; title: string; startsAt: string; endsAt: string; timezone: string }
+
+/** "Tuesday 8 June 2027, 04:00–04:30 (America/New_York)": a session in the buyer's zone. */
+export function sessionWhen(b: ReceiptBooking): string {
+  const zone = b.timezone;
+  const opts = { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
+  try {
+    const date = new Date(b.startsAt).toLocaleDateString('en-GB', { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+    return `${date}, ${new Date(b.startsAt).toLocaleTimeString('en-GB', opts)}–${new Date(b.endsAt).toLocaleTimeString('en-GB', opts)} (${zone})`;
+  } catch {
+    return `${time(b.startsAt)} – ${time(b.endsAt)}`;
+  }
 }
 
 export interface RenewalFailedData {
@@ -137,9 +153,13 @@ export const mailKinds = {
       subject: `Your receipt from ${brand.name}`,
       preview: `${money(d.amount, d.currency)} for ${d.item}`,
       heading: d.type === 'renewal' ? 'Your membership renewed' : 'Thank you for your purchase',
-      paragraphs: [`Hi ${d.buyerName}, we received your payment of ${money(d.amount, d.currency)}.`],
+      paragraphs: [
+        `Hi ${d.buyerName}, we received your payment of ${money(d.amount, d.currency)}.`,
+        ...(d.booking ? [`Your booking is confirmed: ${sessionWhen(d.booking)}. The attached calendar file (booking.ics) adds it to your calendar.`] : []),
+      ],
       facts: [
         ...(d.lines?.length ? d.lines.map((l): [string, string] => [l.description, money(l.amount, d.currency)]) : [['Item', d.item] as [string, string]]),
+        ...(d.booking ? [['When', sessionWhen(d.booking)] as [string, string]] : []),
         ['Total', money(d.amount, d.currency)],
         ['Date', day(d.paidAt)],
         ['Reference', d.txref],

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MailSettings } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { attachmentsOf } from './attachments.ts';
 import type { WorkSource } from '../worker/loop.ts';
 import type { MailKind } from './kinds.ts';
 import * as repo from './repository.ts';
@@ -60,6 +61,7 @@ export function mailSource(deps: { db: Db; log: FastifyBaseLogger; config: { pub
         html: rendered.html,
         text: rendered.text,
         messageId: headers['Message-ID'],
+        attachments: attachmentsOf(m.kind as MailKind, m.data, look),
       });
       await repo.recordAttempt(db, m, 'sent', String(info.response ?? ''), { status: 'sent', detail: null });
     } catch (err) {

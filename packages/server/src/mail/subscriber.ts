@@ -7,6 +7,7 @@ import * as transactions from '../transactions/repository.ts';
 import { purchaseOf } from './facts.ts';
 import { membershipItem } from './membership-mail.ts';
 import { queueMail, queueOwnerMail } from './service.ts';
+import { bookingOfTransaction } from '../bookings/service.ts';
 
 /**
  * Mail that events cause, queued in the transaction that records them (src/subscribers.ts wires
@@ -42,11 +43,15 @@ async function onPaid(tx: Queryable, e: RecordedEvent) {
   if (!t) return;
   const invoice = await assignInvoiceNumber(tx, { brandId: t.brand_id, mode: t.mode, transactionId: t.id, txref: t.txref });
   const bought = await purchaseOf(tx, t);
+  const booked = await bookingOfTransaction(tx, t.brand_id, t.id);
   await queueMail(tx, {
     brandId: t.brand_id, mode: t.mode, kind: 'receipt', to: { email: t.customer_email, name: t.customer_name },
     data: {
       buyerName: t.customer_name, item: bought.item, lines: bought.lines, amount: t.amount, currency: t.currency, txref: t.txref,
       paidAt: (t.updated_at ?? t.created_at).toISOString(), type: t.type === 'renewal' ? 'renewal' : 'purchase', invoiceNumber: invoiceLabel(invoice),
+      ...(booked ? {
+        booking: { id: booked.id, title: bought.item, startsAt: booked.starts_at.toISOString(), endsAt: booked.ends_at.toISOString(), timezone: booked.timezone },
+      } : {}),
     },
     dedupeKey: `receipt:${t.txref}`,
   });

@@ -3,6 +3,7 @@ import { checkoutFieldFields, EventInput, itemFields, productFields as writableF
 import { refPattern } from '../catalog/schema.ts';
 import { Money } from '../money.ts';
 import { Timestamp } from '../http/shapes.ts';
+import { Availability } from '../bookings/schemas.ts';
 
 
 export const EventDetails = Type.Object({
@@ -59,7 +60,7 @@ export const CheckoutField = Type.Object({
 
 const productFields = {
   id: Type.String(),
-  type: Type.String({ description: '`digital`, `course`, `event`, `service`, `membership` or `physical`.' }),
+  type: Type.String({ description: '`digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`).' }),
   status: Type.String({ description: '`draft`, `published` or `archived`.' }),
   title: Type.String(),
   description: Type.String(),
@@ -81,6 +82,7 @@ export const Product = Type.Object({
   tiers: Type.Array(Tier),
   items: Type.Array(Item),
   checkoutFields: Type.Array(CheckoutField),
+  availability: Type.Optional(Availability),
 }, { $id: 'Product' });
 
 export type ProductSummary = Static<typeof ProductSummary>;
@@ -123,6 +125,7 @@ export const ProductCreateBody = Type.Object({
   ...writableFields,
   hubID: Type.Optional(Type.String({ description: 'A hub of the brand this product belongs to.' })),
   ...lists,
+  availability: Type.Optional(Availability),
 }, { additionalProperties: false, $id: 'ProductCreateBody' });
 
 export const ProductUpdateBody = Type.Object({
@@ -139,6 +142,7 @@ export const ProductUpdateBody = Type.Object({
   tiers: Type.Optional(lists.tiers),
   items: lists.items,
   checkoutFields: lists.checkoutFields,
+  availability: nullable(Availability, 'The whole availability of a bookable (appointment) product; null clears it (for a product changing to another type).'),
 }, { additionalProperties: false, $id: 'ProductUpdateBody' });
 
 export type TierInput = Static<typeof TierInput>;

@@ -12,6 +12,8 @@ import * as repo from './repository.ts';
 import type { ItemRow, ProductRow, TierRow } from './repository.ts';
 import type { ItemInput, Product, ProductCreateBody, ProductUpdateBody, TierInput } from './schemas.ts';
 import { getProduct } from './service.ts';
+import { checkProductAvailability, productAvailabilityOf, writeProductAvailability } from '../bookings/product-settings.ts';
+import type { Availability } from '../bookings/schemas.ts';
 
 /**
  * POST /products and PATCH /products/{id} (docs/catalog.md): the catalog file's rules
@@ -39,11 +41,12 @@ async function checkHub(tx: Queryable, brandId: string, hubId: string | null | u
 /** The whole product as it will be, checked; throws 400 with every problem by path. */
 async function check(
   tx: Queryable, brandId: string, values: ProductValues, hubId: string | null | undefined,
-  body: { tiers?: TierInput[]; items?: ItemInput[]; checkoutFields?: ProductCreateBody['checkoutFields'] },
-  now: { tiers: TierRow[]; items: ItemRow[]; fieldIds: string[] },
+  body: { tiers?: TierInput[]; items?: ItemInput[]; checkoutFields?: ProductCreateBody['checkoutFields']; availability?: Availability | null },
+  now: { tiers: TierRow[]; items: ItemRow[]; fieldIds: string[]; availability?: Availability },
 ) {
   const problems: ErrorDetail[] = [];
   checkProductValues(values, '', problems);
+  checkProductAvailability(values.type, body.availability, now.availability, problems);
   await checkHub(tx, brandId, hubId, problems);
   const existingItems = new Set(now.items.map((i) => i.id));
   let itemKeys = existingItems;
@@ -83,7 +86,7 @@ async function writeLists(
 }
 
 export async function createProduct(tx: Queryable, principal: Principal, body: ProductCreateBody, publicUrl?: string): Promise<Product> {
-  const { tiers, items, checkoutFields, hubID, ...values } = body;
+  const { tiers, items, checkoutFields, hubID, availability, ...values } = body;
   const { fieldIds } = await check(tx, principal.brandId, values, hubID, body, { tiers: [], items: [], fieldIds: [] });
   const id = newId('prod');
   await repo.insertProduct(tx, {
@@ -91,6 +94,7 @@ export async function createProduct(tx: Queryable, principal: Principal, body: P
     is_free: isFree(tiers.map((t) => ({ archived: t.archived ?? false, price_amount: t.price.amount }))), created_at: new Date(),
   });
   await writeLists(tx, principal.brandId, id, { tiers, items: items ?? [], checkoutFields: checkoutFields ?? [] }, { tiers: [], items: [] }, fieldIds ?? []);
+  await writeProductAvailability(tx, principal.brandId, id, availability);
   await catalogChanged(tx, principal.brandId);
   return getProduct(tx, principal, id, publicUrl);
 }
@@ -132,14 +136,16 @@ export async function updateProduct(tx: Queryable, principal: Principal, id: str
   const brandId = principal.brandId;
   const row = await repo.lockProduct(tx, brandId, id);
   if (!row) throw notFound('product');
-  const [tiers, items, fields] = await Promise.all([
+  const [tiers, items, fields, availability] = await Promise.all([
     repo.productTiers(tx, brandId, id), repo.productItems(tx, brandId, id), repo.productCheckoutFields(tx, brandId, id),
+    productAvailabilityOf(tx, brandId, id),
   ]);
   const values = mergeValues(storedValues(row), body);
   const hubId = body.hubID === undefined ? row.hub_id : body.hubID;
-  const now = { tiers, items, fieldIds: fields.map((f) => f.id) };
+  const now = { tiers, items, fieldIds: fields.map((f) => f.id), availability };
   const { fieldIds } = await check(tx, brandId, values, body.hubID, body, now);
   const after = await writeLists(tx, brandId, id, body, now, fieldIds);
+  await writeProductAvailability(tx, brandId, id, body.availability);
   await repo.updateProduct(tx, { brand_id: brandId, id, hub_id: hubId, ...productColumns(values), is_free: isFree(after) });
   await catalogChanged(tx, brandId);
   return getProduct(tx, principal, id, publicUrl);

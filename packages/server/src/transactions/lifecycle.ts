@@ -22,18 +22,19 @@ export type SettleState = { status: 'succeeded' } | { status: 'failed'; code: st
  * `transaction.failed` with it. One conditional update: of any number of callers racing (the
  * browser's return, a webhook, the reconciler, several workers) one moves it and gets the row;
  * the others get undefined and must do nothing more. A transaction an OAuth app started names
- * the app in its events too. `attribute` (a sale's or a renewal's affiliate, affiliates/) runs
- * on a success before the event, so the event carries what it recorded; its row is returned.
+ * the app in its events too. `before` runs on the moved row before the event (the caller's own
+ * consequences that must come first or show in it: a booking confirmed or let go, an affiliate's
+ * commission); the row it returns is what the event carries and what is returned.
  */
 export async function settleTransaction(
   tx: Queryable,
   payment: TransactionRow,
   state: SettleState,
-  attribute?: (tx: Queryable, moved: TransactionRow) => Promise<TransactionRow>,
+  before?: (tx: Queryable, moved: TransactionRow) => Promise<TransactionRow>,
 ): Promise<TransactionRow | undefined> {
   let moved = await repo.finishPending(tx, payment.brand_id, payment.id, state);
   if (!moved) return undefined;
-  if (moved.status === 'succeeded' && attribute) moved = await attribute(tx, moved);
+  if (before) moved = await before(tx, moved);
   await recordEvent(tx, {
     brandId: moved.brand_id, mode: moved.mode, appId: moved.app_id ?? null,
     type: moved.status === 'succeeded' ? 'transaction.succeeded' : 'transaction.failed',

@@ -20,6 +20,7 @@ describe('test event samples', () => {
       'transaction.succeeded': 'transaction', 'transaction.failed': 'transaction', 'transaction.refunded': 'transaction', 'transaction.disputed': 'transaction', 'payout.settled': 'payout',
       'subscription.renewed': 'membership', 'subscription.expired': 'membership', 'subscription.completed': 'membership',
       'member.joined': 'membership', 'member.removed': 'membership',
+      'booking.confirmed': 'booking', 'booking.cancelled': 'booking', 'booking.rescheduled': 'booking',
     });
   });
 });

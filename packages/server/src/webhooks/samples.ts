@@ -51,6 +51,18 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date(), 
     },
     ...(charged ? { transaction: transaction(charged, 'renewal') } : {}),
   });
+  const booking = (status: EventPayloads['booking.confirmed']['status']): EventPayloads['booking.confirmed'] => {
+    const start = new Date(now.getTime() + 3 * 86_400_000);
+    start.setUTCHours(9, 0, 0, 0);
+    return {
+      id: `bkg_sample_${tag}`, productID: `prod_sample_${tag}`, tierID: `tier_sample_${tag}`, status,
+      startsAt: start.toISOString(), endsAt: new Date(start.getTime() + 30 * 60_000).toISOString(), timezone: 'Europe/London', places: 1,
+      customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, txref: `tx_sample_${tag}`, paymentLinkID: `plink_sample_${tag}`,
+      ...(status === 'rescheduled' ? { previousStartsAt: new Date(start.getTime() - 86_400_000).toISOString() } : {}),
+      ...(status === 'cancelled' ? { cancelledAt: at, cancelReason: 'The coach is ill' } : {}),
+      mode: 'test', createdAt: at, updatedAt: at,
+    };
+  };
   const samples: { [K in EventType]: () => EventPayloads[K] } = {
     'transaction.succeeded': () => transaction('succeeded'),
     'transaction.failed': () => transaction('failed'),
@@ -67,6 +79,9 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date(), 
     'subscription.completed': () => subscription('completed', 'succeeded'),
     'member.joined': () => membership('active'),
     'member.removed': () => membership('removed'),
+    'booking.confirmed': () => booking('confirmed'),
+    'booking.cancelled': () => booking('cancelled'),
+    'booking.rescheduled': () => booking('rescheduled'),
     'payout.settled': () => ({
       id: `po_sample_${tag}`,
       amount: 1187.5,

@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import { Activity, Banknote, KeyRound, Mail, Package, Plug, Settings, Users, UsersRound, Webhook } from 'lucide-react';
+import { Activity, Banknote, CalendarDays, KeyRound, Mail, Package, Plug, Settings, Users, UsersRound, Webhook } from 'lucide-react';
 import type { Role } from '@/api';
 
 /**
@@ -15,6 +15,7 @@ export const navSections: NavSection[] = [
     items: [
       { to: '/catalog', label: 'Catalog', icon: Package },
       { to: '/people', label: 'People', icon: Users },
+      { to: '/bookings', label: 'Bookings', icon: CalendarDays },
       { to: '/money', label: 'Money', icon: Banknote },
     ],
   },

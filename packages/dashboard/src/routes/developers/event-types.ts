@@ -15,6 +15,9 @@ const descriptions = {
   'subscription.completed': 'A subscription reached its last period.',
   'member.joined': 'Someone joined a hub or bought a product.',
   'member.removed': 'A member or customer was removed.',
+  'booking.confirmed': 'A buyer paid for a booking of a bookable product.',
+  'booking.cancelled': 'A booking was cancelled.',
+  'booking.rescheduled': 'A booking was moved to another time.',
 } satisfies Record<EventType, string>;
 
 export const eventTypes = Object.keys(descriptions) as EventType[];

@@ -1,0 +1,125 @@
+import { DateTime, IANAZone } from 'luxon';
+import type { ErrorDetail } from '../errors.ts';
+import { weekdays, type Availability } from './schemas.ts';
+
+/**
+ * The slot grid of a bookable product, in its own time zone (docs/bookings.md). Pure: no
+ * database, no clock; service.ts adds what is booked and what time it is.
+ *
+ * Sessions start at each opening's `start` and then every session + buffer, by the wall clock of
+ * the product's zone, as long as the session ends by `end`. Wall-clock times are turned into
+ * instants by luxon with the zone's rules on that date, so a 09:00 slot stays 09:00 local across a
+ * daylight-saving change; a wall time that does not exist that day (inside a spring-forward gap)
+ * is skipped rather than moved, so no two slots collide.
+ */
+
+export const isZone = (zone: string) => IANAZone.isValidZone(zone);
+
+/** The settings with their defaults filled in. */
+export interface Settings {
+  timezone: string;
+  sessionMinutes: number;
+  bufferMinutes: number;
+  minNoticeMinutes: number;
+  maxDaysAhead: number;
+  capacity: number;
+  changeNoticeMinutes: number;
+  weeklyHours: Availability['weeklyHours'];
+  exceptions: NonNullable<Availability['exceptions']>;
+}
+
+export function withDefaults(a: Availability): Settings {
+  return {
+    timezone: a.timezone,
+    sessionMinutes: a.sessionMinutes,
+    bufferMinutes: a.bufferMinutes ?? 0,
+    minNoticeMinutes: a.minNoticeMinutes ?? 0,
+    maxDaysAhead: a.maxDaysAhead ?? 60,
+    capacity: a.capacity ?? 1,
+    changeNoticeMinutes: a.changeNoticeMinutes ?? 1440,
+    weeklyHours: a.weeklyHours,
+    exceptions: a.exceptions ?? [],
+  };
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** What the schema cannot say: a real zone, hours that end after they start and do not overlap, real and distinct dates. */
+export function checkAvailability(a: Availability, path: string, problems: ErrorDetail[]) {
+  if (!isZone(a.timezone)) problems.push({ field: `${path}timezone`, message: `"${a.timezone}" is not an IANA time zone (e.g. Europe/London)` });
+  const checkHours = (hours: { start: string; end: string }[], at: string) => {
+    const sorted = hours.map((h, i) => ({ i, s: minutesOf(h.start), e: minutesOf(h.end) })).sort((x, y) => x.s - y.s);
+    for (const h of sorted) {
+      if (h.e <= h.s) problems.push({ field: `${at}[${h.i}].end`, message: 'must be after start' });
+      else if (h.e - h.s < a.sessionMinutes) problems.push({ field: `${at}[${h.i}]`, message: `is shorter than one session (${a.sessionMinutes} minutes)` });
+    }
+    for (let k = 1; k < sorted.length; k++) {
+      if (sorted[k].s < sorted[k - 1].e) problems.push({ field: `${at}[${sorted[k].i}]`, message: 'overlaps other hours of the same day' });
+    }
+  };
+  for (const day of weekdays) checkHours(a.weeklyHours[day] ?? [], `${path}weeklyHours.${day}`);
+  const seen = new Set<string>();
+  (a.exceptions ?? []).forEach((x, i) => {
+    if (!DateTime.fromISO(x.date, { zone: 'UTC' }).isValid) problems.push({ field: `${path}exceptions[${i}].date`, message: `"${x.date}" is not a date` });
+    else if (seen.has(x.date)) problems.push({ field: `${path}exceptions[${i}].date`, message: `${x.date} is listed twice` });
+    seen.add(x.date);
+    checkHours(x.hours, `${path}exceptions[${i}].hours`);
+  });
+}
+
+export interface GridSlot { start: Date; end: Date }
+
+/** Every session of the grid starting in [from, to), earliest first, before bookings and notice rules. */
+export function gridSlots(s: Settings, from: Date, to: Date): GridSlot[] {
+  const exceptions = new Map(s.exceptions.map((x) => [x.date, x.hours]));
+  const out: GridSlot[] = [];
+  // A day's sessions start on that local date, whose span in UTC may begin up to 14 hours either side.
+  let day = DateTime.fromJSDate(from, { zone: s.timezone }).startOf('day').minus({ days: 1 });
+  const last = DateTime.fromJSDate(to, { zone: s.timezone }).startOf('day').plus({ days: 1 });
+  const step = s.sessionMinutes + s.bufferMinutes;
+  while (day <= last) {
+    const hours = exceptions.get(day.toISODate()!) ?? s.weeklyHours[weekdays[day.weekday - 1]] ?? [];
+    for (const h of hours) {
+      const end = minutesOf(h.end);
+      for (let m = minutesOf(h.start); m + s.sessionMinutes <= end; m += step) {
+        const local = DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(m / 60), minute: m % 60 }, { zone: s.timezone });
+        if (local.hour * 60 + local.minute !== m || !local.hasSame(day, 'day')) continue; // in a spring-forward gap
+        const start = local.toJSDate();
+        if (start < from || start >= to) continue;
+        out.push({ start, end: new Date(start.getTime() + s.sessionMinutes * 60_000) });
+      }
+    }
+    day = day.plus({ days: 1 });
+  }
+  return out.sort((x, y) => x.start.getTime() - y.start.getTime());
+}
+
+/** A taken place: held, confirmed or rescheduled. */
+export interface Taken { start: Date; end: Date; places: number }
+
+/**
+ * Places left in a session: none if a session starting at another time overlaps it (buffer
+ * included), else the capacity less the places taken in this very session.
+ */
+export function placesLeft(s: Settings, slot: GridSlot, taken: Taken[]): number {
+  const buffer = s.bufferMinutes * 60_000;
+  let same = 0;
+  for (const t of taken) {
+    if (t.start.getTime() === slot.start.getTime()) same += t.places;
+    else if (t.start.getTime() < slot.end.getTime() + buffer && slot.start.getTime() < t.end.getTime() + buffer) return 0;
+  }
+  return Math.max(s.capacity - same, 0);
+}
+
+/** Why a start is not bookable now by the product's rules (not counting what is taken), or undefined. */
+export function ruleProblem(s: Settings, start: Date, now: Date): string | undefined {
+  if (start.getTime() <= now.getTime()) return 'is in the past';
+  if (start.getTime() < now.getTime() + s.minNoticeMinutes * 60_000) return `is too soon: bookings need ${s.minNoticeMinutes} minutes' notice`;
+  if (start.getTime() > now.getTime() + s.maxDaysAhead * 86_400_000) return `is too far ahead: bookings open ${s.maxDaysAhead} days ahead`;
+  const onGrid = gridSlots(s, start, new Date(start.getTime() + 1)).some((g) => g.start.getTime() === start.getTime());
+  if (!onGrid) return 'is outside the product\'s hours (not the start of one of its sessions)';
+  return undefined;
+}
+
+/** An instant shown in a zone, ISO 8601 with its offset. */
+export const localIso = (at: Date, zone: string) => DateTime.fromJSDate(at, { zone }).toISO()!;
