@@ -29,6 +29,8 @@ import { stripeWebhookRoutes } from './payments/stripe/routes.ts';
 import { importRoutes } from './imports/routes.ts';
 import { membershipRoutes } from './memberships/routes.ts';
 import { productRoutes } from './products/routes.ts';
+import { itemContentRoutes } from './products/content-routes.ts';
+import { fileStoreFromConfig } from './files/configured.ts';
 import { hubRoutes } from './hubs/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { eventRoutes } from './events/routes.ts';
@@ -79,6 +81,10 @@ export async function buildApp(deps: Deps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
     // A request (headers and body) must have arrived by then: slow uploads are cut off (408).
     requestTimeout: deps.config.requestTimeoutMs,
+    // …except a file upload, which may take up to UPLOAD_TIMEOUT: Node's own check is per server,
+    // so it is set to the longer one, and every other route keeps REQUEST_TIMEOUT through
+    // installRequestDeadlines (which also answers a slow body 408).
+    ...(deps.config.files?.uploadTimeoutMs > deps.config.requestTimeoutMs ? { requestTimeout: deps.config.files.uploadTimeoutMs } : {}),
     // Node's own refusals and the shutdown answer in the envelope (http/edges.ts).
     clientErrorHandler,
     frameworkErrors,
@@ -141,6 +147,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
   });
 
+  // Items' files (docs/files.md): a folder under DATA_DIR, or S3 when S3_BUCKET is set.
+  const fileStore = fileStoreFromConfig(deps.config);
   // MCP tools take their schemas and scopes from the REST routes as those register.
   const catalog = routeCatalog();
   app.addHook('onRoute', catalog.onRoute);
@@ -148,6 +156,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     const v1 = api as unknown as App;
     pingRoute(v1);
     productRoutes(v1, deps);
+    itemContentRoutes(v1, { db: deps.db, store: fileStore, files: deps.config.files });
     hubRoutes(v1, deps);
     membershipRoutes(v1, deps);
     transactionRoutes(v1, deps);

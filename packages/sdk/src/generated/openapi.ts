@@ -582,6 +582,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/products/{id}/items/{itemId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set an item's link
+         * @description Our addition. The item's content becomes a link buyers open from the portal; a file it had is removed.
+         *
+         *     Scope: `products:write`.
+         */
+        put: operations["setItemLink"];
+        post?: never;
+        /**
+         * Remove an item's content
+         * @description Our addition. The item keeps its title and place but no longer has a file or link.
+         *
+         *     Scope: `products:write`.
+         */
+        delete: operations["removeItemContent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/{id}/items/{itemId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an item's file
+         * @description Our addition. The item's current file, as the creator uploaded it (buyers download through the portal).
+         *
+         *     Scope: `products:read`.
+         */
+        get: operations["downloadItemFile"];
+        /**
+         * Upload an item's file
+         * @description Our addition. The request body is the file itself (not a form), with its media type as Content-Type: a PDF, EPUB, audio, video, image or archive. It is streamed to the file store, never held in memory; the limit is FILE_MAX_BYTES (2 GB unless the operator set another; 413 past it). Replacing a file makes a new `content.version`: buyers get the new file from then on. Answers the item with its `content`.
+         *
+         *     Scope: `products:write`.
+         */
+        put: operations["uploadItemFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/test-clock": {
         parameters: {
             query?: never;
@@ -1369,6 +1425,7 @@ export interface components {
         Item: {
             /** @description Our addition: present (true) on an item kept only for what was sold; absent otherwise. */
             archived?: boolean;
+            content?: components["schemas"]["ItemContent"];
             description?: string;
             duration?: number;
             id: string;
@@ -1383,6 +1440,39 @@ export interface components {
             };
             title: string;
             type: string;
+        };
+        /**
+         * @description Our addition: what a buyer of the item gets (docs/files.md).
+         * @example {
+         *       "kind": "file",
+         *       "fileName": "ink-basics.pdf",
+         *       "contentType": "application/pdf",
+         *       "size": 2481152,
+         *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *       "version": 2,
+         *       "updatedAt": "2026-11-20T14:03:11.000Z"
+         *     }
+         */
+        ItemContent: {
+            /** @description Its media type, such as application/pdf or audio/mpeg. */
+            contentType?: string;
+            /** @description The file's name as buyers download it (kind `file`). */
+            fileName?: string;
+            /** @description `file`: uploaded with PUT /products/{id}/items/{itemId}/file; `url`: a link set with PUT …/content. */
+            kind: "file" | "url";
+            /** @description The SHA-256 of its bytes, hex. */
+            sha256?: string;
+            /** @description Its size in bytes. */
+            size?: number;
+            /**
+             * Format: date-time
+             * @description When this version was uploaded.
+             */
+            updatedAt?: string;
+            /** @description The link buyers open (kind `url`). */
+            url?: string;
+            /** @description 1 for the first upload, one more for each replacement: buyers always get the newest. */
+            version?: number;
         };
         ItemInput: {
             /** @description Kept for the tiers that include it, shown to no new buyer. */
@@ -3584,6 +3674,165 @@ export interface operations {
                             importID: string;
                             queued: boolean;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    setItemLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://video.example.com/ink-night/recording"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description An http(s) link buyers open from the portal (a video page, a shared folder).
+                     */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Set an item's link */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Item"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    removeItemContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove an item's content */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Item"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    downloadItemFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Download an item's file */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    uploadItemFile: {
+        parameters: {
+            query?: {
+                /** @description The name buyers download it under, such as ink-basics.pdf. */
+                filename?: string;
+            };
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upload an item's file */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Item"];
                     };
                 };
             };

@@ -4,7 +4,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { MeteredStream } from './metered.ts';
+import { metered } from './metered.ts';
 import type { FileStore, StoredFile } from './store.ts';
 
 /**
@@ -27,13 +27,13 @@ export class LocalFileStore implements FileStore {
     return path;
   }
 
-  async put(key: string, body: Readable, options: { maxBytes: number }): Promise<StoredFile> {
+  async put(key: string, body: Readable, options: { maxBytes: number; contentType?: string }): Promise<StoredFile> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const partial = join(dirname(path), `.upload-${randomBytes(8).toString('hex')}`);
-    const meter = new MeteredStream(options.maxBytes);
+    const meter = metered(body, options.maxBytes);
     try {
-      await pipeline(body, meter, createWriteStream(partial, { mode: 0o600 }));
+      await pipeline(meter, createWriteStream(partial, { mode: 0o600 }));
       await rename(partial, path);
     } catch (err) {
       await rm(partial, { force: true });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { FileTooLarge } from './store.ts';
 
 /**
@@ -29,4 +29,22 @@ export class MeteredStream extends Transform {
   digest(): string {
     return this.hash.digest('hex');
   }
+}
+
+/**
+ * The upload through a meter, without tying the two together as `pipeline` would: a refused
+ * upload must not destroy the request stream, or the client would lose the 413 answer. The rest
+ * of a refused body is read and dropped (the server's lingering close ends a client that goes on
+ * too long); a request that breaks off fails the meter, and so the store's write.
+ */
+export function metered(body: Readable, maxBytes: number): MeteredStream {
+  const meter = new MeteredStream(maxBytes);
+  body.once('error', (err) => meter.destroy(err));
+  body.once('aborted', () => meter.destroy(new Error('the upload was broken off')));
+  meter.once('error', () => {
+    body.unpipe(meter);
+    body.resume();
+  });
+  body.pipe(meter);
+  return meter;
 }

@@ -1,9 +1,8 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { S3Settings } from '../config.ts';
-import { MeteredStream } from './metered.ts';
+import { metered } from './metered.ts';
 import type { FileStore, StoredFile } from './store.ts';
 
 /**
@@ -37,7 +36,7 @@ export class S3FileStore implements FileStore {
   }
 
   async put(key: string, body: Readable, options: { maxBytes: number; contentType: string }): Promise<StoredFile> {
-    const meter = new MeteredStream(options.maxBytes);
+    const meter = metered(body, options.maxBytes);
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.settings.bucket, Key: this.key(key), Body: meter, ContentType: options.contentType },
@@ -46,15 +45,13 @@ export class S3FileStore implements FileStore {
       queueSize: 2,
       leavePartsOnError: false,
     });
-    const feeding = pipeline(body, meter);
     try {
-      // Both must finish: a refused upload (over the limit, or the client went away) fails the
-      // feed, and the multipart upload is aborted so no part is left billed in the bucket.
-      await Promise.all([feeding, upload.done()]);
+      // A refused upload (over the limit, or the client went away) fails the meter, so the
+      // upload's read of it; the multipart upload is then aborted, so no part is left in the bucket.
+      await upload.done();
     } catch (err) {
       await upload.abort().catch(() => undefined);
-      await feeding.catch(() => undefined);
-      throw err;
+      throw meter.errored ?? err;
     }
     return { size: meter.bytes, sha256: meter.digest() };
   }
