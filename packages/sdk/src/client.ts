@@ -9,6 +9,7 @@ import { Transactions } from './resources/transactions.ts';
 import { Webhooks } from './resources/webhooks.ts';
 import { TestHelpers } from './resources/test-helpers.ts';
 import { BrandProfile, CheckoutLinks } from './resources/storefront.ts';
+import { CustomerSessions } from './resources/customer-sessions.ts';
 import type { Ping } from './types.ts';
 
 /**
@@ -34,6 +35,7 @@ export class Client {
   readonly testHelpers: TestHelpers;
   readonly brand: BrandProfile;
   readonly checkoutLinks: CheckoutLinks;
+  readonly customerSessions: CustomerSessions;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -53,6 +55,7 @@ export class Client {
     this.testHelpers = new TestHelpers(this.#r);
     this.brand = new BrandProfile(this.#r);
     this.checkoutLinks = new CheckoutLinks(this.#r);
+    this.customerSessions = new CustomerSessions(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

@@ -31,6 +31,8 @@ import { membershipRoutes } from './memberships/routes.ts';
 import { productRoutes } from './products/routes.ts';
 import { itemContentRoutes } from './products/content-routes.ts';
 import { fileStoreFromConfig } from './files/configured.ts';
+import { customerSessionRoutes } from './portal/routes.ts';
+import { portalPages } from './portal/pages.ts';
 import { hubRoutes } from './hubs/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { eventRoutes } from './events/routes.ts';
@@ -157,6 +159,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     pingRoute(v1);
     productRoutes(v1, deps);
     itemContentRoutes(v1, { db: deps.db, store: fileStore, files: deps.config.files });
+    customerSessionRoutes(v1, deps);
     hubRoutes(v1, deps);
     membershipRoutes(v1, deps);
     transactionRoutes(v1, deps);
@@ -191,6 +194,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     checkoutPages(pages, deps);
     storefrontPages(pages, deps);
     checkoutLinkPages(pages, deps);
+    portalPages(pages as unknown as App, { ...deps, store: fileStore });
     await dashboardStatic(pages, { dir: deps.dashboardDir });
   });
   stripeWebhookRoutes(app, deps);

@@ -86,6 +86,28 @@ export interface paths {
         patch: operations["updateCheckoutLink"];
         trace?: never;
     };
+    "/customer-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a customer portal session
+         * @description Our addition. A one-time URL into the buyer portal for one of the brand's buyers (someone with a purchase or membership in the key's mode; 404 otherwise), valid 15 minutes. `deepLink` opens the portal on one of their subscriptions, memberships, transactions (txref) or items; `returnUrl` is where its "Back" link leads. The buyer then sees every purchase and membership with the brand, downloads receipts, invoices and what they bought, and cancels or keeps their subscription.
+         *
+         *     Scope: `customers:write`.
+         */
+        post: operations["createCustomerSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/email-settings": {
         parameters: {
             query?: never;
@@ -366,6 +388,28 @@ export interface paths {
          *     Scope: `customers:write`.
          */
         post: operations["cancelMembership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/memberships/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep a membership cancelled at period end
+         * @description Our addition. Undoes `POST /memberships/{id}/cancel` with `atPeriodEnd: true` before the period ends: the subscription renews again (`cancelAtPeriodEnd` false). A membership that is not set to end changes nothing; one that has ended, or whose subscription the payment provider bills itself (Stripe, already told to stop), answers 409. The buyer portal's "Keep my membership" is this call. Answers the Membership record.
+         *
+         *     Scope: `customers:write`.
+         */
+        post: operations["resumeMembership"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1235,6 +1279,27 @@ export interface components {
             /** @description Where deliveries are POSTed: https:// (test mode also accepts http://localhost, http://127.0.0.1 and http://[::1]). */
             url: string;
         };
+        /**
+         * @example {
+         *       "url": "https://pay.example.com/portal/inkwell/enter?token=q8W3xK2v…",
+         *       "email": "ada@example.com",
+         *       "expiresAt": "2026-11-25T14:18:00.000Z",
+         *       "deepLink": "sub_3kL9mN2bV5cX8zA1sD4f",
+         *       "returnUrl": "https://inkwell.example.com/account",
+         *       "mode": "live"
+         *     }
+         */
+        CustomerSession: {
+            deepLink?: string;
+            email: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description The key's mode: the portal shows the buyer's purchases in it. */
+            mode: "test" | "live";
+            returnUrl?: string;
+            /** @description The one-time sign-in URL to send the buyer to. It works once, for 15 minutes. */
+            url: string;
+        };
         Email: {
             attempts: number;
             class: "transactional" | "marketing";
@@ -1248,7 +1313,7 @@ export interface components {
             html: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`. */
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `endpoint_disabled`, `payout_settled`, `portal_sign_in`, `team_invite`, `password_reset`. */
             kind: string;
             /** @description Every try, oldest first. */
             log: {
@@ -1297,7 +1362,7 @@ export interface components {
             createdAt: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`. */
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `endpoint_disabled`, `payout_settled`, `portal_sign_in`, `team_invite`, `password_reset`. */
             kind: string;
             /** @description The mode of what caused it (absent only in the operator's CLI view of account mail). */
             mode?: "test" | "live";
@@ -2490,6 +2555,62 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    createCustomerSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "returnUrl": "https://inkwell.example.com/account",
+                 *       "deepLink": "sub_3kL9mN2bV5cX8zA1sD4f"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What the portal opens on: a subscription or membership id, a txref, or an item id of this buyer's. */
+                    deepLink?: string;
+                    /**
+                     * Format: email
+                     * @description The buyer's email address, as on their purchases.
+                     */
+                    email: string;
+                    /** @description Where the portal's "Back to …" link leads (your site). An absolute http(s) URL. */
+                    returnUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a customer portal session */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CustomerSession"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getEmailSettings: {
         parameters: {
             query?: never;
@@ -2531,10 +2652,11 @@ export interface operations {
             content: {
                 "application/json": {
                     brandColour?: string | null;
-                    /** @description Which mail the brand's buyers get, per kind (receipt, renewal_failed, membership_ended, cancellation); all on by default. */
+                    /** @description Which mail the brand's buyers get, per kind (receipt, renewal_failed, membership_ended, cancellation, portal_sign_in); all on by default. */
                     buyerEmails?: {
                         cancellation?: boolean;
                         membership_ended?: boolean;
+                        portal_sign_in?: boolean;
                         receipt?: boolean;
                         renewal_failed?: boolean;
                     };
@@ -2572,7 +2694,7 @@ export interface operations {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this kind. */
-                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "endpoint_disabled" | "payout_settled" | "team_invite" | "password_reset";
+                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "endpoint_disabled" | "payout_settled" | "portal_sign_in" | "team_invite" | "password_reset";
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
                 /** @description `queued` (waiting for a first try or a retry), `sending`, `sent`, `failed` (refused for good or out of tries) or `unsent` (no mail server is configured: kept so you can see what would have gone out). */
@@ -3107,6 +3229,42 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    resumeMembership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The membership id (a hub member or a product's customer). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Keep a membership cancelled at period end */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Membership"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
         };

@@ -65,6 +65,13 @@ export const operationDocs: Record<string, OperationDoc> = {
     errors: [404, ...withBody],
   },
   'delete /products/{id}/items/{itemId}/content': { id: 'removeItemContent', sdk: "const item = await client.products.items.removeContent('prod_…', 'item_…');", errors: [404] },
+  'post /customer-sessions': {
+    id: 'createCustomerSession',
+    sdk: "const session = await client.customerSessions.create({ email: 'ada@example.com', deepLink: 'mem_…', returnUrl: 'https://inkwell.example.com/account' });\n// Send the buyer to session.url (it works once, for 15 minutes).",
+    body: { email: 'ada@example.com', returnUrl: 'https://inkwell.example.com/account' },
+    errors: [404, ...withBody],
+  },
+  'post /memberships/{id}/resume': { id: 'resumeMembership', sdk: "const membership = await client.memberships.resume('mem_…');", errors: [404, 409] },
   'get /products/{id}/customers': { id: 'listProductCustomers', sdk: "for await (const customer of client.products.customers.list('prod_…', { status: 'cancelled' })) {\n  console.log(customer.email);\n}", errors: [404] },
   'post /products/{id}/customers/import': {
     id: 'importProductCustomers',

@@ -92,6 +92,9 @@ export interface TeamInviteData { brandName: string; inviterName: string; role: 
 
 export interface PasswordResetData { link: string; expiresAt: string }
 
+/** The buyer portal's one-time sign-in link (portal/, docs/portal.md). */
+export interface PortalSignInData { link: string; expiresAt: string }
+
 function spec<D>(s: KindSpec<D>): KindSpec<D> {
   return s;
 }
@@ -193,6 +196,22 @@ export const mailKinds = {
       ],
       button: { label: 'See payouts', url: `${brand.publicUrl}${d.dashboardPath}` },
       footer: `You get this mail because you are an owner of ${brand.name}.`,
+    }),
+  }),
+  portal_sign_in: spec<PortalSignInData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'Sign-in link to the buyer portal',
+    content: (d, brand) => ({
+      subject: `Your sign-in link for ${brand.name}`,
+      preview: 'See your purchases, downloads and memberships',
+      heading: `Sign in to ${brand.name}`,
+      paragraphs: [
+        `Use this link to see your purchases and memberships with ${brand.name}, download what you bought, and manage your subscription.`,
+        `The link works once, until ${time(d.expiresAt)}.`,
+      ],
+      button: { label: 'Open my purchases', url: d.link },
+      footer: 'If you did not ask for this link, ignore this mail: nobody can sign in without it.',
     }),
   }),
   team_invite: spec<TeamInviteData>({

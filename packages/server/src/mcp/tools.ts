@@ -26,6 +26,8 @@ export const toolSpecs: ToolSpec[] = [
   { name: 'import_product_customers', method: 'POST', path: '/products/:id/customers/import', description: 'Import customers of a product (queued; returns the import to check with get_import).' },
   { name: 'get_import', method: 'GET', path: '/imports/:id', description: 'Get an import\'s progress and the records it refused.', ...read },
   { name: 'cancel_membership', method: 'POST', path: '/memberships/:id/cancel', description: 'Cancel a membership (at once or at the end of its paid period).', destructive: true, idempotent: true },
+  { name: 'resume_membership', method: 'POST', path: '/memberships/:id/resume', description: 'Keep a membership that was cancelled at period end: it renews again.', idempotent: true },
+  { name: 'create_customer_session', method: 'POST', path: '/customer-sessions', description: 'Make a one-time link (15 minutes) into the buyer portal for a customer, by email, optionally opening on one of their subscriptions, purchases or items; send it to them to manage their purchases.' },
   { name: 'remove_hub_member', method: 'DELETE', path: '/hubs/:hubID/members/:id', description: 'Remove a member from a hub, ending their access now.', destructive: true, idempotent: true },
   { name: 'create_payment_link', method: 'POST', path: '/payment-links', description: 'Create a payment link for one buyer and one tier; returns the checkout URL to send them.' },
   { name: 'pay_test_payment_link', method: 'POST', path: '/test/payment-links/:id/pay', description: 'Test mode only: pay a test payment link with a sandbox card (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined), as a buyer on the hosted page would; returns the transaction.' },
