@@ -31,6 +31,8 @@ interface KindSpec<D> {
   /** buyer: the brand's customers (a brand may turn these off); owner: the brand's owners; account: a dashboard user. */
   audience: 'buyer' | 'owner' | 'account';
   class: 'transactional' | 'marketing';
+  /** A buyer's access depends on it (the portal's sign-in link): the brand cannot turn it off. */
+  alwaysSent?: boolean;
   title: string;
   content(data: D, brand: BrandLook): MailContent;
 }
@@ -61,6 +63,8 @@ export interface ReceiptData {
   type: 'purchase' | 'renewal';
   invoiceNumber?: string;
   invoiceUrl?: string;
+  /** The brand's buyer portal (`/portal/{brand}`, under PUBLIC_URL), where the buyer signs in by email (portal/). */
+  portalPath?: string;
 }
 
 export interface RenewalFailedData {
@@ -116,7 +120,12 @@ export const mailKinds = {
         ['Reference', d.txref],
         ...(d.invoiceNumber ? [['Invoice', d.invoiceNumber] as [string, string]] : []),
       ],
-      ...(d.invoiceUrl ? { button: { label: 'View invoice', url: d.invoiceUrl } } : {}),
+      ...(d.portalPath ? { paragraphs: [
+        `Hi ${d.buyerName}, we received your payment of ${money(d.amount, d.currency)}.`,
+        `Your purchases, downloads and invoices are in your account with ${brand.name}: ${brand.publicUrl}${d.portalPath} (sign in with this email address).`,
+      ] } : {}),
+      ...(d.invoiceUrl ? { button: { label: 'View invoice', url: d.invoiceUrl } }
+        : d.portalPath ? { button: { label: 'Your purchases and downloads', url: `${brand.publicUrl}${d.portalPath}` } } : {}),
       footer: `You get this receipt because you paid ${brand.name}. Keep it for your records.`,
     }),
   }),
@@ -201,6 +210,7 @@ export const mailKinds = {
   portal_sign_in: spec<PortalSignInData>({
     audience: 'buyer',
     class: 'transactional',
+    alwaysSent: true,
     title: 'Sign-in link to the buyer portal',
     content: (d, brand) => ({
       subject: `Your sign-in link for ${brand.name}`,
@@ -247,7 +257,7 @@ export type MailData<K extends MailKind> = Parameters<(typeof mailKinds)[K]['con
 
 export const mailKindNames = Object.keys(mailKinds) as MailKind[];
 /** The kinds a brand may turn off: mail to its buyers. */
-export const buyerKinds = mailKindNames.filter((k) => mailKinds[k].audience === 'buyer');
+export const buyerKinds = mailKindNames.filter((k) => mailKinds[k].audience === 'buyer' && !(mailKinds[k] as { alwaysSent?: boolean }).alwaysSent);
 export const isMailKind = (s: string): s is MailKind => (mailKindNames as string[]).includes(s);
 
 export function contentOf(kind: MailKind, data: unknown, brand: BrandLook): MailContent {

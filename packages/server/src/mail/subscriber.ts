@@ -2,6 +2,8 @@ import type { Queryable } from '../db/client.ts';
 import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
 import { assignInvoiceNumber, invoiceLabel } from '../invoices/repository.ts';
 import { toMinor } from '../money.ts';
+import { findProfile } from '../brands/repository.ts';
+import { portalPath } from '../portal/paths.ts';
 import * as transactions from '../transactions/repository.ts';
 import { purchaseOf } from './facts.ts';
 import { membershipItem } from './membership-mail.ts';
@@ -38,11 +40,14 @@ async function onPaid(tx: Queryable, e: RecordedEvent) {
   if (!t) return;
   const invoice = await assignInvoiceNumber(tx, { brandId: t.brand_id, mode: t.mode, transactionId: t.id, txref: t.txref });
   const bought = await purchaseOf(tx, t);
+  // The receipt's link into the buyer portal, where they sign in with this address.
+  const brand = await findProfile(tx, t.brand_id);
   await queueMail(tx, {
     brandId: t.brand_id, mode: t.mode, kind: 'receipt', to: { email: t.customer_email, name: t.customer_name },
     data: {
       buyerName: t.customer_name, item: bought.item, lines: bought.lines, amount: t.amount, currency: t.currency, txref: t.txref,
       paidAt: (t.updated_at ?? t.created_at).toISOString(), type: t.type === 'renewal' ? 'renewal' : 'purchase', invoiceNumber: invoiceLabel(invoice),
+      ...(brand ? { portalPath: portalPath(brand) } : {}),
     },
     dedupeKey: `receipt:${t.txref}`,
   });

@@ -242,6 +242,9 @@ describe('the portal', () => {
     for (let waited = 0; !signInMail() && waited < 15_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     const mail = signInMail()!;
     assert.ok(mail, 'the buyer got the mail');
+    const receipt = smtp.received.find((m) => m.envelope.to.includes(email) && /receipt/i.test(String(m.parsed.subject)));
+    assert.ok(receipt, 'the purchase\'s receipt arrived too');
+    assert.ok(receipt.parsed.text?.includes(`http://portal.test/portal/${slugPath}`), `the receipt links the portal: ${receipt.parsed.text}`);
     assert.match(String(mail.parsed.subject), /sign-in link for Inkwell Studio/);
     const url = /(http:\/\/portal\.test\/portal\/\S+\/enter\?token=[\w-]+)/.exec(mail.parsed.text ?? '')?.[1];
     assert.ok(url, `a link in the text part: ${mail.parsed.text}`);
