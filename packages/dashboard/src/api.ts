@@ -36,6 +36,9 @@ export function setCsrfToken(token: string) {
   csrfToken = token;
 }
 
+/** The token, for the one request fetch cannot make: an upload that reports its progress (ItemFile.tsx). */
+export const currentCsrfToken = () => csrfToken;
+
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;

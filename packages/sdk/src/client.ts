@@ -12,6 +12,7 @@ import { BrandProfile, CheckoutLinks } from './resources/storefront.ts';
 import { Coupons } from './resources/coupons.ts';
 import { Affiliates } from './resources/affiliates.ts';
 import { Bookings } from './resources/bookings.ts';
+import { CustomerSessions } from './resources/customer-sessions.ts';
 import type { Ping } from './types.ts';
 
 /**
@@ -42,6 +43,7 @@ export class Client {
   readonly affiliates: Affiliates;
   /** Bookings of bookable products (docs/bookings.md). */
   readonly bookings: Bookings;
+  readonly customerSessions: CustomerSessions;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -64,6 +66,7 @@ export class Client {
     this.coupons = new Coupons(this.#r);
     this.affiliates = new Affiliates(this.#r);
     this.bookings = new Bookings(this.#r);
+    this.customerSessions = new CustomerSessions(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

@@ -30,13 +30,15 @@ export interface RequestOptions {
 }
 
 export interface RequestSpec {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   options?: RequestOptions;
   /** A document rather than the JSON envelope (an invoice PDF): the answer's bytes, with this Accept. */
   bytes?: string;
+  /** A file sent as the raw body (an item's file), instead of `body` as JSON. A stream is sent once, never retried. */
+  upload?: { data: Blob | Uint8Array | ReadableStream<Uint8Array>; contentType: string };
 }
 
 // Full-jitter exponential backoff (the AWS architecture blog's "Exponential Backoff And Jitter"):
@@ -130,7 +132,8 @@ export class Requester {
   /** Sends the request, retrying what may be retried, and returns the envelope's `data`. */
   async request<T>(spec: RequestSpec): Promise<T> {
     const options = spec.options ?? {};
-    const maxRetries = options.maxRetries ?? this.maxRetries;
+    // A stream can be read once: a failed upload of one is the caller's to send again.
+    const maxRetries = spec.upload?.data instanceof ReadableStream ? 0 : options.maxRetries ?? this.maxRetries;
     const timeout = options.timeout ?? this.timeout;
     const url = new URL(this.baseUrl + spec.path);
     for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -142,9 +145,10 @@ export class Requester {
       ...options.headers,
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.upload) headers['content-type'] = spec.upload.contentType;
     // One key per logical call, made before the first attempt, so every retry carries the same one.
     if (spec.method !== 'GET') headers['idempotency-key'] = options.idempotencyKey ?? newIdempotencyKey();
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const body: BodyInit | undefined = spec.upload ? spec.upload.data as BodyInit : spec.body === undefined ? undefined : JSON.stringify(spec.body);
 
     for (let attempt = 0; ; attempt++) {
       let error: ServiceError;
@@ -161,7 +165,7 @@ export class Requester {
     }
   }
 
-  private async attempt<T>(url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeout: number, signal?: AbortSignal, bytes = false): Promise<T> {
+  private async attempt<T>(url: URL, method: string, headers: Record<string, string>, body: BodyInit | undefined, timeout: number, signal?: AbortSignal, bytes = false): Promise<T> {
     if (signal?.aborted) throw signal.reason;
     const controller = new AbortController();
     let timedOut = false;
@@ -171,7 +175,9 @@ export class Requester {
     try {
       let response: Response;
       try {
-        response = await this.fetchImpl(url, { method, headers, body, signal: controller.signal });
+        // A stream body needs `duplex: 'half'` (fetch's rule for request streams).
+        const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal: controller.signal, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) };
+        response = await this.fetchImpl(url, init);
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;
         if (timedOut) throw new TimeoutError({ code: 'timeout', message: `No answer from ${url.origin} within ${timeout} ms.`, cause });

@@ -143,6 +143,27 @@ describe('the client against the real server', () => {
     assert.equal(Math.round((fee! + net!) * 100), Math.round(byCode.amount * 100));
   });
 
+  it('uploads, replaces and downloads an item\'s file, sets a link, keeps a membership and sends a buyer into the portal', async () => {
+    const productId = ids['palette-guide'];
+    const itemId = ids['palette-pdf'];
+    const item = await client.products.items.uploadFile(productId, itemId, new Blob(['%PDF-1.7 palette guide'], { type: 'application/pdf' }), { filename: 'palette.pdf' });
+    assert.equal(item.content?.fileName, 'palette.pdf');
+    assert.equal(item.content?.version, 1);
+    assert.equal(Buffer.from(await client.products.items.downloadFile(productId, itemId)).toString(), '%PDF-1.7 palette guide');
+    const stream = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(new TextEncoder().encode('%PDF-1.7 second edition')); c.close(); } });
+    const replaced = await client.products.items.uploadFile(productId, itemId, stream, { contentType: 'application/pdf', filename: 'palette-2.pdf' });
+    assert.equal(replaced.content?.version, 2);
+    assert.equal((await client.products.items.setLink(productId, itemId, { url: 'https://video.example.com/palette' })).content?.kind, 'url');
+    assert.equal((await client.products.items.removeContent(productId, itemId)).content, undefined);
+
+    // ada@example.com paid for the course in the test above.
+    const session = await client.customerSessions.create({ email: 'ada@example.com', returnUrl: 'https://inkwell.example.com/account' });
+    assert.match(session.url, /\/portal\/[^/]+\/enter\?token=/);
+    const member = (await client.products.customers.list(ids['brush-course'], { limit: 100 }).toArray({ max: 100 })).find((m) => m.status === 'active');
+    assert.ok(member, 'an active customer to keep');
+    assert.equal((await client.memberships.resume(member.membershipId)).status, 'active', 'keeping one that is not ending changes nothing');
+  });
+
   it('refunds a transaction in parts, once per idempotency key, and says why one is refused', async () => {
     const link = await client.paymentLinks.create(courseBody(ids) as any);
     await submitCard(live.t, new URL(link.link).pathname, cards.ok);

@@ -29,6 +29,10 @@ import { stripeWebhookRoutes } from './payments/stripe/routes.ts';
 import { importRoutes } from './imports/routes.ts';
 import { membershipRoutes } from './memberships/routes.ts';
 import { productRoutes } from './products/routes.ts';
+import { itemContentRoutes } from './products/content-routes.ts';
+import { fileStoreFromConfig } from './files/configured.ts';
+import { customerSessionRoutes } from './portal/routes.ts';
+import { portalPages } from './portal/pages.ts';
 import { hubRoutes } from './hubs/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { eventRoutes } from './events/routes.ts';
@@ -82,6 +86,10 @@ export async function buildApp(deps: Deps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
     // A request (headers and body) must have arrived by then: slow uploads are cut off (408).
     requestTimeout: deps.config.requestTimeoutMs,
+    // …except a file upload, which may take up to UPLOAD_TIMEOUT: Node's own check is per server,
+    // so it is set to the longer one, and every other route keeps REQUEST_TIMEOUT through
+    // installRequestDeadlines (which also answers a slow body 408).
+    ...(deps.config.files?.uploadTimeoutMs > deps.config.requestTimeoutMs ? { requestTimeout: deps.config.files.uploadTimeoutMs } : {}),
     // Node's own refusals and the shutdown answer in the envelope (http/edges.ts).
     clientErrorHandler,
     frameworkErrors,
@@ -144,6 +152,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
   });
 
+  // Items' files (docs/files.md): a folder under DATA_DIR, or S3 when S3_BUCKET is set.
+  const fileStore = fileStoreFromConfig(deps.config);
   // MCP tools take their schemas and scopes from the REST routes as those register.
   const catalog = routeCatalog();
   app.addHook('onRoute', catalog.onRoute);
@@ -151,6 +161,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     const v1 = api;
     pingRoute(v1);
     productRoutes(v1, deps);
+    itemContentRoutes(v1, { db: deps.db, store: fileStore, files: deps.config.files });
+    customerSessionRoutes(v1, deps);
     hubRoutes(v1, deps);
     membershipRoutes(v1, deps);
     transactionRoutes(v1, deps);
@@ -188,6 +200,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     checkoutPages(pages, deps);
     storefrontPages(pages, deps);
     checkoutLinkPages(pages, deps);
+    portalPages(pages as unknown as App, { ...deps, store: fileStore });
     await dashboardStatic(pages, { dir: deps.dashboardDir });
   });
   stripeWebhookRoutes(app, deps);

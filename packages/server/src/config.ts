@@ -62,6 +62,34 @@ export interface Config {
   observability: ObservabilitySettings;
   /** Outgoing mail (docs/email.md). */
   mail: MailSettings;
+  /** Uploaded files of products' items and their downloads (docs/files.md). */
+  files: FileSettings;
+}
+
+export interface FileSettings {
+  /** FILE_MAX_BYTES: the largest upload accepted (default 2 GB). */
+  maxBytes: number;
+  /** UPLOAD_TIMEOUT: how long one upload may take to arrive (default 1 hour; other requests have REQUEST_TIMEOUT). */
+  uploadTimeoutMs: number;
+  /** DOWNLOAD_URL_TTL: how long a signed download link works (default 15 minutes). */
+  downloadTtlMs: number;
+  /** S3-compatible storage when S3_BUCKET is set; absent means a folder under DATA_DIR. */
+  s3?: S3Settings;
+}
+
+export interface S3Settings {
+  bucket: string;
+  /** S3_REGION (default us-east-1; MinIO and R2 accept any, R2 wants `auto`). */
+  region: string;
+  /** S3_ENDPOINT: the service's address for MinIO, R2 and others; absent means AWS. */
+  endpoint?: string;
+  /** S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; absent means the AWS SDK's own chain (instance roles). Never logged. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** S3_FORCE_PATH_STYLE: bucket in the path instead of the host name (MinIO); default true with an endpoint. */
+  forcePathStyle: boolean;
+  /** S3_PREFIX: put before every key, so one bucket can hold several services' files. */
+  prefix: string;
 }
 
 export interface ObservabilitySettings {
@@ -354,6 +382,29 @@ function mailSettings(env: Env): MailSettings {
   return { smtpUrl, from: from ?? 'no-reply@localhost', retryScheduleMs, leaseMs: duration(env, 'MAIL_LEASE', 60_000, 1_000, 3_600_000) };
 }
 
+/** S3_* together: a bucket names the store, and a key id needs its secret. */
+function fileSettings(env: Env): FileSettings {
+  const bucket = env.S3_BUCKET?.trim() || undefined;
+  const endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  const accessKeyId = env.S3_ACCESS_KEY_ID?.trim() || undefined;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY?.trim() || undefined;
+  if (!bucket && (endpoint || accessKeyId || secretAccessKey)) throw new ConfigError('S3_BUCKET is missing: the other S3_* settings need the bucket files are kept in.');
+  if (!accessKeyId !== !secretAccessKey) throw new ConfigError(`${accessKeyId ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} is missing: give both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (the AWS SDK's own credentials).`);
+  return {
+    maxBytes: integer(env, 'FILE_MAX_BYTES', 2 * 1024 ** 3, 1, 5 * 1024 ** 4),
+    uploadTimeoutMs: duration(env, 'UPLOAD_TIMEOUT', 3_600_000, 1000, 86_400_000),
+    downloadTtlMs: duration(env, 'DOWNLOAD_URL_TTL', 15 * 60_000, 10_000, 7 * 86_400_000),
+    ...(bucket ? {
+      s3: {
+        bucket, endpoint, accessKeyId, secretAccessKey,
+        region: env.S3_REGION?.trim() || 'us-east-1',
+        forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', endpoint !== undefined),
+        prefix: env.S3_PREFIX?.trim() ?? '',
+      },
+    } : {}),
+  };
+}
+
 function trustProxy(env: Env): Config['trustProxy'] {
   const raw = (env.TRUST_PROXY ?? '').trim();
   if (raw === '' || raw === 'false') return false;
@@ -428,5 +479,6 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     observability: observabilitySettings(env, host),
     mail: mailSettings(env),
+    files: fileSettings(env),
   };
 }

@@ -290,6 +290,28 @@ export interface paths {
         patch: operations["updateCoupon"];
         trace?: never;
     };
+    "/customer-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a customer portal session
+         * @description Our addition. A one-time URL into the buyer portal for one of the brand's buyers (someone with a purchase or membership in the key's mode; 404 otherwise), valid 15 minutes. `deepLink` opens the portal on one of their subscriptions, memberships, transactions (txref) or items; `returnUrl` is where its "Back" link leads. The buyer then sees every purchase and membership with the brand, downloads receipts, invoices and what they bought, and cancels or keeps their subscription.
+         *
+         *     Scope: `customers:write`.
+         */
+        post: operations["createCustomerSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/email-settings": {
         parameters: {
             query?: never;
@@ -576,6 +598,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/memberships/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep a membership cancelled at period end
+         * @description Our addition. Undoes `POST /memberships/{id}/cancel` with `atPeriodEnd: true` before the period ends: the subscription renews again (`cancelAtPeriodEnd` false). A membership that is not set to end changes nothing; one that has ended, or whose subscription the payment provider bills itself (Stripe, already told to stop), answers 409. The buyer portal's "Keep my membership" is this call. Answers the Membership record.
+         *
+         *     Scope: `customers:write`.
+         */
+        post: operations["resumeMembership"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment-links": {
         parameters: {
             query?: never;
@@ -802,6 +846,62 @@ export interface paths {
          *     Scope: `customers:write`.
          */
         post: operations["importProductCustomers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/{id}/items/{itemId}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set an item's link
+         * @description Our addition. The item's content becomes a link buyers open from the portal; a file it had is removed.
+         *
+         *     Scope: `products:write`.
+         */
+        put: operations["setItemLink"];
+        post?: never;
+        /**
+         * Remove an item's content
+         * @description Our addition. The item keeps its title and place but no longer has a file or link.
+         *
+         *     Scope: `products:write`.
+         */
+        delete: operations["removeItemContent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/{id}/items/{itemId}/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an item's file
+         * @description Our addition. The item's current file, as the creator uploaded it (buyers download through the portal).
+         *
+         *     Scope: `products:read`.
+         */
+        get: operations["downloadItemFile"];
+        /**
+         * Upload an item's file
+         * @description Our addition. The request body is the file itself (not a form), with its media type as Content-Type: a PDF, EPUB, audio, video, image or archive. It is streamed to the file store, never held in memory; the limit is FILE_MAX_BYTES (2 GB unless the operator set another; 413 past it). Replacing a file makes a new `content.version`: buyers get the new file from then on. Answers the item with its `content`.
+         *
+         *     Scope: `products:write`.
+         */
+        put: operations["uploadItemFile"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2012,6 +2112,27 @@ export interface components {
         };
         /**
          * @example {
+         *       "url": "https://pay.example.com/portal/inkwell/enter?token=q8W3xK2v…",
+         *       "email": "ada@example.com",
+         *       "expiresAt": "2026-11-25T14:18:00.000Z",
+         *       "deepLink": "sub_3kL9mN2bV5cX8zA1sD4f",
+         *       "returnUrl": "https://inkwell.example.com/account",
+         *       "mode": "live"
+         *     }
+         */
+        CustomerSession: {
+            deepLink?: string;
+            email: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description The key's mode: the portal shows the buyer's purchases in it. */
+            mode: "test" | "live";
+            returnUrl?: string;
+            /** @description The one-time sign-in URL to send the buyer to. It works once, for 15 minutes. */
+            url: string;
+        };
+        /**
+         * @example {
          *       "id": "du_1Q2w3E4r5T6y7U8i",
          *       "status": "lost",
          *       "amount": 39.5,
@@ -2050,7 +2171,7 @@ export interface components {
             html: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
             kind: string;
             /** @description Every try, oldest first. */
             log: {
@@ -2101,7 +2222,7 @@ export interface components {
             createdAt: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
             kind: string;
             /** @description The mode of what caused it (absent only in the operator's CLI view of account mail). */
             mode?: "test" | "live";
@@ -2252,6 +2373,7 @@ export interface components {
         Item: {
             /** @description Our addition: present (true) on an item kept only for what was sold; absent otherwise. */
             archived?: boolean;
+            content?: components["schemas"]["ItemContent"];
             description?: string;
             duration?: number;
             id: string;
@@ -2266,6 +2388,39 @@ export interface components {
             };
             title: string;
             type: string;
+        };
+        /**
+         * @description Our addition: what a buyer of the item gets (docs/files.md).
+         * @example {
+         *       "kind": "file",
+         *       "fileName": "ink-basics.pdf",
+         *       "contentType": "application/pdf",
+         *       "size": 2481152,
+         *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *       "version": 2,
+         *       "updatedAt": "2026-11-20T14:03:11.000Z"
+         *     }
+         */
+        ItemContent: {
+            /** @description Its media type, such as application/pdf or audio/mpeg. */
+            contentType?: string;
+            /** @description The file's name as buyers download it (kind `file`). */
+            fileName?: string;
+            /** @description `file`: uploaded with PUT /products/{id}/items/{itemId}/file; `url`: a link set with PUT …/content. */
+            kind: "file" | "url";
+            /** @description The SHA-256 of its bytes, hex. */
+            sha256?: string;
+            /** @description Its size in bytes. */
+            size?: number;
+            /**
+             * Format: date-time
+             * @description When this version was uploaded.
+             */
+            updatedAt?: string;
+            /** @description The link buyers open (kind `url`). */
+            url?: string;
+            /** @description 1 for the first upload, one more for each replacement: buyers always get the newest. */
+            version?: number;
         };
         ItemInput: {
             /** @description Kept for the tiers that include it, shown to no new buyer. */
@@ -4099,6 +4254,55 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    createCustomerSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the portal opens on: a subscription or membership id, a txref, or an item id of this buyer's. */
+                    deepLink?: string;
+                    /**
+                     * Format: email
+                     * @description The buyer's email address, as on their purchases.
+                     */
+                    email: string;
+                    /** @description Where the portal's "Back to …" link leads (your site). An absolute http(s) URL. */
+                    returnUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a customer portal session */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CustomerSession"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getEmailSettings: {
         parameters: {
             query?: never;
@@ -4185,7 +4389,7 @@ export interface operations {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this kind. */
-                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
+                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "portal_sign_in" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
                 /** @description `queued` (waiting for a first try or a retry), `sending`, `sent`, `failed` (refused for good or out of tries) or `unsent` (no mail server is configured: kept so you can see what would have gone out). */
@@ -4723,6 +4927,42 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    resumeMembership: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The membership id (a hub member or a product's customer). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Keep a membership cancelled at period end */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Membership"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
         };
@@ -5342,6 +5582,160 @@ export interface operations {
                             importID: string;
                             queued: boolean;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    setItemLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description An http(s) link buyers open from the portal (a video page, a shared folder).
+                     */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Set an item's link */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Item"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    removeItemContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove an item's content */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Item"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    downloadItemFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Download an item's file */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    uploadItemFile: {
+        parameters: {
+            query?: {
+                /** @description The name buyers download it under, such as ink-basics.pdf. */
+                filename?: string;
+            };
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Upload an item's file */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Item"];
                     };
                 };
             };

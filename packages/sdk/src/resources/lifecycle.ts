@@ -11,6 +11,11 @@ export class Memberships {
   cancel(membershipId: string, params: RequestBody<'cancelMembership'>, options?: RequestOptions): Promise<Membership> {
     return this.#r.request({ method: 'POST', path: `/memberships/${segment(membershipId, 'membershipId')}/cancel`, body: params, options });
   }
+
+  /** POST /memberships/{id}/resume: undoes a cancel at period end before the period ends (it renews again). Scope `customers:write`. */
+  resume(membershipId: string, options?: RequestOptions): Promise<Membership> {
+    return this.#r.request({ method: 'POST', path: `/memberships/${segment(membershipId, 'membershipId')}/resume`, options });
+  }
 }
 
 export class Payouts {

@@ -1,6 +1,6 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { AvailabilityParams, CustomerListParams, ImportParams, ImportQueued, ListParams, Membership, Product, ProductCreateParams, ProductAvailability, ProductSummary, ProductUpdateParams } from '../types.ts';
+import type { AvailabilityParams, CustomerListParams, ImportParams, ImportQueued, Item, ItemContentParams, ListParams, Membership, Product, ProductCreateParams, ProductAvailability, ProductSummary, ProductUpdateParams } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class ProductCustomers {
@@ -18,12 +18,53 @@ export class ProductCustomers {
   }
 }
 
+/** What a product's items give buyers (docs/files.md): a file or a link. */
+export class ProductItems {
+  readonly #r: Requester;
+  constructor(requester: Requester) { this.#r = requester; }
+
+  /**
+   * PUT /products/{id}/items/{itemId}/file: uploads the item's file (a PDF, EPUB, audio, video,
+   * image or archive), streamed to the server's file store. A `Blob` (a browser `File`) carries its
+   * own type; give `contentType` for bytes or a stream. Replacing a file makes a new version, which
+   * buyers get from then on. A stream is sent once (not retried). Scope `products:write`.
+   */
+  uploadFile(
+    productId: string, itemId: string, data: Blob | Uint8Array | ReadableStream<Uint8Array>,
+    params: { contentType?: string; filename?: string } = {}, options?: RequestOptions,
+  ): Promise<Item> {
+    const contentType = params.contentType ?? (data instanceof Blob ? data.type : '');
+    const filename = params.filename ?? (typeof File !== 'undefined' && data instanceof File ? data.name : undefined);
+    return this.#r.request({
+      method: 'PUT', path: `/products/${segment(productId, 'productId')}/items/${segment(itemId, 'itemId')}/file`,
+      query: { filename }, upload: { data, contentType }, options,
+    });
+  }
+
+  /** GET /products/{id}/items/{itemId}/file: the item's current file, as bytes. Scope `products:read`. */
+  downloadFile(productId: string, itemId: string, options?: RequestOptions): Promise<Uint8Array> {
+    return this.#r.request({ method: 'GET', path: `/products/${segment(productId, 'productId')}/items/${segment(itemId, 'itemId')}/file`, bytes: '*/*', options });
+  }
+
+  /** PUT /products/{id}/items/{itemId}/content: the item gives buyers a link instead (a file it had is removed). Scope `products:write`. */
+  setLink(productId: string, itemId: string, params: ItemContentParams, options?: RequestOptions): Promise<Item> {
+    return this.#r.request({ method: 'PUT', path: `/products/${segment(productId, 'productId')}/items/${segment(itemId, 'itemId')}/content`, body: params, options });
+  }
+
+  /** DELETE /products/{id}/items/{itemId}/content: the item no longer has a file or link. Scope `products:write`. */
+  removeContent(productId: string, itemId: string, options?: RequestOptions): Promise<Item> {
+    return this.#r.request({ method: 'DELETE', path: `/products/${segment(productId, 'productId')}/items/${segment(itemId, 'itemId')}/content`, options });
+  }
+}
+
 export class Products {
   readonly #r: Requester;
   readonly customers: ProductCustomers;
+  readonly items: ProductItems;
   constructor(requester: Requester) {
     this.#r = requester;
     this.customers = new ProductCustomers(requester);
+    this.items = new ProductItems(requester);
   }
 
   /** GET /products: the brand's products, newest first. Scope `products:read`. */

@@ -35,7 +35,7 @@ describe('OpenAPI and the reference page', () => {
       const success = Object.keys(op.responses ?? {}).find((s) => s.startsWith('2'));
       assert.ok(success, `${method.toUpperCase()} ${path} has a 2xx response schema`);
       const content = op.responses[success].content ?? {};
-      assert.ok((content['application/json'] ?? content['application/pdf'])?.schema, `${method.toUpperCase()} ${path} 2xx has a body schema`);
+      assert.ok((content['application/json'] ?? content['application/pdf'] ?? content['application/octet-stream'])?.schema, `${method.toUpperCase()} ${path} 2xx has a body schema`);
       assert.ok(op.responses['401'], `${method.toUpperCase()} ${path} documents 401`);
       assert.match(op.description ?? '', /Scope: `[a-z]+:[a-z]+`|Any valid key/, `${method.toUpperCase()} ${path} names its scope`);
     }

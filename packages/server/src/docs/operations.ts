@@ -52,6 +52,26 @@ export const operationDocs: Record<string, OperationDoc> = {
     body: { description: 'Painting together, weekly.' },
     errors: [404, ...withBody],
   },
+  'put /products/{id}/items/{itemId}/file': {
+    id: 'uploadItemFile',
+    sdk: "import { openAsBlob } from 'node:fs';\nconst item = await client.products.items.uploadFile('prod_…', 'item_…', await openAsBlob('workbook.pdf', { type: 'application/pdf' }), { filename: 'workbook.pdf' });\nconsole.log(item.content?.version);",
+    errors: [404, 413, 415],
+  },
+  'get /products/{id}/items/{itemId}/file': { id: 'downloadItemFile', sdk: "const bytes = await client.products.items.downloadFile('prod_…', 'item_…');", errors: [404] },
+  'put /products/{id}/items/{itemId}/content': {
+    id: 'setItemLink',
+    sdk: "const item = await client.products.items.setLink('prod_…', 'item_…', { url: 'https://video.example.com/ink-night/recording' });",
+    body: { url: 'https://video.example.com/ink-night/recording' },
+    errors: [404, ...withBody],
+  },
+  'delete /products/{id}/items/{itemId}/content': { id: 'removeItemContent', sdk: "const item = await client.products.items.removeContent('prod_…', 'item_…');", errors: [404] },
+  'post /customer-sessions': {
+    id: 'createCustomerSession',
+    sdk: "const session = await client.customerSessions.create({ email: 'ada@example.com', deepLink: 'mem_…', returnUrl: 'https://inkwell.example.com/account' });\n// Send the buyer to session.url (it works once, for 15 minutes).",
+    body: { email: 'ada@example.com', returnUrl: 'https://inkwell.example.com/account' },
+    errors: [404, ...withBody],
+  },
+  'post /memberships/{id}/resume': { id: 'resumeMembership', sdk: "const membership = await client.memberships.resume('mem_…');", errors: [404, 409] },
   'get /products/{id}/customers': { id: 'listProductCustomers', sdk: "for await (const customer of client.products.customers.list('prod_…', { status: 'cancelled' })) {\n  console.log(customer.email);\n}", errors: [404] },
   'post /products/{id}/customers/import': {
     id: 'importProductCustomers',

@@ -59,7 +59,9 @@ export function installRequestDeadlines(app: FastifyInstance, timeoutMs: number)
       reply.header('connection', 'close').header('retry-after', '1');
       throw new AppError('service_unavailable', 'This server is shutting down; send the request again (another server will take it).');
     }
-    if (timeoutMs <= 0) return done();
+    // A route may give itself a longer deadline (file uploads: UPLOAD_TIMEOUT, docs/files.md).
+    const limitMs = (req.routeOptions.config as { deadlineMs?: number } | undefined)?.deadlineMs ?? timeoutMs;
+    if (limitMs <= 0) return done();
     const timer = setTimeout(() => {
       if (reply.sent) return;
       if (!req.raw.complete) {
@@ -68,13 +70,13 @@ export function installRequestDeadlines(app: FastifyInstance, timeoutMs: number)
         // (Node checks its timeout only every 30 s and would keep reading for as long).
         reply.raw.once('finish', () => req.raw.socket.destroy());
         reply.code(408).header('connection', 'close').send(errorEnvelope(req.id, new AppError('validation_failed',
-          `The request took longer than ${timeoutMs / 1000} s to arrive; send it again over a faster connection.`)));
+          `The request took longer than ${limitMs / 1000} s to arrive; send it again over a faster connection.`)));
         return;
       }
-      req.log.warn({ url: req.url, timeoutMs }, 'request ran past its deadline');
+      req.log.warn({ url: req.url, timeoutMs: limitMs }, 'request ran past its deadline');
       reply.code(503).header('retry-after', '1').send(errorEnvelope(req.id, new AppError('service_unavailable',
-        `The request did not finish within ${timeoutMs / 1000} s and was stopped; try again.`)));
-    }, timeoutMs);
+        `The request did not finish within ${limitMs / 1000} s and was stopped; try again.`)));
+    }, limitMs);
     timer.unref();
     reply.raw.once('close', () => clearTimeout(timer));
     done();

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { AjvCompiler, type ValidatorFactory } from '@fastify/ajv-compiler';
 import type { FastifyInstance } from 'fastify';
 import { invalidAll } from '../errors.ts';
@@ -42,8 +43,9 @@ function findUnstorable(value: unknown, path: string, out: { field: string; mess
   if (out.length >= 100) return;
   if (typeof value === 'string') {
     if (unstorable.test(value)) out.push({ field: path, message: unstorableMessage });
-  } else if (value instanceof Uint8Array) {
-    // A raw body kept as bytes (the Stripe webhook's, checked by its signature): not text fields.
+  } else if (value instanceof Uint8Array || value instanceof Readable) {
+    // A raw body kept as bytes (the Stripe webhook's, checked by its signature), or still a
+    // stream (an item's file upload, products/content-routes.ts): not text fields.
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => findUnstorable(v, `${path}[${i}]`, out));
   } else if (value && typeof value === 'object') {

@@ -31,7 +31,7 @@ interface KindSpec<D> {
   /** buyer: the brand's customers (a brand may turn these off); owner: the brand's owners; account: a dashboard user. */
   audience: 'buyer' | 'owner' | 'account';
   class: 'transactional' | 'marketing';
-  /** false: a buyer kind the brand cannot turn off (the checkout's code: without it nobody could pay). */
+  /** false: a buyer kind the brand cannot turn off (the checkout's code, the portal's sign-in link: without them nobody could pay or get in). */
   optional?: false;
   title: string;
   content(data: D, brand: BrandLook): MailContent;
@@ -65,6 +65,8 @@ export interface ReceiptData {
   invoiceUrl?: string;
   /** The session a bookable product's payment booked (docs/bookings.md); the mail carries it as an .ics file too. */
   booking?: ReceiptBooking;
+  /** The brand's buyer portal (`/portal/{brand}`, under PUBLIC_URL), where the buyer signs in by email (portal/). */
+  portalPath?: string;
 }
 
 export interface ReceiptBooking { id: string; title: string; startsAt: string; endsAt: string; timezone: string }
@@ -139,6 +141,8 @@ export interface PasswordResetData { link: string; expiresAt: string }
 export interface CheckoutCodeData { buyerName: string; code: string; expiresAt: string }
 
 export interface EmailVerificationData { name: string; link: string; expiresAt: string }
+/** The buyer portal's one-time sign-in link (portal/, docs/portal.md). */
+export interface PortalSignInData { link: string; expiresAt: string }
 
 function spec<D>(s: KindSpec<D>): KindSpec<D> {
   return s;
@@ -165,7 +169,12 @@ export const mailKinds = {
         ['Reference', d.txref],
         ...(d.invoiceNumber ? [['Invoice', d.invoiceNumber] as [string, string]] : []),
       ],
-      ...(d.invoiceUrl ? { button: { label: 'View invoice', url: d.invoiceUrl } } : {}),
+      ...(d.portalPath ? { paragraphs: [
+        `Hi ${d.buyerName}, we received your payment of ${money(d.amount, d.currency)}.`,
+        `Your purchases, downloads and invoices are in your account with ${brand.name}: ${brand.publicUrl}${d.portalPath} (sign in with this email address).`,
+      ] } : {}),
+      ...(d.invoiceUrl ? { button: { label: 'View invoice', url: d.invoiceUrl } }
+        : d.portalPath ? { button: { label: 'Your purchases and downloads', url: `${brand.publicUrl}${d.portalPath}` } } : {}),
       footer: `You get this receipt because you paid ${brand.name}. Keep it for your records.`,
     }),
   }),
@@ -285,6 +294,23 @@ export const mailKinds = {
       ],
       button: { label: 'See payouts', url: `${brand.publicUrl}${d.dashboardPath}` },
       footer: `You get this mail because you are an owner of ${brand.name}.`,
+    }),
+  }),
+  portal_sign_in: spec<PortalSignInData>({
+    audience: 'buyer',
+    class: 'transactional',
+    optional: false,
+    title: 'Sign-in link to the buyer portal',
+    content: (d, brand) => ({
+      subject: `Your sign-in link for ${brand.name}`,
+      preview: 'See your purchases, downloads and memberships',
+      heading: `Sign in to ${brand.name}`,
+      paragraphs: [
+        `Use this link to see your purchases and memberships with ${brand.name}, download what you bought, and manage your subscription.`,
+        `The link works once, until ${time(d.expiresAt)}.`,
+      ],
+      button: { label: 'Open my purchases', url: d.link },
+      footer: 'If you did not ask for this link, ignore this mail: nobody can sign in without it.',
     }),
   }),
   team_invite: spec<TeamInviteData>({

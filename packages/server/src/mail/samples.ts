@@ -9,6 +9,7 @@ export const mailSamples: { [K in MailKind]: MailData<K> } = {
     buyerName: 'Ada Lovelace', item: 'Brushwork fundamentals (Standard)',
     lines: [{ description: 'Brushwork fundamentals — Standard', amount: 4950 }, { description: 'Launch discount', amount: -1000 }],
     amount: 3950, currency: 'USD', txref: 'tx_8Jw2kQp4Xn1RzV6mB3aL', paidAt: '2026-11-25T14:03:00.000Z', type: 'purchase', invoiceNumber: 'INV-0042',
+    portalPath: '/portal/brush-and-co',
   },
   renewal_failed: {
     buyerName: 'Ada Lovelace', item: 'Studio Club (Monthly)', amount: 500, currency: 'USD', txref: 'tx_Qm7Tz2Lw9Hc4Xb1Nf8Ke', reason: 'The card was declined.',
@@ -29,6 +30,7 @@ export const mailSamples: { [K in MailKind]: MailData<K> } = {
     payoutId: 'po_3kL9mN2bV5cX8zA1sD4f', amount: 118_430, fee: 7_570, currency: 'USD', transactionCount: 31,
     periodStart: '2026-11-24T00:00:00.000Z', periodEnd: '2026-11-25T00:00:00.000Z', mode: 'live', dashboardPath: '/dashboard/money/payouts',
   },
+  portal_sign_in: { link: 'http://localhost:3000/portal/brush-and-co/enter?token=…', expiresAt: '2026-11-25T14:18:00.000Z' },
   team_invite: {
     brandName: 'Brush & Co', inviterName: 'Grace Hopper', role: 'developer',
     link: 'http://localhost:3000/dashboard/invite?token=…', expiresAt: '2026-12-02T14:03:00.000Z',

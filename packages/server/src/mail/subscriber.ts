@@ -3,6 +3,8 @@ import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
 import { assignInvoiceNumber, invoiceLabel } from '../invoices/repository.ts';
 import { toMinor } from '../money.ts';
 import { findRefund } from '../transactions/refunds-repository.ts';
+import { findProfile } from '../brands/repository.ts';
+import { portalPath } from '../portal/paths.ts';
 import * as transactions from '../transactions/repository.ts';
 import { purchaseOf } from './facts.ts';
 import { membershipItem } from './membership-mail.ts';
@@ -44,6 +46,8 @@ async function onPaid(tx: Queryable, e: RecordedEvent) {
   const invoice = await assignInvoiceNumber(tx, { brandId: t.brand_id, mode: t.mode, transactionId: t.id, txref: t.txref });
   const bought = await purchaseOf(tx, t);
   const booked = await bookingOfTransaction(tx, t.brand_id, t.id);
+  // The receipt's link into the buyer portal, where they sign in with this address.
+  const brand = await findProfile(tx, t.brand_id);
   await queueMail(tx, {
     brandId: t.brand_id, mode: t.mode, kind: 'receipt', to: { email: t.customer_email, name: t.customer_name },
     data: {
@@ -52,6 +56,7 @@ async function onPaid(tx: Queryable, e: RecordedEvent) {
       ...(booked ? {
         booking: { id: booked.id, title: bought.item, startsAt: booked.starts_at.toISOString(), endsAt: booked.ends_at.toISOString(), timezone: booked.timezone },
       } : {}),
+      ...(brand ? { portalPath: portalPath(brand) } : {}),
     },
     dedupeKey: `receipt:${t.txref}`,
   });

@@ -1,6 +1,6 @@
 import { toMajor } from '../money.ts';
 import type { CheckoutFieldRow, ItemRow, ProductRow, TierRow } from './repository.ts';
-import type { CheckoutField, Item, Product, ProductSummary, Tier } from './schemas.ts';
+import type { CheckoutField, Item, ItemContent, Product, ProductSummary, Tier } from './schemas.ts';
 
 // Optional fields are left out when the product has no value for them (never null), so every
 // field that is present has the type the reference gives it.
@@ -71,6 +71,21 @@ export function renderItem(row: ItemRow): Item {
     ...(row.parent_id ? { parentId: row.parent_id } : {}),
     ...(row.price_amount !== null && row.currency ? { price: { amount: toMajor(row.price_amount, row.currency), currency: row.currency } } : {}),
     ...(row.archived ? { archived: true } : {}),
+    ...(renderItemContent(row) ? { content: renderItemContent(row) } : {}),
+  };
+}
+
+export function renderItemContent(row: ItemRow): ItemContent | undefined {
+  if (row.content_url) return { kind: 'url', url: row.content_url };
+  if (!row.file_key) return undefined;
+  return {
+    kind: 'file',
+    fileName: row.file_name ?? 'file',
+    contentType: row.file_type ?? 'application/octet-stream',
+    size: Number(row.file_size ?? 0),
+    sha256: row.file_sha256 ?? '',
+    version: row.file_version ?? 1,
+    ...(row.file_updated_at ? { updatedAt: row.file_updated_at.toISOString() } : {}),
   };
 }
 

@@ -62,6 +62,15 @@ export interface ItemRow {
   price_amount: number | null;
   currency: string | null;
   archived: boolean;
+  /** The item's content (docs/files.md): a URL, or a file in the file store (files/); read with SELECT *, never written by the catalog. */
+  content_url?: string | null;
+  file_key?: string | null;
+  file_name?: string | null;
+  file_type?: string | null;
+  file_size?: number | string | null;
+  file_sha256?: string | null;
+  file_version?: number;
+  file_updated_at?: Date | null;
 }
 
 export interface CheckoutFieldRow {
@@ -225,4 +234,35 @@ export async function deleteItems(db: Queryable, brandId: string, ids: string[])
 /** Checkout fields are kept as a list: an edit replaces the product's whole list. */
 export async function deleteCheckoutFields(db: Queryable, brandId: string, productId: string): Promise<void> {
   await db.query('DELETE FROM checkout_fields WHERE brand_id = $1 AND product_id = $2', [brandId, productId]);
+}
+
+/** One item of one product, locked until the caller's transaction ends when `forUpdate`. */
+export async function findItem(db: Queryable, brandId: string, productId: string, itemId: string, opts: { forUpdate?: boolean } = {}): Promise<ItemRow | undefined> {
+  const [row] = await db.query<ItemRow>(
+    `SELECT * FROM items WHERE brand_id = $1 AND product_id = $2 AND id = $3${opts.forUpdate ? ' FOR UPDATE' : ''}`,
+    [brandId, productId, itemId],
+  );
+  return row;
+}
+
+/** The item's content becomes this file (a new version) and its URL is cleared. */
+export async function setItemFile(db: Queryable, brandId: string, itemId: string, file: { key: string; name: string; type: string; size: number; sha256: string }): Promise<ItemRow> {
+  const [row] = await db.query<ItemRow>(
+    `UPDATE items SET content_url = NULL, file_key = $3, file_name = $4, file_type = $5, file_size = $6, file_sha256 = $7,
+       file_version = file_version + 1, file_updated_at = date_trunc('milliseconds', clock_timestamp())
+     WHERE brand_id = $1 AND id = $2 RETURNING *`,
+    [brandId, itemId, file.key, file.name, file.type, file.size, file.sha256],
+  );
+  return row;
+}
+
+/** The item's content becomes this URL (or nothing, with null); a file it had is let go. */
+export async function setItemUrl(db: Queryable, brandId: string, itemId: string, url: string | null): Promise<ItemRow> {
+  const [row] = await db.query<ItemRow>(
+    `UPDATE items SET content_url = $3, file_key = NULL, file_name = NULL, file_type = NULL, file_size = NULL, file_sha256 = NULL,
+       file_updated_at = NULL
+     WHERE brand_id = $1 AND id = $2 RETURNING *`,
+    [brandId, itemId, url],
+  );
+  return row;
 }

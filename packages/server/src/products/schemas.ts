@@ -37,6 +37,25 @@ export const Tier = Type.Object({
   status: Type.String(),
 }, { $id: 'Tier' });
 
+export const ItemContent = Type.Object({
+  kind: Type.Union([Type.Literal('file'), Type.Literal('url')], { description: '`file`: uploaded with PUT /products/{id}/items/{itemId}/file; `url`: a link set with PUT …/content.' }),
+  url: Type.Optional(Type.String({ description: 'The link buyers open (kind `url`).' })),
+  fileName: Type.Optional(Type.String({ description: 'The file\'s name as buyers download it (kind `file`).' })),
+  contentType: Type.Optional(Type.String({ description: 'Its media type, such as application/pdf or audio/mpeg.' })),
+  size: Type.Optional(Type.Number({ description: 'Its size in bytes.' })),
+  sha256: Type.Optional(Type.String({ description: 'The SHA-256 of its bytes, hex.' })),
+  version: Type.Optional(Type.Number({ description: '1 for the first upload, one more for each replacement: buyers always get the newest.' })),
+  updatedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When this version was uploaded.' })),
+}, {
+  $id: 'ItemContent',
+  description: 'Our addition: what a buyer of the item gets (docs/files.md).',
+  examples: [{ kind: 'file', fileName: 'ink-basics.pdf', contentType: 'application/pdf', size: 2481152, sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', version: 2, updatedAt: '2026-11-20T14:03:11.000Z' }],
+});
+
+export const ItemContentBody = Type.Object({
+  url: Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048, description: 'An http(s) link buyers open from the portal (a video page, a shared folder).' }),
+}, { additionalProperties: false, $id: 'ItemContentBody', examples: [{ url: 'https://video.example.com/ink-night/recording' }] });
+
 export const Item = Type.Object({
   id: Type.String(),
   type: Type.String(),
@@ -48,6 +67,7 @@ export const Item = Type.Object({
   parentId: Type.Optional(Type.String()),
   price: Type.Optional(Money),
   archived: Type.Optional(Type.Boolean({ description: 'Our addition: present (true) on an item kept only for what was sold; absent otherwise.' })),
+  content: Type.Optional(ItemContent),
 }, { $id: 'Item' });
 
 export const CheckoutField = Type.Object({
@@ -89,6 +109,7 @@ export type ProductSummary = Static<typeof ProductSummary>;
 export type Product = Static<typeof Product>;
 export type Tier = Static<typeof Tier>;
 export type Item = Static<typeof Item>;
+export type ItemContent = Static<typeof ItemContent>;
 export type CheckoutField = Static<typeof CheckoutField>;
 
 // What POST /products and PATCH /products/{id} take (docs/catalog.md). The fields are the catalog

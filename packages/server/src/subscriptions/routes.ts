@@ -4,10 +4,11 @@ import type { PaymentProviders } from '../payments/providers.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope } from '../http/envelope.ts';
-import { writeFlow } from '../http/idempotency.ts';
+import { write, writeFlow } from '../http/idempotency.ts';
 import { Membership } from '../memberships/schemas.ts';
 import { CancelBody } from './schemas.ts';
 import { endMembershipWithProvider } from './flows.ts';
+import { resumeMembership } from './service.ts';
 
 /** Our additions for ending memberships (docs/subscriptions.md): cancel (now or at period end) and remove a hub member. */
 export function subscriptionRoutes(app: App, { db, payments }: { db: Db; payments: PaymentProviders }) {
@@ -26,6 +27,20 @@ export function subscriptionRoutes(app: App, { db, payments }: { db: Db; payment
     config: { auth: { scope: 'customers:write' } },
   }, async (req, reply) => writeFlow(db, req, reply,
     () => endMembershipWithProvider(db, payments, principalOf(req), { membershipId: req.params.id, atPeriodEnd: req.body.atPeriodEnd }), 'Membership cancelled'));
+
+  app.post('/memberships/:id/resume', {
+    schema: {
+      summary: 'Keep a membership cancelled at period end',
+      description: 'Our addition. Undoes `POST /memberships/{id}/cancel` with `atPeriodEnd: true` before the period ends: the subscription '
+        + 'renews again (`cancelAtPeriodEnd` false). A membership that is not set to end changes nothing; one that has ended, or whose '
+        + 'subscription the payment provider bills itself (Stripe, already told to stop), answers 409. The buyer portal\'s "Keep my '
+        + 'membership" is this call. Answers the Membership record.',
+      tags: ['Hub members'],
+      params: Type.Object({ id: Type.String({ description: 'The membership id (a hub member or a product\'s customer).' }) }),
+      response: { 200: Envelope(Membership) },
+    },
+    config: { auth: { scope: 'customers:write' } },
+  }, async (req, reply) => write(db, req, reply, (tx) => resumeMembership(tx, principalOf(req), req.params.id), 'Membership kept'));
 
   app.delete('/hubs/:hubID/members/:id', {
     schema: {

@@ -10,7 +10,7 @@ import * as memberships from '../memberships/repository.ts';
 import type { MembershipRow } from '../memberships/repository.ts';
 import { announceJoined, memberEventData, renderMembership, type Granted } from '../memberships/service.ts';
 import type { Membership } from '../memberships/schemas.ts';
-import type { PaymentProviders } from '../payments/providers.ts';
+import { billsRenewalsItself, type PaymentProviders } from '../payments/providers.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
 import { renderTransaction } from '../transactions/service.ts';
 import { periodEnd } from './periods.ts';
@@ -149,6 +149,27 @@ export async function cancelMembership(tx: Queryable, principal: Principal, id: 
   // The member's confirmation, queued with the change (docs/email.md).
   await mailCancellation(tx, m, subBefore);
   return ended;
+}
+
+/**
+ * POST /memberships/{id}/resume (and the buyer portal's "Keep my membership"): undoes a cancel at
+ * period end before the period ends, so the subscription renews again. Records no event, as the
+ * cancel at period end records none. A subscription a provider bills itself (Stripe) was told to
+ * stop there, so it is refused (409): the buyer subscribes again instead.
+ */
+export async function resumeMembership(tx: Queryable, principal: Principal, id: string): Promise<Membership> {
+  const m = await memberships.findMembership(tx, principal.brandId, principal.mode, id, { forUpdate: true });
+  if (!m) throw notFound('membership');
+  const sub = m.subscription_id ? await repo.findSubscription(tx, m.brand_id, m.subscription_id, { forUpdate: true }) : undefined;
+  if (!sub || !sub.cancel_at_period_end) return rendered(tx, m);
+  if (!live(sub) || m.status !== 'active') throw new AppError('conflict', 'This membership has already ended; it can no longer be kept. Buy it again to come back.');
+  if (billsRenewalsItself(sub.provider)) {
+    throw new AppError('conflict', 'This subscription is billed by the payment provider, which was told to stop at the period end; buy it again to come back.');
+  }
+  await repo.updateSubscription(tx, sub.brand_id, sub.id, {
+    cancel_at_period_end: false, next_billing_at: sub.current_period_end, due_at: sub.pending_transaction_id ? sub.due_at : sub.current_period_end,
+  });
+  return rendered(tx, m);
 }
 
 /** DELETE /hubs/{hubID}/members/{id}: removes the member now (as cancelling now does). */

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
-import { loadConfig, type Config, type MailSettings, type StripeSettings, type WebhookSettings } from '../config.ts';
+import { loadConfig, type Config, type FileSettings, type MailSettings, type StripeSettings, type WebhookSettings } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import { createLogger } from '../logger.ts';
@@ -62,6 +65,8 @@ export interface TestAppOptions {
   stripe?: { settings: StripeSettings; endpoint: StripeEndpoint };
   /** Overrides of the mail settings (an SMTP_URL of a test SMTP server; a short retry schedule). */
   mail?: Partial<MailSettings>;
+  /** Overrides of the file settings (S3 against a test server, a small size limit); files go to a temporary DATA_DIR. */
+  files?: Partial<FileSettings>;
 }
 
 /**
@@ -101,6 +106,8 @@ export function testDeps(
 /** The real app on a fresh database; call close() in after(). */
 export async function startTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await openTestDb();
+  // Uploaded files go to a folder of this app's own, removed by close().
+  const dataDir = mkdtempSync(join(tmpdir(), 'cc-test-data-'));
   const deps = testDeps(testDb.db, {
     keyCache: new KeyCache(overrides.keyCacheMs ?? 500),
     ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
@@ -108,6 +115,8 @@ export async function startTestApp(overrides: TestAppOptions = {}): Promise<Test
       ...(overrides.publicUrl ? { publicUrl: overrides.publicUrl } : {}),
       ...(overrides.stripe ? { stripe: overrides.stripe.settings } : {}),
       ...(overrides.mail ? { mail: { ...loadConfig({}).mail, ...overrides.mail } } : {}),
+      dataDir,
+      files: { ...loadConfig({}).files, ...overrides.files },
       webhooks: { ...testWebhookSettings(), ...overrides.webhooks },
     },
     ...(overrides.stripe ? { stripeEndpoint: overrides.stripe.endpoint } : {}),
@@ -130,6 +139,7 @@ export async function startTestApp(overrides: TestAppOptions = {}): Promise<Test
       await t.worker?.stop();
       await app.close();
       await testDb.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
   if (overrides.worker) await t.startWorker();

@@ -8,7 +8,7 @@ import { createSession } from './dashboard.ts';
 import { createBrand, createKey } from './factories.ts';
 
 export interface RouteCase {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** As in the route's config: one scope, any of several, or null for any valid key. */
   scope: Scope | Scope[] | null;
   /**
@@ -16,7 +16,7 @@ export interface RouteCase {
    * afresh for every check. `marker` is a string (usually the resource's id) that the owner's
    * response contains and nobody else's may.
    */
-  setup(ctx: { t: TestApp; brandId: string; mode: Mode }): Promise<{ url: string; body?: unknown; marker?: string }>;
+  setup(ctx: { t: TestApp; brandId: string; mode: Mode }): Promise<{ url: string; body?: unknown; marker?: string; headers?: Record<string, string> }>;
   /**
    * How another brand's (or mode's) key is answered: `404` for a route about one resource,
    * `hidden` for a list, which answers 200 without the resource in it.
@@ -36,8 +36,8 @@ export interface RouteCase {
  * signed-out one does not).
  */
 export function runCommonRouteTests(name: string, c: RouteCase, getApp: () => TestApp) {
-  const send = async (key: string | undefined, req: { url: string; body?: unknown }) =>
-    getApp().request({ method: c.method, url: req.url, key, ...(req.body !== undefined ? { payload: req.body as object } : {}) });
+  const send = async (key: string | undefined, req: { url: string; body?: unknown; headers?: Record<string, string> }) =>
+    getApp().request({ method: c.method, url: req.url, key, headers: req.headers, ...(req.body !== undefined ? { payload: req.body as object } : {}) });
   const owner = async (mode: Mode = 'test', scopes: Scope[] = [...allScopes]) => {
     const t = getApp();
     const brand = await createBrand(t.db);
@@ -63,10 +63,10 @@ export function runCommonRouteTests(name: string, c: RouteCase, getApp: () => Te
   });
 
   type Session = Awaited<ReturnType<typeof createSession>>;
-  const sendAs = (session: Session, req: { url: string; body?: unknown }, csrf = true) => getApp().app.inject({
+  const sendAs = (session: Session, req: { url: string; body?: unknown; headers?: Record<string, string> }, csrf = true) => getApp().app.inject({
     method: c.method,
     url: req.url,
-    headers: { cookie: session.cookie, ...(csrf && c.method !== 'GET' ? { 'x-csrf-token': session.csrfToken } : {}) },
+    headers: { ...req.headers, cookie: session.cookie, ...(csrf && c.method !== 'GET' ? { 'x-csrf-token': session.csrfToken } : {}) },
     ...(req.body !== undefined ? { payload: req.body as object } : {}),
   });
 

@@ -64,8 +64,9 @@ export async function startServerProcess(env: Record<string, string | undefined>
     if (m) port = Number(m[1]);
     else await new Promise((r) => setTimeout(r, 50));
   }
-  // The lock file gets the port right after listen; wait until the CLI could find it.
-  if (env.DATA_DIR) {
+  // The lock file gets the port right after listen; wait until the CLI could find it. (Embedded
+  // mode only: with DATABASE_URL, DATA_DIR holds files, not a locked database.)
+  if (env.DATA_DIR && !env.DATABASE_URL) {
     while (!(await readFile(join(env.DATA_DIR, 'lock.json'), 'utf8').catch(() => '')).includes('"port"')) {
       await new Promise((r) => setTimeout(r, 20));
     }

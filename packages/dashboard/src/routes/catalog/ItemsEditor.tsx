@@ -6,6 +6,7 @@ import { CheckField, SelectField, TextField, choicesOf } from './fields.tsx';
 import type { FieldErrors } from './form-errors.ts';
 import { checkoutFieldTypes, emptyCheckoutField, emptyItem, itemRef, type CheckoutFieldForm, type ItemForm } from './product-form.ts';
 import { move } from './TiersEditor.tsx';
+import { ItemFile } from './ItemFile.tsx';
 
 /** Messages under a list entry that no input of it shows. */
 function Leftovers({ messages }: { messages: string[] }) {
@@ -23,7 +24,7 @@ function RowButtons({ what, i, count, onMove, onRemove }: { what: string; i: num
 }
 
 /** Content items (files, lessons, sessions) and add-ons (an item with a price bought beside a tier). */
-export function ItemsEditor({ items, onChange, errors }: { items: ItemForm[]; onChange: (items: ItemForm[]) => void; errors: FieldErrors }) {
+export function ItemsEditor({ items, onChange, errors, productId }: { items: ItemForm[]; onChange: (items: ItemForm[]) => void; errors: FieldErrors; productId?: string }) {
   const set = (i: number, patch: Partial<ItemForm>) => onChange(items.map((it, j) => (j === i ? { ...it, ...patch } : it)));
   return (
     <div className="space-y-4">
@@ -52,6 +53,9 @@ export function ItemsEditor({ items, onChange, errors }: { items: ItemForm[]; on
               <SelectField id={`${id}-parent`} label="Inside" value={it.parentId} onChange={(v) => set(i, { parentId: v })} error={e('parentId')} className="sm:col-span-2"
                 choices={[{ value: 'none', label: 'Top level' }, ...items.filter((o, j) => j !== i && o.title).map((o) => ({ value: itemRef(o), label: o.title }))]} />
             </div>
+            {!it.isAddon && (productId && it.id
+              ? <ItemFile productId={productId} itemId={it.id} title={it.title} content={it.content} onStored={(content) => set(i, { content })} />
+              : <p className="mt-4 text-sm text-muted-foreground">Save the product to upload this item's file.</p>)}
             <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2">
               <CheckField id={`${id}-addon`} label="Add-on (bought beside a tier)" checked={it.isAddon} onChange={(v) => set(i, { isAddon: v })} error={e('isAddon')} />
               <CheckField id={`${id}-archived`} label="Archived" checked={it.archived} onChange={(v) => set(i, { archived: v })} error={e('archived')} />

@@ -17,8 +17,10 @@ const listRoots = ['tiers', 'items', 'checkoutFields'];
  * once the saved product has been read back into the form; an API validation error puts each
  * message beside its field.
  */
-export function ProductEditor({ initial, save, submitLabel }: {
+export function ProductEditor({ initial, save, submitLabel, productId }: {
   initial: ProductForm;
+  /** A saved product's id: its saved items can get files. */
+  productId?: string;
   save: (form: ProductForm) => Promise<void>;
   submitLabel: string;
 }) {
@@ -108,7 +110,7 @@ export function ProductEditor({ initial, save, submitLabel }: {
         </CardHeader>
         <CardContent>
           {e('items') && <p className="mb-3 text-sm text-destructive" data-field-error>{e('items')}</p>}
-          <ItemsEditor items={form.items} onChange={(items) => set({ items })} errors={errors} />
+          <ItemsEditor items={form.items} onChange={(items) => set({ items })} errors={errors} productId={productId} />
         </CardContent>
       </Card>
 

@@ -48,6 +48,7 @@ export function ProductPage() {
         <TabsContent value="edit">
           <ProductEditor
             key={p.updatedAt}
+            productId={p.id}
             initial={productToForm(p)}
             submitLabel="Save changes"
             save={async (form) => {

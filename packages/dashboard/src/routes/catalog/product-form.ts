@@ -56,6 +56,8 @@ export interface ItemForm {
   currency: string;
   parentId: string;
   archived: boolean;
+  /** What buyers get (a file or a link), as stored; changed by its own calls, not by saving the form (docs/files.md). */
+  content?: Item['content'];
 }
 
 export interface CheckoutFieldForm {
@@ -155,7 +157,7 @@ export function productToForm(p: Product): ProductForm {
     items: p.items.map((i: Item & { archived?: boolean }) => ({
       key: i.id, id: i.id, type: i.type, title: i.title, description: i.description ?? '', image: i.image ?? '', duration: text(i.duration),
       isAddon: i.isAddon, price: i.price ? text(i.price.amount) : '', currency: i.price?.currency ?? p.tiers[0]?.price.currency ?? 'USD',
-      parentId: i.parentId ?? 'none', archived: !!i.archived,
+      parentId: i.parentId ?? 'none', archived: !!i.archived, ...(i.content ? { content: i.content } : {}),
     })),
     checkoutFields: p.checkoutFields.map((f: CheckoutField) => ({
       key: f.id, id: f.id, label: f.label, type: f.type, required: f.required, options: (f.options ?? []).join(', '),
