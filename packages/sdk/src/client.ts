@@ -6,6 +6,7 @@ import { PaymentLinks, Payments } from './resources/checkout.ts';
 import { Events, Imports } from './resources/events.ts';
 import { Products } from './resources/products.ts';
 import { Transactions } from './resources/transactions.ts';
+import { Metrics } from './resources/metrics.ts';
 import { Webhooks } from './resources/webhooks.ts';
 import { TestHelpers } from './resources/test-helpers.ts';
 import { BrandProfile, CheckoutLinks } from './resources/storefront.ts';
@@ -34,6 +35,8 @@ export class Client {
   readonly testHelpers: TestHelpers;
   readonly brand: BrandProfile;
   readonly checkoutLinks: CheckoutLinks;
+  /** The numbers of the dashboard's home: revenue per currency, MRR, new members, failed renewals. */
+  readonly metrics: Metrics;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -53,6 +56,7 @@ export class Client {
     this.testHelpers = new TestHelpers(this.#r);
     this.brand = new BrandProfile(this.#r);
     this.checkoutLinks = new CheckoutLinks(this.#r);
+    this.metrics = new Metrics(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

@@ -35,6 +35,7 @@ import { eventRoutes } from './events/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
+import { dashboardSetupRoutes, metricsRoutes } from './metrics/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { clockRoutes } from './clock/routes.ts';
@@ -163,12 +164,14 @@ export async function buildApp(deps: Deps): Promise<App> {
     testHelperRoutes(v1, deps);
     brandRoutes(v1, deps);
     checkoutLinkRoutes(v1, deps);
+    metricsRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {
     dashboardAccountRoutes(dashboard as unknown as App, deps);
     dashboardKeyRoutes(dashboard as unknown as App, deps);
     dashboardWebhookRoutes(dashboard as unknown as App, deps);
+    dashboardSetupRoutes(dashboard as unknown as App, deps);
   }, { prefix: '/dashboard/api' });
   const sessions = dashboardSessions(deps.db);
   await oauthRoutes(app, deps, providerOnFirstUse(deps), sessions);

@@ -372,6 +372,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the home's numbers
+         * @description Our addition (docs/metrics.md). Revenue today, in the last 7 and 30 days per currency (refunds subtracted, currencies never added together), monthly recurring revenue and subscriptions, new members, the newest sales and the renewals that failed, all from this service's own records of the key's mode. Days are calendar days in the brand's time zone (GET /brand).
+         *
+         *     Scope: `transactions:read`.
+         */
+        get: operations["getMetricsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment-links": {
         parameters: {
             query?: never;
@@ -1179,6 +1201,75 @@ export interface components {
             /** @description Where deliveries are POSTed: https:// (test mode also accepts http://localhost, http://127.0.0.1 and http://[::1]). */
             url: string;
         };
+        CurrencyRevenue: {
+            /** @description ISO 4217 code. Currencies are never added together. */
+            currency: string;
+            /** @description The last 30 days, oldest first, today last: the chart's points. */
+            daily: {
+                /**
+                 * Format: date
+                 * @description A calendar day in the brand's time zone.
+                 */
+                date: string;
+                gross: number;
+                net: number;
+                refunded: number;
+            }[];
+            /**
+             * @example {
+             *       "gross": 120,
+             *       "refunded": 25.5,
+             *       "net": 94.5,
+             *       "sales": 4
+             *     }
+             */
+            last7Days: {
+                /** @description Paid sales (purchases and renewals that succeeded, refunded since or not) made in the period. */
+                gross: number;
+                /** @description `gross` − `refunded`; below 0 when refunds of older sales outweigh new ones. */
+                net: number;
+                /** @description Refunds that succeeded, asked for in the period (whenever the sale was). */
+                refunded: number;
+                /** @description How many paid sales the period had. */
+                sales: number;
+            };
+            /**
+             * @example {
+             *       "gross": 120,
+             *       "refunded": 25.5,
+             *       "net": 94.5,
+             *       "sales": 4
+             *     }
+             */
+            last30Days: {
+                /** @description Paid sales (purchases and renewals that succeeded, refunded since or not) made in the period. */
+                gross: number;
+                /** @description `gross` − `refunded`; below 0 when refunds of older sales outweigh new ones. */
+                net: number;
+                /** @description Refunds that succeeded, asked for in the period (whenever the sale was). */
+                refunded: number;
+                /** @description How many paid sales the period had. */
+                sales: number;
+            };
+            /**
+             * @example {
+             *       "gross": 120,
+             *       "refunded": 25.5,
+             *       "net": 94.5,
+             *       "sales": 4
+             *     }
+             */
+            today: {
+                /** @description Paid sales (purchases and renewals that succeeded, refunded since or not) made in the period. */
+                gross: number;
+                /** @description `gross` − `refunded`; below 0 when refunds of older sales outweigh new ones. */
+                net: number;
+                /** @description Refunds that succeeded, asked for in the period (whenever the sale was). */
+                refunded: number;
+                /** @description How many paid sales the period had. */
+                sales: number;
+            };
+        };
         Email: {
             attempts: number;
             class: "transactional" | "marketing";
@@ -1296,6 +1387,29 @@ export interface components {
          * @enum {string}
          */
         EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed";
+        FailedRenewal: {
+            /** @description What each renewal charges, as a decimal. */
+            amount: number;
+            currency: string;
+            customer: {
+                email: string;
+                name: string;
+            };
+            /** @description Charges tried and failed since the period ended. */
+            failedAttempts: number;
+            /** @description The membership the subscription pays for (`mem_…`). */
+            membershipID: string;
+            /**
+             * Format: date-time
+             * @description When the next charge is tried; absent when none is planned.
+             */
+            nextRetryAt?: string;
+            /**
+             * Format: date-time
+             * @description When the unpaid period began (the last paid one ended).
+             */
+            periodEnded: string;
+        };
         Hub: {
             /** Format: date-time */
             createdAt: string;
@@ -1485,6 +1599,112 @@ export interface components {
             updatedAt: string;
             /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
             version: number;
+        };
+        /**
+         * @example {
+         *       "timeZone": "Europe/Lisbon",
+         *       "generatedAt": "2026-11-25T21:00:00.000Z",
+         *       "revenue": [
+         *         {
+         *           "currency": "USD",
+         *           "today": {
+         *             "gross": 25.5,
+         *             "refunded": 0,
+         *             "net": 25.5,
+         *             "sales": 1
+         *           },
+         *           "last7Days": {
+         *             "gross": 120,
+         *             "refunded": 25.5,
+         *             "net": 94.5,
+         *             "sales": 4
+         *           },
+         *           "last30Days": {
+         *             "gross": 410,
+         *             "refunded": 25.5,
+         *             "net": 384.5,
+         *             "sales": 15
+         *           },
+         *           "daily": [
+         *             {
+         *               "date": "2026-11-25",
+         *               "gross": 25.5,
+         *               "refunded": 0,
+         *               "net": 25.5
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "subscriptions": {
+         *         "active": 12,
+         *         "cancelling": 1,
+         *         "pastDue": 1,
+         *         "mrr": [
+         *           {
+         *             "currency": "USD",
+         *             "amount": 118
+         *           }
+         *         ]
+         *       },
+         *       "newMembers": {
+         *         "today": 1,
+         *         "last7Days": 5,
+         *         "last30Days": 17
+         *       },
+         *       "recentSales": [],
+         *       "failedRenewals": {
+         *         "count": 1,
+         *         "items": [
+         *           {
+         *             "membershipID": "mem_01jd…",
+         *             "customer": {
+         *               "name": "Ada Lovelace",
+         *               "email": "ada@example.com"
+         *             },
+         *             "amount": 10,
+         *             "currency": "USD",
+         *             "failedAttempts": 1,
+         *             "periodEnded": "2026-11-24T09:00:00.000Z",
+         *             "nextRetryAt": "2026-11-27T09:00:00.000Z"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        MetricsSummary: {
+            /** @description Renewals that failed and need attention (the subscriptions that are `past_due`). */
+            failedRenewals: {
+                count: number;
+                /** @description Up to 10, the longest unpaid first. */
+                items: components["schemas"]["FailedRenewal"][];
+            };
+            /** Format: date-time */
+            generatedAt: string;
+            /** @description People (by email) whose first membership or purchase of this mode began in the period. */
+            newMembers: {
+                last7Days: number;
+                last30Days: number;
+                today: number;
+            };
+            /** @description The 10 newest paid sales, newest first. */
+            recentSales: components["schemas"]["Transaction"][];
+            /** @description One entry per currency with sales or refunds in the last 30 days. */
+            revenue: components["schemas"]["CurrencyRevenue"][];
+            subscriptions: {
+                /** @description Subscriptions paid up (`active`), cancelling ones included. */
+                active: number;
+                /** @description Of `active`, those that end at the close of their paid period. */
+                cancelling: number;
+                /** @description Monthly recurring revenue per currency: every active (not cancelling) or past-due subscription's amount brought to a month (yearly ÷ 12, weekly × 52 ÷ 12, daily × 365 ÷ 12, each ÷ its interval), summed, rounded once to the currency's minor unit. */
+                mrr: {
+                    amount: number;
+                    currency: string;
+                }[];
+                /** @description Subscriptions whose renewal failed and is being retried. */
+                pastDue: number;
+            };
+            /** @description The brand's time zone (GET /brand), UTC when it has none: where "today" begins and ends. */
+            timeZone: string;
         };
         PaymentLink: {
             /** @description The total the server computed from the catalog, as a decimal amount. */
@@ -3018,6 +3238,33 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getMetricsSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get the home's numbers */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["MetricsSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
         };
     };

@@ -59,6 +59,7 @@ export const toolSpecs: ToolSpec[] = [
   { name: 'get_event', method: 'GET', path: '/events/:id', description: 'Get one event.', ...read },
   { name: 'list_payouts', method: 'GET', path: '/payouts', description: 'List payouts of settled earnings, newest first (page with cursor).', ...read },
   { name: 'get_payout', method: 'GET', path: '/payouts/:id', description: 'Get one payout.', ...read },
+  { name: 'get_metrics_summary', method: 'GET', path: '/metrics/summary', description: 'Get the brand\'s numbers: revenue today, in 7 and 30 days per currency (refunds subtracted), MRR, active and past-due subscriptions, new members, recent sales and failed renewals.', ...read },
   { name: 'list_emails', method: 'GET', path: '/emails', description: 'List the mail sent or queued for the brand (receipts, notices), newest first, with each one\'s delivery status.', ...read },
   { name: 'get_email', method: 'GET', path: '/emails/:id', description: 'Get one email: its text and HTML parts, headers and the log of its sending tries.', ...read },
 ];

@@ -226,3 +226,9 @@ export async function deleteItems(db: Queryable, brandId: string, ids: string[])
 export async function deleteCheckoutFields(db: Queryable, brandId: string, productId: string): Promise<void> {
   await db.query('DELETE FROM checkout_fields WHERE brand_id = $1 AND product_id = $2', [brandId, productId]);
 }
+
+/** Whether the brand has made any product (the home's setup checklist). */
+export async function hasProducts(db: Queryable, brandId: string): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM products WHERE brand_id = $1) AS any', [brandId]);
+  return row.any;
+}

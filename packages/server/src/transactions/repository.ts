@@ -166,3 +166,40 @@ export async function settleInto(db: Queryable, brandId: string, payoutId: strin
     [brandId, payoutId, JSON.stringify(fees)],
   );
 }
+
+/** Paid sales (amount > 0, succeeded or refunded since) of one local day, per currency: the home's revenue (metrics/). */
+export interface DailySales { day: number; currency: string; gross: number; count: number }
+
+/**
+ * Sales per currency and per day, `days` being when each local day starts and ends (oldest first;
+ * `day` in the answer counts from 1): the boundaries come from the brand's time zone, computed by
+ * the caller, so the SQL needs no time zone data.
+ */
+export function salesByDay(db: Queryable, brandId: string, mode: Mode, days: { starts: Date; ends: Date }[]) {
+  return db.query<DailySales>(
+    `SELECT d.day::integer AS day, t.currency, sum(t.amount)::bigint AS gross, count(*)::integer AS count
+     FROM unnest($3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS d(starts, ends, day)
+     JOIN transactions t ON t.brand_id = $1 AND t.mode = $2 AND t.status IN ('succeeded', 'refunded') AND t.amount > 0
+       AND t.created_at >= d.starts
+       AND t.created_at < d.ends
+     GROUP BY d.day, t.currency`,
+    [brandId, mode, days.map((d) => d.starts.toISOString()), days.map((d) => d.ends.toISOString())],
+  );
+}
+
+/** The newest paid sales (succeeded or refunded since), for the home's "recent sales". */
+export function recentSales(db: Queryable, brandId: string, mode: Mode, limit: number) {
+  return db.query<TransactionRow>(
+    `SELECT * FROM transactions
+     WHERE brand_id = $1 AND mode = $2 AND status IN ('succeeded', 'refunded') AND amount > 0
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [brandId, mode, limit],
+  );
+}
+
+/** Whether the brand has a succeeded (or since refunded) payment in a mode (the home's setup checklist). */
+export async function hasPaidTransaction(db: Queryable, brandId: string, mode: Mode): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM transactions WHERE brand_id = $1 AND mode = $2 AND status IN ('succeeded', 'refunded')) AS any`, [brandId, mode]);
+  return row.any;
+}

@@ -60,3 +60,9 @@ export async function claimPasswordReset(db: Queryable, tokenHash: string): Prom
 export async function deleteOldPasswordResets(db: Queryable): Promise<void> {
   await db.query(`DELETE FROM password_resets WHERE expires_at < clock_timestamp() - interval '1 day'`);
 }
+
+/** Whether anyone in the brand has made an invite, used or not (the home's setup checklist). */
+export async function hasInvites(db: Queryable, brandId: string): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM invites WHERE brand_id = $1) AS any', [brandId]);
+  return row.any;
+}
