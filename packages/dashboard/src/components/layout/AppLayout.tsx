@@ -53,6 +53,7 @@ export function AppLayout() {
                   <NavLink
                     key={item.to}
                     to={item.to}
+                    end={item.to === '/'}
                     className={({ isActive }) => cn(
                       'flex items-center gap-2 rounded-md px-3 py-2 text-sm whitespace-nowrap outline-none hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50',
                       isActive && 'bg-accent font-medium',
