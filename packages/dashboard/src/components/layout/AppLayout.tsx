@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { ApiError, type Role } from '@/api';
 import { useSession } from '@/lib/session';
@@ -68,7 +68,9 @@ export function AppLayout() {
           </ul>
         </nav>
         <main className="min-w-0 flex-1 px-4 py-6 md:px-8">
-          <Outlet />
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>

@@ -1,9 +1,12 @@
 import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { lazyPage } from '@/lib/lazy-page';
 import { SectionTabs } from '../people/parts.tsx';
-import { HubNewPage, HubPage, HubsPage } from './HubsPage.tsx';
-import { ProductNewPage } from './ProductNewPage.tsx';
-import { ProductPage } from './ProductPage.tsx';
-import { ProductsPage } from './ProductsPage.tsx';
+const HubNewPage = lazyPage(() => import('./HubsPage.tsx'), 'HubNewPage');
+const HubPage = lazyPage(() => import('./HubsPage.tsx'), 'HubPage');
+const HubsPage = lazyPage(() => import('./HubsPage.tsx'), 'HubsPage');
+const ProductNewPage = lazyPage(() => import('./ProductNewPage.tsx'), 'ProductNewPage');
+const ProductPage = lazyPage(() => import('./ProductPage.tsx'), 'ProductPage');
+const ProductsPage = lazyPage(() => import('./ProductsPage.tsx'), 'ProductsPage');
 
 function CatalogSection() {
   return (
