@@ -74,6 +74,10 @@ export type ListParams = QueryParams<'listProducts'>;
 export type MemberListParams = QueryParams<'listHubMembers'>;
 /** A product's customers: page, plus `email` (exact, ignoring case) and `status` (default `active`) filters. */
 export type CustomerListParams = QueryParams<'listProductCustomers'>;
+/** GET /transactions' page and filters (status, resourceID, createdFrom, createdBefore, q). */
+export type TransactionListParams = QueryParams<'listTransactions'>;
+export type TransactionTotalsParams = QueryParams<'getTransactionTotals'>;
+export type TransactionTotals = Schemas['TransactionTotals'];
 export type ProductCreateParams = RequestBody<'createProduct'>;
 export type ProductUpdateParams = RequestBody<'updateProduct'>;
 export type HubCreateParams = RequestBody<'createHub'>;

@@ -679,7 +679,7 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description Payment attempts in the key's mode, newest first.
+         * @description Payment attempts in the key's mode, newest first. Our addition: the filters `status`, `resourceID`, `createdFrom`, `createdBefore` and `q` (txref, or part of the customer's email), all optional and combined.
          *
          *     Scope: `transactions:read`.
          */
@@ -750,6 +750,28 @@ export interface paths {
          *     Scope: `transactions:write`.
          */
         post: operations["refundTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/totals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Add up transactions
+         * @description Our addition (issue 26). What the transactions selected by the same filters as GET /transactions add up to, per currency (never added together): how many, how many were paid, what they took and what refunds gave back.
+         *
+         *     Scope: `transactions:read`.
+         */
+        get: operations["getTransactionTotals"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2143,6 +2165,33 @@ export interface components {
              * @enum {string}
              */
             type: "transaction.succeeded";
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "currency": "USD",
+         *           "count": 12,
+         *           "paidCount": 10,
+         *           "paid": 395,
+         *           "refunded": 39.5
+         *         }
+         *       ]
+         *     }
+         */
+        TransactionTotals: {
+            /** @description One entry per currency, sorted by code. */
+            items: {
+                /** @description Transactions of this currency, whatever their status. */
+                count: number;
+                currency: string;
+                /** @description What the paid ones took, as a decimal. */
+                paid: number;
+                /** @description Of those, the ones that succeeded (refunded since or not). */
+                paidCount: number;
+                /** @description What refunds gave back of them, as a decimal. */
+                refunded: number;
+            }[];
         };
         WebhookDelivery: {
             /** @description Attempts made so far, resends included. */
@@ -3969,10 +4018,20 @@ export interface operations {
     listTransactions: {
         parameters: {
             query?: {
+                /** @description Only those created before this instant. */
+                createdBefore?: string;
+                /** @description Only those created at or after this instant. */
+                createdFrom?: string;
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Search: the txref exactly, or part of the customer's email (ignoring case). */
+                q?: string;
+                /** @description Only what bought this product or hub (its id). */
+                resourceID?: string;
+                /** @description Only transactions in this status. */
+                status?: "pending" | "succeeded" | "failed" | "refunded";
             };
             header?: never;
             path?: never;
@@ -4115,6 +4174,44 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTransactionTotals: {
+        parameters: {
+            query?: {
+                /** @description Only those created before this instant. */
+                createdBefore?: string;
+                /** @description Only those created at or after this instant. */
+                createdFrom?: string;
+                /** @description Search: the txref exactly, or part of the customer's email (ignoring case). */
+                q?: string;
+                /** @description Only what bought this product or hub (its id). */
+                resourceID?: string;
+                /** @description Only transactions in this status. */
+                status?: "pending" | "succeeded" | "failed" | "refunded";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Add up transactions */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TransactionTotals"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
         };
     };
     listWebhookEndpoints: {

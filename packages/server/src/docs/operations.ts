@@ -96,6 +96,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     errors: [404, ...withBody],
   },
   'get /transactions': { id: 'listTransactions', sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);' },
+  'get /transactions/totals': { id: 'getTransactionTotals', sdk: "const { items } = await client.transactions.totals({ status: 'succeeded', createdFrom: '2026-11-01T00:00:00Z' });" },
   'get /transactions/{id}': { id: 'getTransaction', sdk: "const transaction = await client.transactions.get('tx_…');", errors: [404] },
   'post /transactions/{id}/refund': {
     id: 'refundTransaction',

@@ -69,14 +69,57 @@ export async function insertTransaction(db: Queryable, t: NewTransaction): Promi
   return row;
 }
 
-export function listTransactions(db: Queryable, brandId: string, mode: Mode, page: PageRequest) {
-  const after = afterCursor(page, 4);
+/** The list filters (TransactionFilters), resolved: instants as Dates. */
+export interface TransactionFilter {
+  status?: string;
+  resourceId?: string;
+  createdFrom?: Date;
+  createdBefore?: Date;
+  /** The txref exactly, or part of the customer's email ignoring case. */
+  q?: string;
+}
+
+/** `AND ...` for the filter, with parameters numbered from `next`. */
+function filterSql(filter: TransactionFilter, next: number): { sql: string; params: unknown[] } {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown) => { params.push(value); return `$${next + params.length - 1}`; };
+  if (filter.status !== undefined) sql.push(`AND status = ${param(filter.status)}`);
+  if (filter.resourceId !== undefined) sql.push(`AND resource_id = ${param(filter.resourceId)}`);
+  if (filter.createdFrom !== undefined) sql.push(`AND created_at >= ${param(filter.createdFrom.toISOString())}`);
+  if (filter.createdBefore !== undefined) sql.push(`AND created_at < ${param(filter.createdBefore.toISOString())}`);
+  if (filter.q !== undefined) {
+    const q = param(filter.q);
+    // strpos rather than LIKE, so % and _ in what was typed are plain characters.
+    sql.push(`AND (txref = ${q} OR strpos(lower(customer_email), lower(${q})) > 0)`);
+  }
+  return { sql: sql.join(' '), params };
+}
+
+export function listTransactions(db: Queryable, brandId: string, mode: Mode, page: PageRequest, filter: TransactionFilter = {}) {
+  const where = filterSql(filter, 4);
+  const after = afterCursor(page, 4 + where.params.length);
   return db.query<TransactionRow>(
     `SELECT * FROM transactions
-     WHERE brand_id = $1 AND mode = $2 ${after.sql}
+     WHERE brand_id = $1 AND mode = $2 ${where.sql} ${after.sql}
      ORDER BY created_at DESC, id DESC
      LIMIT $3`,
-    [brandId, mode, page.limit + 1, ...after.params],
+    [brandId, mode, page.limit + 1, ...where.params, ...after.params],
+  );
+}
+
+/** Per currency, what the transactions a filter selects add up to (minor units). */
+export function totalsOf(db: Queryable, brandId: string, mode: Mode, filter: TransactionFilter) {
+  const where = filterSql(filter, 3);
+  return db.query<{ currency: string; count: number; paid_count: number; paid: number; refunded: number }>(
+    `SELECT currency, count(*)::integer AS count,
+       (count(*) FILTER (WHERE status IN ('succeeded', 'refunded')))::integer AS paid_count,
+       coalesce(sum(amount) FILTER (WHERE status IN ('succeeded', 'refunded')), 0)::bigint AS paid,
+       coalesce(sum(refunded_amount), 0)::bigint AS refunded
+     FROM transactions
+     WHERE brand_id = $1 AND mode = $2 ${where.sql}
+     GROUP BY currency ORDER BY currency`,
+    [brandId, mode, ...where.params],
   );
 }
 
