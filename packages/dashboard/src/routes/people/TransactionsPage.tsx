@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
-import type { Transaction } from '@creator-commerce/sdk';
-import { v1 } from '@/api';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import type { Transaction, TransactionTotals } from '@creator-commerce/sdk';
+import { api, v1 } from '@/api';
+import { usePageTitle } from '@/lib/title';
+import { TransactionFilters, filtersFrom } from './TransactionFilters.tsx';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -36,8 +38,13 @@ const resourceLink = (id?: string) => (id?.startsWith('hub_') ? `/catalog/hubs/$
 
 /** Every payment of the current mode, newest first, each linked to its events and webhook deliveries. */
 export function TransactionsPage() {
+  usePageTitle('Transactions');
   const path = v1('/transactions');
-  const list = useList<Transaction>(path);
+  const [params] = useSearchParams();
+  const filters = filtersFrom(params);
+  const list = useList<Transaction>(path, filters);
+  const totals = useQuery({ queryKey: ['list', path, 'totals', filters], queryFn: () => api.get<TransactionTotals>(v1('/transactions/totals'), filters) });
+  const filtered = Object.keys(filters).length > 0;
   const names = useCatalogNames();
   const qc = useQueryClient();
   const [refunding, setRefunding] = useState<Transaction | null>(null);
@@ -48,8 +55,17 @@ export function TransactionsPage() {
         description="Payments in the current mode, newest first. Each links to the events it caused and their webhook deliveries."
         actions={<ExportCsvButton path={path} columns={columns} name={['transactions']} />}
       />
+      <TransactionFilters names={names} />
+      {totals.data && totals.data.items.length > 0 && (
+        <p className="mb-3 text-sm" data-testid="totals" aria-live="polite">
+          {totals.data.items.map((x) => `${x.count} ${x.count === 1 ? 'transaction' : 'transactions'} in ${x.currency}: ${money(x.paid, x.currency)} paid`
+            + (x.refunded > 0 ? `, ${money(x.refunded, x.currency)} refunded` : '')).join(' · ')}
+        </p>
+      )}
       <ErrorNote error={list.error} />
-      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
+      {list.isLoading ? <Loading /> : !list.items.length && !list.error && filtered ? (
+        <EmptyState title="No transaction matches">Change or clear the filters above.</EmptyState>
+      ) : !list.items.length && !list.error ? (
         <EmptyState title="No transactions yet" action={<Link className="text-primary underline" to="/catalog/products">Make a payment link from a product</Link>}>
           A transaction is recorded when a buyer pays a payment link. In test mode, pay one with a test card to see it here.
         </EmptyState>
@@ -95,7 +111,7 @@ export function TransactionsPage() {
                 </TableCell>
                 <TableCell className="whitespace-nowrap">{when(t.createdAt)}</TableCell>
                 <TableCell>
-                  <div className="font-mono text-xs">{t.txref}</div>
+                  <Link className="font-mono text-xs text-primary underline-offset-4 hover:underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link>
                   <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(t.txref)}`}>
                     Events and deliveries
                   </Link>

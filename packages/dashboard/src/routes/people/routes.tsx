@@ -4,6 +4,7 @@ import { SectionTabs } from './parts.tsx';
 const CustomersPage = lazyPage(() => import('./CustomersPage.tsx'), 'CustomersPage');
 const PayoutsPage = lazyPage(() => import('./PayoutsPage.tsx'), 'PayoutsPage');
 const TransactionsPage = lazyPage(() => import('./TransactionsPage.tsx'), 'TransactionsPage');
+const TransactionPage = lazyPage(() => import('./TransactionPage.tsx'), 'TransactionPage');
 
 function MoneySection() {
   return (
@@ -28,4 +29,5 @@ export const moneyRoutes: RouteObject[] = [
       { path: 'payouts', element: <PayoutsPage /> },
     ],
   },
+  { path: 'transactions/:txref', element: <TransactionPage /> },
 ];
