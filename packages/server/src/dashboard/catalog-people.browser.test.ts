@@ -131,6 +131,14 @@ describe('dashboard catalog and people pages in a browser', () => {
     await page.locator('#tier-1-perks').fill('Feedback on two paintings\nRecordings');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved', { exact: true }).first().waitFor();
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      const save = (await page.getByRole('button', { name: 'Save changes' }).boundingBox())!;
+      const toast = (await page.locator('li[data-state="open"]', { hasText: 'Saved' }).first().boundingBox())!;
+      const overlaps = save.x < toast.x + toast.width && toast.x < save.x + save.width && save.y < toast.y + toast.height && toast.y < save.y + save.height;
+      assert.equal(overlaps, false, `at ${width}px the Saved toast covers Save changes`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     const edited = await read();
     assert.equal(edited.tiers[1].name, 'Pro plus');
     assert.deepEqual(edited.tiers[1].perks, ['Feedback on two paintings', 'Recordings']);

@@ -34,6 +34,11 @@ async function fitsAndShoot(page: Page, name: string) {
     await page.waitForTimeout(150);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
+    const outside = await page.evaluate(() => [...document.querySelectorAll('main a, main button, main select, main input')].flatMap((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && (r.left < 0 || r.right > window.innerWidth + 0.5) ? [`${el.textContent || el.id} (${Math.round(r.left)}–${Math.round(r.right)})`] : [];
+    }));
+    assert.deepEqual(outside, [], `${name} at ${width}px: actions off-screen`);
     if (shotDir) await page.screenshot({ path: join(shotDir, `${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1366, height: 900 });

@@ -38,7 +38,7 @@ export function TransactionFilters({ names }: { names: Map<string, string> }) {
     setParams(next, { replace: true });
   };
   return (
-    <form role="search" aria-label="Filter transactions" className="mb-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5" onSubmit={(e) => e.preventDefault()}>
+    <form role="search" aria-label="Filter transactions" className="mb-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-6" onSubmit={(e) => e.preventDefault()}>
       <div className="grid gap-1.5 lg:col-span-2">
         <Label htmlFor="txn-q">Search</Label>
         <Input id="txn-q" type="search" placeholder="Email or txref" defaultValue={params.get('q') ?? ''}
@@ -58,7 +58,7 @@ export function TransactionFilters({ names }: { names: Map<string, string> }) {
           {[...names.entries()].sort((a, b) => a[1].localeCompare(b[1])).map(([id, name]) => <option key={id} value={id}>{name}</option>)}
         </select>
       </div>
-      <div className="grid grid-cols-2 gap-2">
+      <div className="grid grid-cols-2 gap-2 lg:col-span-2">
         <div className="grid gap-1.5">
           <Label htmlFor="txn-from">From</Label>
           <Input id="txn-from" type="date" value={params.get('from') ?? ''} onChange={(e) => set('from', e.target.value)} />

@@ -70,7 +70,30 @@ export function TransactionsPage() {
           A transaction is recorded when a buyer pays a payment link. In test mode, pay one with a test card to see it here.
         </EmptyState>
       ) : (
-        <Table aria-label="Transactions">
+        <>
+        {/* Below md the table would hide its actions off to the right: each payment is a card instead, status and actions first. */}
+        <ul aria-label="Transactions" className="flex flex-col gap-3 md:hidden">
+          {list.items.map((t) => (
+            <li key={t.txref} className="rounded-lg border bg-card p-3 text-sm">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <span className="font-medium">{money(t.amount, t.currency)}</span>
+                <Badge variant={statusVariant(t.status)}>{t.status}</Badge>
+              </div>
+              {t.fee !== undefined && t.net !== undefined && t.amount > 0 && (
+                <div className="text-xs text-muted-foreground">fee {shortMoney(t.fee, t.currency)} · net {shortMoney(t.net, t.currency)}</div>
+              )}
+              <div className="mt-1 break-all">{t.customer.name} <span className="text-muted-foreground">{t.customer.email}</span></div>
+              <div className="text-xs text-muted-foreground">{when(t.createdAt)}{t.resourceID ? ` · ${names.get(t.resourceID) ?? t.resourceID}` : ''}</div>
+              <div className="mt-2 flex flex-wrap items-center gap-3">
+                <Link className="text-primary underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`} aria-label={`Details of ${t.txref}`}>Details</Link>
+                {t.status === 'succeeded' && t.amount > 0 && refundable(t) > 0 && (
+                  <Button size="sm" variant="outline" onClick={() => setRefunding(t)} aria-label={`Refund ${t.customer.name}, ${money(t.amount, t.currency)}`}>Refund</Button>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+        <Table aria-label="Transactions" className="hidden md:table">
           <TableHeader>
             <TableRow>
               <TableHead>Amount</TableHead>
@@ -100,18 +123,18 @@ export function TransactionsPage() {
                   <Badge variant={statusVariant(t.status)}>{t.status}</Badge>
                   {t.type === 'renewal' && <span className="ml-1 text-xs text-muted-foreground">renewal</span>}
                 </TableCell>
-                <TableCell>
+                <TableCell className="whitespace-normal">
                   <div>{t.customer.name}</div>
-                  <div className="text-xs text-muted-foreground">{t.customer.email}</div>
+                  <div className="text-xs break-all text-muted-foreground">{t.customer.email}</div>
                 </TableCell>
-                <TableCell>
+                <TableCell className="whitespace-normal">
                   {resourceLink(t.resourceID)
                     ? <Link className="underline-offset-4 hover:underline" to={resourceLink(t.resourceID)!}>{names.get(t.resourceID!) ?? t.resourceID}</Link>
                     : '—'}
                 </TableCell>
                 <TableCell className="whitespace-nowrap">{when(t.createdAt)}</TableCell>
-                <TableCell>
-                  <Link className="font-mono text-xs text-primary underline-offset-4 hover:underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link>
+                <TableCell className="whitespace-normal">
+                  <Link className="block font-mono text-xs break-all text-primary underline-offset-4 hover:underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link>
                   <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(t.txref)}`}>
                     Events and deliveries
                   </Link>
@@ -131,6 +154,7 @@ export function TransactionsPage() {
             ))}
           </TableBody>
         </Table>
+        </>
       )}
       <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
       <RefundDialog transaction={refunding} onClose={() => setRefunding(null)} onDone={() => qc.invalidateQueries({ queryKey: ['list', path] })} />
