@@ -228,6 +228,12 @@ describe('dashboard catalog and people pages in a browser', () => {
     const memberRow = page.getByRole('row', { name: /grace@example\.com/ });
     await memberRow.waitFor();
     await shots(page, 'people-members');
+    for (const width of [1366, 1024]) {
+      await page.setViewportSize({ width, height: 900 });
+      const box = (await memberRow.getByRole('button', { name: 'Remove' }).boundingBox())!;
+      assert.ok(box.x >= 0 && box.x + box.width <= width, `at ${width}px Remove is on screen (${Math.round(box.x)}–${Math.round(box.x + box.width)})`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     await memberRow.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove member' }).click();
     await memberRow.getByText('removed', { exact: true }).waitFor();
