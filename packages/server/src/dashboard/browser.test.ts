@@ -227,6 +227,7 @@ describe('the dashboard in a browser', { skip }, () => {
     await dev.getByRole('button', { name: 'Join' }).click();
     await dev.getByRole('heading', { name: 'API keys' }).waitFor();
     const nav = dev.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('button', { name: 'Menu' }).click(); // at 390 px the navigation opens from Menu
     assert.deepEqual(await nav.getByRole('link').allInnerTexts(), ['API keys', 'Webhooks', 'Events', 'Emails', 'Apps']);
     await dev.goto(`${base}/dashboard/team`);
     await dev.getByRole('heading', { name: 'API keys' }).waitFor();

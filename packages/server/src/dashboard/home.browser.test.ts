@@ -134,6 +134,20 @@ describe('the dashboard home', { skip }, () => {
     assert.equal(await page.getByRole('region', { name: 'Get set up' }).count(), 1, 'payments are not live yet, so the checklist stays');
     assert.deepEqual(await axeFindings(page), []);
     await fitsAndShoot(page, 'dashboard-home');
+
+    // On a phone the navigation is a Menu button that opens every page, each inside the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    assert.equal(await nav.getByRole('link', { name: 'Money' }).isVisible(), false, 'closed until asked for');
+    await nav.getByRole('button', { name: 'Menu' }).click();
+    for (const link of await nav.getByRole('link').all()) {
+      const box = (await link.boundingBox())!;
+      assert.ok(box.x >= 0 && box.x + box.width <= 390, `${await link.textContent()} inside the screen`);
+    }
+    if (shotDir) await page.screenshot({ path: join(shotDir, 'dashboard-menu-390.png') });
+    await nav.getByRole('link', { name: 'Money' }).click();
+    await page.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor();
+    assert.equal(await nav.getByRole('link', { name: 'Money' }).isVisible(), false, 'closes once a page is chosen');
     await context.close();
   });
 });
