@@ -6,6 +6,7 @@ import { PaymentLinks, Payments } from './resources/checkout.ts';
 import { Events, Imports } from './resources/events.ts';
 import { Products } from './resources/products.ts';
 import { Transactions } from './resources/transactions.ts';
+import { Metrics } from './resources/metrics.ts';
 import { Webhooks } from './resources/webhooks.ts';
 import { TestHelpers } from './resources/test-helpers.ts';
 import { BrandProfile, CheckoutLinks } from './resources/storefront.ts';
@@ -44,6 +45,8 @@ export class Client {
   /** Bookings of bookable products (docs/bookings.md). */
   readonly bookings: Bookings;
   readonly customerSessions: CustomerSessions;
+  /** The numbers of the dashboard's home: revenue per currency, MRR, new members, failed renewals. */
+  readonly metrics: Metrics;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -67,6 +70,7 @@ export class Client {
     this.affiliates = new Affiliates(this.#r);
     this.bookings = new Bookings(this.#r);
     this.customerSessions = new CustomerSessions(this.#r);
+    this.metrics = new Metrics(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

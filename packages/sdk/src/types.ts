@@ -63,6 +63,10 @@ export type Payout = Schemas['Payout'];
 /** GET /payouts/{id}: the payout with its lines (payments, fees, refunds, affiliate commissions). */
 export type PayoutDetail = Schemas['PayoutDetail'];
 export type PayoutLine = Schemas['PayoutLine'];
+export type MetricsSummary = Schemas['MetricsSummary'];
+export type CurrencyRevenue = Schemas['CurrencyRevenue'];
+export type RevenuePeriod = CurrencyRevenue['today'];
+export type FailedRenewal = Schemas['FailedRenewal'];
 export type EmailSummary = Schemas['EmailSummary'];
 export type Email = Schemas['Email'];
 export type EmailSettings = Schemas['EmailSettings'];
@@ -85,6 +89,10 @@ export type ListParams = QueryParams<'listProducts'>;
 export type MemberListParams = QueryParams<'listHubMembers'>;
 /** A product's customers: page, plus `email` (exact, ignoring case) and `status` (default `active`) filters. */
 export type CustomerListParams = QueryParams<'listProductCustomers'>;
+/** GET /transactions' page and filters (status, resourceID, createdFrom, createdBefore, q). */
+export type TransactionListParams = QueryParams<'listTransactions'>;
+export type TransactionTotalsParams = QueryParams<'getTransactionTotals'>;
+export type TransactionTotals = Schemas['TransactionTotals'];
 export type ProductCreateParams = RequestBody<'createProduct'>;
 export type ProductUpdateParams = RequestBody<'updateProduct'>;
 export type HubCreateParams = RequestBody<'createHub'>;

@@ -124,6 +124,12 @@ describe('the client against the real server', () => {
     const txn = page.items.find((x) => x.status === 'succeeded');
     assert.ok(txn, 'the paid transaction is listed');
     assert.deepEqual(await client.transactions.get(txn.txref), txn);
+    const found = await client.transactions.list({ q: 'ADA@EXAMPLE', status: 'succeeded' });
+    assert.ok(found.items.some((x) => x.txref === txn.txref), 'filtered by status and a search of the email');
+    const totals = await client.transactions.totals({ status: 'succeeded' });
+    assert.equal(totals.items.find((x) => x.currency === 'USD')!.paidCount >= 1, true);
+    const summary = await client.metrics.summary();
+    assert.ok(summary.recentSales.some((x) => x.txref === txn.txref), 'the sale is on the home\'s numbers');
     const pdf = await client.transactions.invoice(txn.txref);
     assert.equal(Buffer.from(pdf.subarray(0, 5)).toString('latin1'), '%PDF-');
     const verified = await client.payments.verify({ txref: txn.txref });

@@ -39,6 +39,7 @@ import { eventRoutes } from './events/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
+import { dashboardSetupRoutes, metricsRoutes } from './metrics/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { clockRoutes } from './test-clock/routes.ts';
@@ -181,12 +182,14 @@ export async function buildApp(deps: Deps): Promise<App> {
     couponRoutes(v1, deps);
     affiliateRoutes(v1, deps);
     bookingRoutes(v1, deps);
+    metricsRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {
     dashboardAccountRoutes(dashboard, deps);
     dashboardKeyRoutes(dashboard, deps);
     dashboardWebhookRoutes(dashboard, deps);
+    dashboardSetupRoutes(dashboard, deps);
   }, { prefix: '/dashboard/api' });
   const sessions = dashboardSessions(deps.db);
   await oauthRoutes(app, deps, providerOnFirstUse(deps), sessions);
@@ -200,7 +203,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     checkoutPages(pages, deps);
     storefrontPages(pages, deps);
     checkoutLinkPages(pages, deps);
-    portalPages(pages as unknown as App, { ...deps, store: fileStore });
+    portalPages(pages, { ...deps, store: fileStore });
     await dashboardStatic(pages, { dir: deps.dashboardDir });
   });
   stripeWebhookRoutes(app, deps);

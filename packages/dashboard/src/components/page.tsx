@@ -1,9 +1,12 @@
 import * as React from 'react';
 import { Loader2 } from 'lucide-react';
 import { errorMessage } from '@/api';
+import { usePageTitle } from '@/lib/title';
 
 /** A page's title row: heading, a sentence saying what the page is for, and its main actions. */
 export function PageHeader({ title, description, actions }: { title: string; description?: React.ReactNode; actions?: React.ReactNode }) {
+  // The tab is named after the page's heading, so every page with a header is titled by what it shows.
+  usePageTitle(title);
   return (
     <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
       <div className="min-w-0">

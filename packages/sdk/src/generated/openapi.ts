@@ -620,6 +620,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the home's numbers
+         * @description Our addition (docs/metrics.md). Revenue today, in the last 7 and 30 days per currency (refunds subtracted, currencies never added together), monthly recurring revenue and subscriptions, new members, the newest sales and the renewals that failed, all from this service's own records of the key's mode. Days are calendar days in the brand's time zone (GET /brand).
+         *
+         *     Scope: `transactions:read`.
+         */
+        get: operations["getMetricsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment-links": {
         parameters: {
             query?: never;
@@ -983,7 +1005,7 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description Payment attempts in the key's mode, newest first.
+         * @description Payment attempts in the key's mode, newest first. Our addition: the filters `status`, `resourceID`, `createdFrom`, `createdBefore` and `q` (txref, or part of the customer's email), all optional and combined.
          *
          *     Scope: `transactions:read`.
          */
@@ -1054,6 +1076,28 @@ export interface paths {
          *     Scope: `transactions:write`.
          */
         post: operations["refundTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/transactions/totals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Add up transactions
+         * @description Our addition (issue 26). What the transactions selected by the same filters as GET /transactions add up to, per currency (never added together): how many, how many were paid, what they took and what refunds gave back.
+         *
+         *     Scope: `transactions:read`.
+         */
+        get: operations["getTransactionTotals"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2110,6 +2154,75 @@ export interface components {
             /** @description Where deliveries are POSTed: https:// (test mode also accepts http://localhost, http://127.0.0.1 and http://[::1]). */
             url: string;
         };
+        CurrencyRevenue: {
+            /** @description ISO 4217 code. Currencies are never added together. */
+            currency: string;
+            /** @description The last 30 days, oldest first, today last: the chart's points. */
+            daily: {
+                /**
+                 * Format: date
+                 * @description A calendar day in the brand's time zone.
+                 */
+                date: string;
+                gross: number;
+                net: number;
+                refunded: number;
+            }[];
+            /**
+             * @example {
+             *       "gross": 120,
+             *       "refunded": 25.5,
+             *       "net": 94.5,
+             *       "sales": 4
+             *     }
+             */
+            last7Days: {
+                /** @description Paid sales (purchases and renewals that succeeded, refunded since or not) made in the period. */
+                gross: number;
+                /** @description `gross` − `refunded`; below 0 when refunds of older sales outweigh new ones. */
+                net: number;
+                /** @description Refunds that succeeded, asked for in the period (whenever the sale was). */
+                refunded: number;
+                /** @description How many paid sales the period had. */
+                sales: number;
+            };
+            /**
+             * @example {
+             *       "gross": 120,
+             *       "refunded": 25.5,
+             *       "net": 94.5,
+             *       "sales": 4
+             *     }
+             */
+            last30Days: {
+                /** @description Paid sales (purchases and renewals that succeeded, refunded since or not) made in the period. */
+                gross: number;
+                /** @description `gross` − `refunded`; below 0 when refunds of older sales outweigh new ones. */
+                net: number;
+                /** @description Refunds that succeeded, asked for in the period (whenever the sale was). */
+                refunded: number;
+                /** @description How many paid sales the period had. */
+                sales: number;
+            };
+            /**
+             * @example {
+             *       "gross": 120,
+             *       "refunded": 25.5,
+             *       "net": 94.5,
+             *       "sales": 4
+             *     }
+             */
+            today: {
+                /** @description Paid sales (purchases and renewals that succeeded, refunded since or not) made in the period. */
+                gross: number;
+                /** @description `gross` − `refunded`; below 0 when refunds of older sales outweigh new ones. */
+                net: number;
+                /** @description Refunds that succeeded, asked for in the period (whenever the sale was). */
+                refunded: number;
+                /** @description How many paid sales the period had. */
+                sales: number;
+            };
+        };
         /**
          * @example {
          *       "url": "https://pay.example.com/portal/inkwell/enter?token=q8W3xK2v…",
@@ -2277,6 +2390,29 @@ export interface components {
          * @enum {string}
          */
         EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "transaction.disputed" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed" | "booking.confirmed" | "booking.cancelled" | "booking.rescheduled";
+        FailedRenewal: {
+            /** @description What each renewal charges, as a decimal. */
+            amount: number;
+            currency: string;
+            customer: {
+                email: string;
+                name: string;
+            };
+            /** @description Charges tried and failed since the period ended. */
+            failedAttempts: number;
+            /** @description The membership the subscription pays for (`mem_…`). */
+            membershipID: string;
+            /**
+             * Format: date-time
+             * @description When the next charge is tried; absent when none is planned.
+             */
+            nextRetryAt?: string;
+            /**
+             * Format: date-time
+             * @description When the unpaid period began (the last paid one ended).
+             */
+            periodEnded: string;
+        };
         Hub: {
             /** Format: date-time */
             createdAt: string;
@@ -2523,6 +2659,112 @@ export interface components {
             updatedAt: string;
             /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
             version: number;
+        };
+        /**
+         * @example {
+         *       "timeZone": "Europe/Lisbon",
+         *       "generatedAt": "2026-11-25T21:00:00.000Z",
+         *       "revenue": [
+         *         {
+         *           "currency": "USD",
+         *           "today": {
+         *             "gross": 25.5,
+         *             "refunded": 0,
+         *             "net": 25.5,
+         *             "sales": 1
+         *           },
+         *           "last7Days": {
+         *             "gross": 120,
+         *             "refunded": 25.5,
+         *             "net": 94.5,
+         *             "sales": 4
+         *           },
+         *           "last30Days": {
+         *             "gross": 410,
+         *             "refunded": 25.5,
+         *             "net": 384.5,
+         *             "sales": 15
+         *           },
+         *           "daily": [
+         *             {
+         *               "date": "2026-11-25",
+         *               "gross": 25.5,
+         *               "refunded": 0,
+         *               "net": 25.5
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "subscriptions": {
+         *         "active": 12,
+         *         "cancelling": 1,
+         *         "pastDue": 1,
+         *         "mrr": [
+         *           {
+         *             "currency": "USD",
+         *             "amount": 118
+         *           }
+         *         ]
+         *       },
+         *       "newMembers": {
+         *         "today": 1,
+         *         "last7Days": 5,
+         *         "last30Days": 17
+         *       },
+         *       "recentSales": [],
+         *       "failedRenewals": {
+         *         "count": 1,
+         *         "items": [
+         *           {
+         *             "membershipID": "mem_01jd…",
+         *             "customer": {
+         *               "name": "Ada Lovelace",
+         *               "email": "ada@example.com"
+         *             },
+         *             "amount": 10,
+         *             "currency": "USD",
+         *             "failedAttempts": 1,
+         *             "periodEnded": "2026-11-24T09:00:00.000Z",
+         *             "nextRetryAt": "2026-11-27T09:00:00.000Z"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        MetricsSummary: {
+            /** @description Renewals that failed and need attention (the subscriptions that are `past_due`). */
+            failedRenewals: {
+                count: number;
+                /** @description Up to 10, the longest unpaid first. */
+                items: components["schemas"]["FailedRenewal"][];
+            };
+            /** Format: date-time */
+            generatedAt: string;
+            /** @description People (by email) whose first membership or purchase of this mode began in the period. */
+            newMembers: {
+                last7Days: number;
+                last30Days: number;
+                today: number;
+            };
+            /** @description The 10 newest paid sales, newest first. */
+            recentSales: components["schemas"]["Transaction"][];
+            /** @description One entry per currency with sales or refunds in the last 30 days. */
+            revenue: components["schemas"]["CurrencyRevenue"][];
+            subscriptions: {
+                /** @description Subscriptions paid up (`active`), cancelling ones included. */
+                active: number;
+                /** @description Of `active`, those that end at the close of their paid period. */
+                cancelling: number;
+                /** @description Monthly recurring revenue per currency: every active (not cancelling) or past-due subscription's amount brought to a month (yearly ÷ 12, weekly × 52 ÷ 12, daily × 365 ÷ 12, each ÷ its interval), summed, rounded once to the currency's minor unit. */
+                mrr: {
+                    amount: number;
+                    currency: string;
+                }[];
+                /** @description Subscriptions whose renewal failed and is being retried. */
+                pastDue: number;
+            };
+            /** @description The brand's time zone (GET /brand), UTC when it has none: where "today" begins and ends. */
+            timeZone: string;
         };
         PaymentLink: {
             /** @description The total the server computed from the catalog, as a decimal amount. */
@@ -3160,6 +3402,33 @@ export interface components {
              * @enum {string}
              */
             type: "transaction.succeeded";
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "currency": "USD",
+         *           "count": 12,
+         *           "paidCount": 10,
+         *           "paid": 395,
+         *           "refunded": 39.5
+         *         }
+         *       ]
+         *     }
+         */
+        TransactionTotals: {
+            /** @description One entry per currency, sorted by code. */
+            items: {
+                /** @description Transactions of this currency, whatever their status. */
+                count: number;
+                currency: string;
+                /** @description What the paid ones took, as a decimal. */
+                paid: number;
+                /** @description Of those, the ones that succeeded (refunded since or not). */
+                paidCount: number;
+                /** @description What refunds gave back of them, as a decimal. */
+                refunded: number;
+            }[];
         };
         WebhookDelivery: {
             /** @description Attempts made so far, resends included. */
@@ -4967,6 +5236,33 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    getMetricsSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get the home's numbers */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["MetricsSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     createPaymentLink: {
         parameters: {
             query?: never;
@@ -5874,10 +6170,20 @@ export interface operations {
     listTransactions: {
         parameters: {
             query?: {
+                /** @description Only those created before this instant. */
+                createdBefore?: string;
+                /** @description Only those created at or after this instant. */
+                createdFrom?: string;
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Search: the txref exactly, or part of the customer's email (ignoring case). */
+                q?: string;
+                /** @description Only what bought this product or hub (its id). */
+                resourceID?: string;
+                /** @description Only transactions in this status. */
+                status?: "pending" | "succeeded" | "failed" | "refunded";
             };
             header?: never;
             path?: never;
@@ -6020,6 +6326,44 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTransactionTotals: {
+        parameters: {
+            query?: {
+                /** @description Only those created before this instant. */
+                createdBefore?: string;
+                /** @description Only those created at or after this instant. */
+                createdFrom?: string;
+                /** @description Search: the txref exactly, or part of the customer's email (ignoring case). */
+                q?: string;
+                /** @description Only what bought this product or hub (its id). */
+                resourceID?: string;
+                /** @description Only transactions in this status. */
+                status?: "pending" | "succeeded" | "failed" | "refunded";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Add up transactions */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TransactionTotals"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
         };
     };
     listWebhookEndpoints: {

@@ -1,15 +1,24 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { ListParams, RefundParams, Transaction } from '../types.ts';
+import type { RefundParams, Transaction, TransactionListParams, TransactionTotals, TransactionTotalsParams } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class Transactions {
   readonly #r: Requester;
   constructor(requester: Requester) { this.#r = requester; }
 
-  /** GET /transactions: payment attempts of the key's mode, newest first. Scope `transactions:read`. */
-  list(params?: ListParams, options?: RequestOptions): PagePromise<Transaction> {
+  /**
+   * GET /transactions: payment attempts of the key's mode, newest first, optionally filtered by
+   * `status`, `resourceID`, `createdFrom`, `createdBefore` and `q` (txref, or part of the email).
+   * Scope `transactions:read`.
+   */
+  list(params?: TransactionListParams, options?: RequestOptions): PagePromise<Transaction> {
     return list(this.#r, '/transactions', params, options);
+  }
+
+  /** GET /transactions/totals: what the transactions the same filters select add up to, per currency. Scope `transactions:read`. */
+  totals(params: TransactionTotalsParams = {}, options?: RequestOptions): Promise<TransactionTotals> {
+    return this.#r.request({ method: 'GET', path: '/transactions/totals', query: params, options });
   }
 
   /** GET /transactions/{txref}. Scope `transactions:read`. */

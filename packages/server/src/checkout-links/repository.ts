@@ -98,3 +98,9 @@ export async function takeSale(db: Queryable, brandId: string, id: string): Prom
 export async function giveSaleBack(db: Queryable, brandId: string, id: string): Promise<void> {
   await db.query('UPDATE checkout_links SET sales_held = greatest(sales_held - 1, 0) WHERE brand_id = $1 AND id = $2', [brandId, id]);
 }
+
+/** Whether the brand has made a reusable checkout link in either mode (the home's setup checklist). */
+export async function hasCheckoutLinks(db: Queryable, brandId: string): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM checkout_links WHERE brand_id = $1) AS any', [brandId]);
+  return row.any;
+}

@@ -74,3 +74,9 @@ export async function tiersInLinks(db: Queryable, brandId: string, tierIds: stri
   );
   return rows.map((r) => r.tier_id);
 }
+
+/** Whether the brand has made a payment link in either mode (the home's setup checklist). */
+export async function hasPaymentLinks(db: Queryable, brandId: string): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM payment_links WHERE brand_id = $1) AS any', [brandId]);
+  return row.any;
+}

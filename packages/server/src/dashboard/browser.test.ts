@@ -227,6 +227,7 @@ describe('the dashboard in a browser', { skip }, () => {
     await dev.getByRole('button', { name: 'Join' }).click();
     await dev.getByRole('heading', { name: 'API keys' }).waitFor();
     const nav = dev.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('button', { name: 'Menu' }).click(); // at 390 px the navigation opens from Menu
     assert.deepEqual(await nav.getByRole('link').allInnerTexts(), ['API keys', 'Webhooks', 'Events', 'Emails', 'Apps']);
     await dev.goto(`${base}/dashboard/team`);
     await dev.getByRole('heading', { name: 'API keys' }).waitFor();
@@ -264,6 +265,8 @@ describe('the dashboard in a browser', { skip }, () => {
         await page.goto(base + path, { waitUntil: 'networkidle' });
         await page.getByRole('heading', { level: 1 }).first().waitFor();
         assert.ok(await page.getByTestId('test-mode-band').isVisible(), `${name}: the test band`);
+        const heading = (await page.getByRole('heading', { level: 1 }).first().textContent())!.trim();
+        assert.equal(await page.title(), `${heading} · Dashboard`, `${name}: the tab is titled after the page`);
         await shot(page, `${name}-${width}`);
         const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
         assert.ok(fits, `${name} at ${width} px: no sideways scrolling of the page`);

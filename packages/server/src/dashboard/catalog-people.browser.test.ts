@@ -131,6 +131,14 @@ describe('dashboard catalog and people pages in a browser', () => {
     await page.locator('#tier-1-perks').fill('Feedback on two paintings\nRecordings');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved', { exact: true }).first().waitFor();
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      const save = (await page.getByRole('button', { name: 'Save changes' }).boundingBox())!;
+      const toast = (await page.locator('li[data-state="open"]', { hasText: 'Saved' }).first().boundingBox())!;
+      const overlaps = save.x < toast.x + toast.width && toast.x < save.x + save.width && save.y < toast.y + toast.height && toast.y < save.y + save.height;
+      assert.equal(overlaps, false, `at ${width}px the Saved toast covers Save changes`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     const edited = await read();
     assert.equal(edited.tiers[1].name, 'Pro plus');
     assert.deepEqual(edited.tiers[1].perks, ['Feedback on two paintings', 'Recordings']);
@@ -220,6 +228,12 @@ describe('dashboard catalog and people pages in a browser', () => {
     const memberRow = page.getByRole('row', { name: /grace@example\.com/ });
     await memberRow.waitFor();
     await shots(page, 'people-members');
+    for (const width of [1366, 1024]) {
+      await page.setViewportSize({ width, height: 900 });
+      const box = (await memberRow.getByRole('button', { name: 'Remove' }).boundingBox())!;
+      assert.ok(box.x >= 0 && box.x + box.width <= width, `at ${width}px Remove is on screen (${Math.round(box.x)}–${Math.round(box.x + box.width)})`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
     await memberRow.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove member' }).click();
     await memberRow.getByText('removed', { exact: true }).waitFor();

@@ -35,6 +35,7 @@ export const tags = [
   { name: 'Webhooks', description: 'Endpoints that receive signed event deliveries, the delivery log and resends. Guide: [Webhooks](/docs/guides/webhooks).' },
   { name: 'Events', description: 'Every event of the key\'s mode, in the webhook body\'s shape, for reconciling after downtime.' },
   { name: 'Payouts', description: 'Settled earnings, net of platform fees, one per currency per run.' },
+  { name: 'Metrics', description: 'Our addition: the numbers of the dashboard\'s home (revenue per currency, MRR, new members, failed renewals), from the service\'s own records.' },
   { name: 'Emails', description: 'Our addition: the mail the service sends for the brand (receipts, notices), its outbox and its settings.' },
   { name: 'Test clock', description: 'Moving a brand\'s test-mode time forward to run renewals, retries and payouts now.' },
   { name: 'Test helpers', description: 'Test mode only: doing from code what a buyer does on the hosted pages (paying a payment link with a sandbox card).' },

@@ -159,6 +159,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     body: { startsAt: '2026-12-03T14:00:00.000Z' }, errors: [404, ...withBody],
   },
   'get /transactions': { id: 'listTransactions', sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);' },
+  'get /transactions/totals': { id: 'getTransactionTotals', sdk: "const { items } = await client.transactions.totals({ status: 'succeeded', createdFrom: '2026-11-01T00:00:00Z' });" },
   'get /transactions/{id}': { id: 'getTransaction', sdk: "const transaction = await client.transactions.get('tx_…');", errors: [404] },
   'post /transactions/{id}/refund': {
     id: 'refundTransaction',
@@ -193,6 +194,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   'delete /hubs/{hubID}/members/{id}': { id: 'removeHubMember', sdk: "const member = await client.hubs.members.remove('hub_…', 'mem_…');", errors: [404, 409] },
   'get /payouts': { id: 'listPayouts', sdk: 'for await (const payout of client.payouts.list()) {\n  console.log(payout.id, payout.amount, payout.currency);\n}' },
   'get /payouts/{id}': { id: 'getPayout', sdk: "const payout = await client.payouts.get('po_…');", errors: [404] },
+  'get /metrics/summary': { id: 'getMetricsSummary', sdk: "const summary = await client.metrics.summary();\nfor (const r of summary.revenue) console.log(r.currency, r.last30Days.net);" },
   'get /emails': { id: 'listEmails', sdk: "for await (const email of client.emails.list({ kind: 'receipt' })) {\n  console.log(email.id, email.to, email.status);\n}" },
   'get /emails/{id}': { id: 'getEmail', sdk: "const email = await client.emails.get('msg_…');\nconsole.log(email.text);", errors: [404] },
   'get /email-settings': { id: 'getEmailSettings', sdk: 'const settings = await client.emails.settings();' },

@@ -101,8 +101,9 @@ export const toolSpecs: ToolSpec[] = [
   { name: 'get_brand', method: 'GET', path: '/brand', description: 'Get the brand profile: display name, storefront address, logo, accent colour, support email, time zone.', ...read },
   { name: 'update_brand', method: 'PATCH', path: '/brand', description: 'Change the brand profile the public storefront shows (slug, display name, logo, colour, support email, time zone), and the sites that may embed its checkout (embedOrigins).', destructive: true, idempotent: true },
   { name: 'verify_payment', method: 'POST', path: '/payments/verify', description: 'Ask the payment provider again whether a transaction (txref) was paid, and record the answer.', idempotent: true, openWorld: true },
-  { name: 'list_transactions', method: 'GET', path: '/transactions', description: 'List transactions, newest first (page with cursor).', ...read },
+  { name: 'list_transactions', method: 'GET', path: '/transactions', description: 'List transactions, newest first (page with cursor; filter by status, product or hub id, created dates, or search by txref or email).', ...read },
   { name: 'get_transaction', method: 'GET', path: '/transactions/:id', description: 'Get one transaction by its txref.', ...read },
+  { name: 'get_transaction_totals', method: 'GET', path: '/transactions/totals', description: 'Add up transactions per currency (how many, paid, refunded), filtered like list_transactions by status, product or hub, dates and search.', ...read },
   {
     name: 'refund_transaction', method: 'POST', path: '/transactions/:id/refund',
     description: 'Give money back to the buyer of a transaction (txref), through the provider that took it. This moves real money in live mode and cannot be undone: '
@@ -133,6 +134,7 @@ export const toolSpecs: ToolSpec[] = [
   { name: 'get_event', method: 'GET', path: '/events/:id', description: 'Get one event.', ...read },
   { name: 'list_payouts', method: 'GET', path: '/payouts', description: 'List payouts of settled earnings, newest first (page with cursor).', ...read },
   { name: 'get_payout', method: 'GET', path: '/payouts/:id', description: 'Get one payout.', ...read },
+  { name: 'get_metrics_summary', method: 'GET', path: '/metrics/summary', description: 'Get the brand\'s numbers: revenue today, in 7 and 30 days per currency (refunds subtracted), MRR, active and past-due subscriptions, new members, recent sales and failed renewals.', ...read },
   { name: 'list_emails', method: 'GET', path: '/emails', description: 'List the mail sent or queued for the brand (receipts, notices), newest first, with each one\'s delivery status.', ...read },
   { name: 'get_email', method: 'GET', path: '/emails/:id', description: 'Get one email: its text and HTML parts, headers and the log of its sending tries.', ...read },
 ];

@@ -260,3 +260,23 @@ export async function noteMarketingConsent(db: Queryable, brandId: string, ids: 
     [brandId, ids, consent],
   );
 }
+
+/**
+ * How many people (by email, case-insensitive) joined for the first time in each window: their
+ * earliest membership of the mode, whatever its status now, began at or after `since` and before
+ * `until`. Someone who already held a membership and buys another is not new.
+ */
+export async function newPeople(db: Queryable, brandId: string, mode: Mode, windows: { since: Date; until: Date }[]): Promise<number[]> {
+  const rows = await db.query<{ i: number; people: number }>(
+    `WITH firsts AS (
+       SELECT lower(email) AS person, min(joined_at) AS first_joined FROM memberships
+       WHERE brand_id = $1 AND mode = $2 GROUP BY lower(email)
+     )
+     SELECT w.i::integer AS i, count(f.person)::integer AS people
+     FROM unnest($3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS w(since, until, i)
+     LEFT JOIN firsts f ON f.first_joined >= w.since AND f.first_joined < w.until
+     GROUP BY w.i ORDER BY w.i`,
+    [brandId, mode, windows.map((w) => w.since.toISOString()), windows.map((w) => w.until.toISOString())],
+  );
+  return rows.map((r) => r.people);
+}

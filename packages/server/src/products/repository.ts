@@ -266,3 +266,9 @@ export async function setItemUrl(db: Queryable, brandId: string, itemId: string,
   );
   return row;
 }
+
+/** Whether the brand has made any product (the home's setup checklist). */
+export async function hasProducts(db: Queryable, brandId: string): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM products WHERE brand_id = $1) AS any', [brandId]);
+  return row.any;
+}

@@ -145,3 +145,21 @@ export async function findForRenewal(db: Queryable, brandId: string, mode: Mode,
   );
   return row;
 }
+
+/** What the home counts of a brand's subscriptions in one mode (metrics/): those still running, and those a renewal failed on. */
+export function runningSubscriptions(db: Queryable, brandId: string, mode: Mode) {
+  return db.query<Pick<SubscriptionRow, 'amount' | 'currency' | 'periodic' | 'period_interval' | 'status' | 'cancel_at_period_end'>>(
+    `SELECT amount, currency, periodic, period_interval, status, cancel_at_period_end FROM subscriptions
+     WHERE brand_id = $1 AND mode = $2 AND status IN ('active', 'past_due')`,
+    [brandId, mode],
+  );
+}
+
+/** Subscriptions whose renewal failed and is being retried (past_due), the oldest failure first. */
+export function pastDueSubscriptions(db: Queryable, brandId: string, mode: Mode, limit: number) {
+  return db.query<SubscriptionRow>(
+    `SELECT * FROM subscriptions WHERE brand_id = $1 AND mode = $2 AND status = 'past_due'
+     ORDER BY current_period_end, id LIMIT $3`,
+    [brandId, mode, limit],
+  );
+}

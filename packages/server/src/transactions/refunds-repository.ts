@@ -134,3 +134,16 @@ export function deductedBy(db: Queryable, brandId: string, payoutId: string) {
     [brandId, payoutId],
   );
 }
+
+/** Succeeded refunds per currency and local day, as transactions/repository.ts salesByDay counts sales. */
+export function refundsByDay(db: Queryable, brandId: string, mode: Mode, days: { starts: Date; ends: Date }[]) {
+  return db.query<{ day: number; currency: string; refunded: number }>(
+    `SELECT d.day::integer AS day, r.currency, sum(r.amount)::bigint AS refunded
+     FROM unnest($3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS d(starts, ends, day)
+     JOIN refunds r ON r.brand_id = $1 AND r.mode = $2 AND r.status = 'succeeded'
+       AND r.created_at >= d.starts
+       AND r.created_at < d.ends
+     GROUP BY d.day, r.currency`,
+    [brandId, mode, days.map((d) => d.starts.toISOString()), days.map((d) => d.ends.toISOString())],
+  );
+}

@@ -86,14 +86,57 @@ export async function insertTransaction(db: Queryable, t: NewTransaction): Promi
   return row;
 }
 
-export function listTransactions(db: Queryable, brandId: string, mode: Mode, page: PageRequest) {
-  const after = afterCursor(page, 4);
+/** The list filters (TransactionFilters), resolved: instants as Dates. */
+export interface TransactionFilter {
+  status?: string;
+  resourceId?: string;
+  createdFrom?: Date;
+  createdBefore?: Date;
+  /** The txref exactly, or part of the customer's email ignoring case. */
+  q?: string;
+}
+
+/** `AND ...` for the filter, with parameters numbered from `next`. */
+function filterSql(filter: TransactionFilter, next: number): { sql: string; params: unknown[] } {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown) => { params.push(value); return `$${next + params.length - 1}`; };
+  if (filter.status !== undefined) sql.push(`AND status = ${param(filter.status)}`);
+  if (filter.resourceId !== undefined) sql.push(`AND resource_id = ${param(filter.resourceId)}`);
+  if (filter.createdFrom !== undefined) sql.push(`AND created_at >= ${param(filter.createdFrom.toISOString())}`);
+  if (filter.createdBefore !== undefined) sql.push(`AND created_at < ${param(filter.createdBefore.toISOString())}`);
+  if (filter.q !== undefined) {
+    const q = param(filter.q);
+    // strpos rather than LIKE, so % and _ in what was typed are plain characters.
+    sql.push(`AND (txref = ${q} OR strpos(lower(customer_email), lower(${q})) > 0)`);
+  }
+  return { sql: sql.join(' '), params };
+}
+
+export function listTransactions(db: Queryable, brandId: string, mode: Mode, page: PageRequest, filter: TransactionFilter = {}) {
+  const where = filterSql(filter, 4);
+  const after = afterCursor(page, 4 + where.params.length);
   return db.query<TransactionRow>(
     `SELECT * FROM transactions
-     WHERE brand_id = $1 AND mode = $2 ${after.sql}
+     WHERE brand_id = $1 AND mode = $2 ${where.sql} ${after.sql}
      ORDER BY created_at DESC, id DESC
      LIMIT $3`,
-    [brandId, mode, page.limit + 1, ...after.params],
+    [brandId, mode, page.limit + 1, ...where.params, ...after.params],
+  );
+}
+
+/** Per currency, what the transactions a filter selects add up to (minor units). */
+export function totalsOf(db: Queryable, brandId: string, mode: Mode, filter: TransactionFilter) {
+  const where = filterSql(filter, 3);
+  return db.query<{ currency: string; count: number; paid_count: number; paid: number; refunded: number }>(
+    `SELECT currency, count(*)::integer AS count,
+       (count(*) FILTER (WHERE status IN ('succeeded', 'refunded')))::integer AS paid_count,
+       coalesce(sum(amount) FILTER (WHERE status IN ('succeeded', 'refunded')), 0)::bigint AS paid,
+       coalesce(sum(refunded_amount), 0)::bigint AS refunded
+     FROM transactions
+     WHERE brand_id = $1 AND mode = $2 ${where.sql}
+     GROUP BY currency ORDER BY currency`,
+    [brandId, mode, ...where.params],
   );
 }
 
@@ -205,4 +248,41 @@ export async function setDispute(db: Queryable, brandId: string, id: string, dis
     [brandId, id, JSON.stringify(dispute)],
   );
   return row;
+}
+
+/** Paid sales (amount > 0, succeeded or refunded since) of one local day, per currency: the home's revenue (metrics/). */
+export interface DailySales { day: number; currency: string; gross: number; count: number }
+
+/**
+ * Sales per currency and per day, `days` being when each local day starts and ends (oldest first;
+ * `day` in the answer counts from 1): the boundaries come from the brand's time zone, computed by
+ * the caller, so the SQL needs no time zone data.
+ */
+export function salesByDay(db: Queryable, brandId: string, mode: Mode, days: { starts: Date; ends: Date }[]) {
+  return db.query<DailySales>(
+    `SELECT d.day::integer AS day, t.currency, sum(t.amount)::bigint AS gross, count(*)::integer AS count
+     FROM unnest($3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS d(starts, ends, day)
+     JOIN transactions t ON t.brand_id = $1 AND t.mode = $2 AND t.status IN ('succeeded', 'refunded') AND t.amount > 0
+       AND t.created_at >= d.starts
+       AND t.created_at < d.ends
+     GROUP BY d.day, t.currency`,
+    [brandId, mode, days.map((d) => d.starts.toISOString()), days.map((d) => d.ends.toISOString())],
+  );
+}
+
+/** The newest paid sales (succeeded or refunded since), for the home's "recent sales". */
+export function recentSales(db: Queryable, brandId: string, mode: Mode, limit: number) {
+  return db.query<TransactionRow>(
+    `SELECT * FROM transactions
+     WHERE brand_id = $1 AND mode = $2 AND status IN ('succeeded', 'refunded') AND amount > 0
+     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [brandId, mode, limit],
+  );
+}
+
+/** Whether the brand has a succeeded (or since refunded) payment in a mode (the home's setup checklist). */
+export async function hasPaidTransaction(db: Queryable, brandId: string, mode: Mode): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM transactions WHERE brand_id = $1 AND mode = $2 AND status IN ('succeeded', 'refunded')) AS any`, [brandId, mode]);
+  return row.any;
 }

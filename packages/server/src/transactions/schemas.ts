@@ -79,3 +79,39 @@ export const TransactionRefundedData = Type.Object({
   ...Transaction.properties,
   refund: Refund,
 }, { $id: 'TransactionRefundedData' });
+
+/** The filters of GET /transactions and GET /transactions/totals (our addition, issue 26); all optional, all combined. */
+export const TransactionFilters = {
+  status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('refunded')], {
+    description: 'Only transactions in this status.',
+  })),
+  resourceID: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only what bought this product or hub (its id).' })),
+  createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only those created at or after this instant.' })),
+  createdBefore: Type.Optional(Type.String({ format: 'date-time', description: 'Only those created before this instant.' })),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'Search: the txref exactly, or part of the customer\'s email (ignoring case).' })),
+};
+
+export const TransactionListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100 (default 20).' })),
+  cursor: Type.Optional(Type.String({ description: '`nextCursor` of the previous page.' })),
+  ...TransactionFilters,
+}, { examples: [{ status: 'succeeded', createdFrom: '2026-11-01T00:00:00Z', q: 'ada@' }] });
+
+export type TransactionListQuery = Static<typeof TransactionListQuery>;
+
+export const TransactionTotalsQuery = Type.Object(TransactionFilters, { examples: [{ resourceID: 'prod_01jd…', createdFrom: '2026-11-01T00:00:00Z' }] });
+
+export type TransactionTotalsQuery = Static<typeof TransactionTotalsQuery>;
+
+/** What the transactions a filter selects add up to, one entry per currency (never added together). */
+export const TransactionTotals = Type.Object({
+  items: Type.Array(Type.Object({
+    currency: Type.String(),
+    count: Type.Integer({ minimum: 0, description: 'Transactions of this currency, whatever their status.' }),
+    paidCount: Type.Integer({ minimum: 0, description: 'Of those, the ones that succeeded (refunded since or not).' }),
+    paid: Type.Number({ description: 'What the paid ones took, as a decimal.' }),
+    refunded: Type.Number({ description: 'What refunds gave back of them, as a decimal.' }),
+  }), { description: 'One entry per currency, sorted by code.' }),
+}, { $id: 'TransactionTotals', examples: [{ items: [{ currency: 'USD', count: 12, paidCount: 10, paid: 395, refunded: 39.5 }] }] });
+
+export type TransactionTotals = Static<typeof TransactionTotals>;

@@ -7,7 +7,7 @@ import { toMajor } from '../money.ts';
 import { feeOf } from '../payouts/service.ts';
 import { versionOf } from '../object-version.ts';
 import * as repo from './repository.ts';
-import type { Transaction } from './schemas.ts';
+import type { Transaction, TransactionListQuery, TransactionTotals, TransactionTotalsQuery } from './schemas.ts';
 
 /** The fee settings (config.payouts) that `fee` and `net` are rendered with. */
 export type FeeSettings = Pick<PayoutSettings, 'feeBasisPoints' | 'feeFixed'>;
@@ -46,10 +46,32 @@ export function renderTransaction(row: repo.TransactionRow, fees?: FeeSettings):
   };
 }
 
-export async function listTransactions(db: Queryable, principal: Principal, query: { limit?: number; cursor?: string }, fees?: FeeSettings) {
+/** The API's filter parameters as the repository takes them. */
+function filterOf(query: Omit<TransactionListQuery, 'limit' | 'cursor'>): repo.TransactionFilter {
+  return {
+    status: query.status,
+    resourceId: query.resourceID,
+    createdFrom: query.createdFrom ? new Date(query.createdFrom) : undefined,
+    createdBefore: query.createdBefore ? new Date(query.createdBefore) : undefined,
+    q: query.q?.trim() || undefined,
+  };
+}
+
+export async function listTransactions(db: Queryable, principal: Principal, query: TransactionListQuery, fees?: FeeSettings) {
   const page = pageRequest('transactions', query);
-  const rows = await repo.listTransactions(db, principal.brandId, principal.mode, page);
+  const rows = await repo.listTransactions(db, principal.brandId, principal.mode, page, filterOf(query));
   return toPage('transactions', page, rows, (row) => renderTransaction(row, fees));
+}
+
+/** What the transactions a filter selects add up to, per currency (GET /transactions/totals). */
+export async function transactionTotals(db: Queryable, principal: Principal, query: TransactionTotalsQuery): Promise<TransactionTotals> {
+  const rows = await repo.totalsOf(db, principal.brandId, principal.mode, filterOf(query));
+  return {
+    items: rows.map((r) => ({
+      currency: r.currency, count: r.count, paidCount: r.paid_count,
+      paid: toMajor(Number(r.paid), r.currency), refunded: toMajor(Number(r.refunded), r.currency),
+    })),
+  };
 }
 
 /** A transaction of the principal's brand and mode; anything else is not_found, never forbidden. */

@@ -87,3 +87,9 @@ export async function lastEmailVerificationAt(db: Queryable, userId: string): Pr
   const [row] = await db.query<{ at: Date | null }>('SELECT max(created_at) AS at FROM email_verifications WHERE user_id = $1', [userId]);
   return row?.at ?? undefined;
 }
+
+/** Whether anyone in the brand has made an invite, used or not (the home's setup checklist). */
+export async function hasInvites(db: Queryable, brandId: string): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM invites WHERE brand_id = $1) AS any', [brandId]);
+  return row.any;
+}

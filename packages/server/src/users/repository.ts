@@ -113,3 +113,9 @@ export async function setEmailVerified(db: Queryable, userId: string, verified: 
     [userId, verified],
   );
 }
+
+/** How many people belong to the brand (the home's setup checklist: has the team been invited). */
+export async function memberCount(db: Queryable, brandId: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::integer AS n FROM brand_members WHERE brand_id = $1', [brandId]);
+  return row.n;
+}

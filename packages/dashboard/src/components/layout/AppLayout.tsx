@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { Menu, X } from 'lucide-react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router';
 import { ApiError, type Role } from '@/api';
 import { useSession } from '@/lib/session';
@@ -17,17 +18,10 @@ import { navSections } from './nav';
 export function AppLayout() {
   const session = useSession();
   const location = useLocation();
-  const navList = useRef<HTMLUListElement>(null);
-  // On a phone the navigation is one sideways-scrolling row: keep the current page's entry in view.
-  useEffect(() => {
-    const list = navList.current;
-    const active = list?.querySelector<HTMLElement>('[aria-current="page"]');
-    if (list && active && list.scrollWidth > list.clientWidth) {
-      const from = list.getBoundingClientRect();
-      const item = active.getBoundingClientRect();
-      list.scrollLeft += item.left - from.left - (from.width - item.width) / 2;
-    }
-  }, [location.pathname, session.data]);
+  // On a phone the navigation is a Menu button that opens the full list (a sideways strip cut
+  // pages off mid-word); it closes again when a page is chosen.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [location.pathname]);
   if (session.isPending) return <div className="p-6"><Loading /></div>;
   if (session.error) {
     if (session.error instanceof ApiError && session.error.status === 401) {
@@ -44,16 +38,22 @@ export function AppLayout() {
       <Header session={session.data} />
       <div className="mx-auto flex w-full max-w-7xl flex-1 flex-col md:flex-row">
         <nav aria-label="Main" className="border-b md:w-56 md:shrink-0 md:border-r md:border-b-0">
-          <ul ref={navList} className="flex gap-1 overflow-x-auto px-3 py-2 md:flex-col md:overflow-visible md:px-3 md:py-4">
+          <button type="button" className="flex w-full items-center gap-2 px-4 py-2 text-sm font-medium md:hidden" aria-expanded={menuOpen} aria-controls="main-nav-list"
+            onClick={() => setMenuOpen((open) => !open)}>
+            {menuOpen ? <X className="size-4" aria-hidden /> : <Menu className="size-4" aria-hidden />}
+            Menu
+          </button>
+          <ul id="main-nav-list" className={cn('flex-col gap-1 px-3 pb-3 md:flex md:px-3 md:py-4', menuOpen ? 'flex' : 'hidden')}>
             {sections.map((section, i) => (
-              <li key={i} className="flex shrink-0 gap-1 md:flex-col md:pb-3">
+              <li key={i} className="flex shrink-0 flex-col gap-1 pb-3">
                 {section.label && (
-                  <span className="hidden px-3 pt-1 pb-1 text-xs font-medium tracking-wide text-muted-foreground uppercase md:block">{section.label}</span>
+                  <span className="px-3 pt-1 pb-1 text-xs font-medium tracking-wide text-muted-foreground uppercase">{section.label}</span>
                 )}
                 {section.items.map((item) => (
                   <NavLink
                     key={item.to}
                     to={item.to}
+                    end={item.to === '/'}
                     className={({ isActive }) => cn(
                       'flex items-center gap-2 rounded-md px-3 py-2 text-sm whitespace-nowrap outline-none hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50',
                       isActive && 'bg-accent font-medium',
@@ -69,7 +69,9 @@ export function AppLayout() {
         </nav>
         <main className="min-w-0 flex-1 px-4 py-6 md:px-8">
           <VerifyEmailBanner />
-          <Outlet />
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>

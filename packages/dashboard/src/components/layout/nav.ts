@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import { Activity, Banknote, CalendarDays, KeyRound, Mail, Package, Plug, Settings, Users, UsersRound, Webhook } from 'lucide-react';
+import { Activity, Banknote, CalendarDays, House, KeyRound, Mail, Package, Plug, Settings, Users, UsersRound, Webhook } from 'lucide-react';
 import type { Role } from '@/api';
 
 /**
@@ -13,6 +13,7 @@ export const navSections: NavSection[] = [
   {
     roles: ['owner'],
     items: [
+      { to: '/', label: 'Home', icon: House },
       { to: '/catalog', label: 'Catalog', icon: Package },
       { to: '/people', label: 'People', icon: Users },
       { to: '/bookings', label: 'Bookings', icon: CalendarDays },

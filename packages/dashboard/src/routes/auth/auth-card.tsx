@@ -1,8 +1,10 @@
 import * as React from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { usePageTitle } from '@/lib/title';
 
 export function AuthCard({ title, description, children, footer }:
   { title: string; description?: React.ReactNode; children: React.ReactNode; footer?: React.ReactNode }) {
+  usePageTitle(title);
   return (
     <>
       <Card>

@@ -1,11 +1,18 @@
 import { Navigate, Outlet, type RouteObject } from 'react-router';
+import { lazyPage } from '@/lib/lazy-page';
 import { SectionTabs } from '../people/parts.tsx';
-import { HubNewPage, HubPage, HubsPage } from './HubsPage.tsx';
-import { DiscountNewPage, DiscountPage, DiscountsPage } from './DiscountsPage.tsx';
-import { AffiliateNewPage, AffiliatePage, AffiliatesPage } from './AffiliatesPage.tsx';
-import { ProductNewPage } from './ProductNewPage.tsx';
-import { ProductPage } from './ProductPage.tsx';
-import { ProductsPage } from './ProductsPage.tsx';
+const HubNewPage = lazyPage(() => import('./HubsPage.tsx'), 'HubNewPage');
+const HubPage = lazyPage(() => import('./HubsPage.tsx'), 'HubPage');
+const HubsPage = lazyPage(() => import('./HubsPage.tsx'), 'HubsPage');
+const ProductNewPage = lazyPage(() => import('./ProductNewPage.tsx'), 'ProductNewPage');
+const ProductPage = lazyPage(() => import('./ProductPage.tsx'), 'ProductPage');
+const ProductsPage = lazyPage(() => import('./ProductsPage.tsx'), 'ProductsPage');
+const DiscountNewPage = lazyPage(() => import('./DiscountsPage.tsx'), 'DiscountNewPage');
+const DiscountPage = lazyPage(() => import('./DiscountsPage.tsx'), 'DiscountPage');
+const DiscountsPage = lazyPage(() => import('./DiscountsPage.tsx'), 'DiscountsPage');
+const AffiliateNewPage = lazyPage(() => import('./AffiliatesPage.tsx'), 'AffiliateNewPage');
+const AffiliatePage = lazyPage(() => import('./AffiliatesPage.tsx'), 'AffiliatePage');
+const AffiliatesPage = lazyPage(() => import('./AffiliatesPage.tsx'), 'AffiliatesPage');
 
 function CatalogSection() {
   return (

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { EventType } from '@creator-commerce/sdk';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -9,6 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { EmptyState, LoadError, Loading, PageHeader } from '@/components/page';
 import { formatDate } from '@/lib/format';
 import { useCurrentSession } from '@/lib/session';
+import { usePageTitle } from '@/lib/title';
 import { describeEventType, eventTypes } from './event-types';
 import { useEvents } from './webhook-queries';
 
@@ -17,11 +18,22 @@ const ALL = 'all';
 export function Events() {
   const session = useCurrentSession();
   const [type, setType] = React.useState(ALL);
-  const events = useEvents({ type: type === ALL ? undefined : (type as EventType) });
+  // `?resourceID=` (a txref, membership or payout id) narrows the list to one thing's events: the
+  // transaction pages link here with it.
+  const [params, setParams] = useSearchParams();
+  const resourceID = params.get('resourceID') || undefined;
+  usePageTitle(resourceID ? `Events of ${resourceID}` : 'Events');
+  const events = useEvents({ type: type === ALL ? undefined : (type as EventType), resourceID });
   const rows = events.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <div>
       <PageHeader title="Events" description={<>Everything that happened in <strong>{session.mode}</strong> mode, newest first. Each event is sent to the endpoints subscribed to its type.</>} />
+      {resourceID && (
+        <p className="mb-3 text-sm" data-testid="resource-filter">
+          Only events about <span className="font-mono">{resourceID}</span>.{' '}
+          <button type="button" className="text-primary underline" onClick={() => setParams({})}>Show all events</button>
+        </p>
+      )}
       <div className="mb-3 grid w-fit gap-1.5">
         <Label htmlFor="event-type-filter">Event type</Label>
         <Select value={type} onValueChange={setType}>

@@ -26,6 +26,6 @@ export function useDeliveries(filters: DeliveryFilters) {
   return usePagedList<WebhookDelivery>(deliveriesKey, '/webhooks/deliveries', filters);
 }
 
-export function useEvents(filters: Pick<EventListParams, 'type'>) {
+export function useEvents(filters: Pick<EventListParams, 'type' | 'resourceID'>) {
   return usePagedList<Event>(eventsKey, '/events', filters);
 }

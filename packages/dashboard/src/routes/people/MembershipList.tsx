@@ -136,14 +136,14 @@ export function MembershipList({ kind, ownerId, ownerName, planNames }: {
               return (
                 <TableRow key={m.membershipId}>
                   <TableCell className="font-medium">{m.name}</TableCell>
-                  <TableCell>
+                  <TableCell className="whitespace-normal break-all">
                     <div>{m.email}</div>
                     {m.receiveEmails && <div className="text-xs text-muted-foreground" data-testid="receive-emails">Agreed to marketing emails</div>}
                   </TableCell>
                   <TableCell><Badge variant={statusVariant(m.status)}>{m.status}</Badge></TableCell>
                   <TableCell>{planName(m.plan)}</TableCell>
-                  <TableCell className="whitespace-nowrap">{when(m.joinedAt)}</TableCell>
-                  <TableCell className="whitespace-nowrap text-sm">
+                  <TableCell className="whitespace-normal">{when(m.joinedAt)}</TableCell>
+                  <TableCell className="text-sm whitespace-normal">
                     {sub ? (
                       <span>
                         <Badge variant={statusVariant(sub.status)}>{sub.status}</Badge>{' '}
@@ -151,16 +151,19 @@ export function MembershipList({ kind, ownerId, ownerName, planNames }: {
                       </span>
                     ) : <span className="text-muted-foreground">—</span>}
                   </TableCell>
-                  <TableCell className="text-right whitespace-nowrap">
-                    <Link className="mr-2 text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(m.membershipId)}`}>
-                      Events
-                    </Link>
-                    {canCancel && !sub?.cancelAtPeriodEnd && (
-                      <Button variant="outline" size="sm" onClick={() => setCancelling(m)}>Cancel subscription</Button>
-                    )}
-                    {kind === 'hub' && m.status === 'active' && (
-                      <Button variant="ghost" size="sm" className="text-destructive" onClick={() => setRemoving(m)}>Remove</Button>
-                    )}
+                  <TableCell className="whitespace-normal">
+                    {/* Wraps rather than widening the table: at 1366 px a hub's table was 1188 px in a 992 px box, Cancel and Remove off-screen (issue 26). */}
+                    <div className="flex flex-wrap items-center justify-end gap-2">
+                      <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(m.membershipId)}`}>
+                        Events
+                      </Link>
+                      {canCancel && !sub?.cancelAtPeriodEnd && (
+                        <Button variant="outline" size="sm" onClick={() => setCancelling(m)}>Cancel subscription</Button>
+                      )}
+                      {kind === 'hub' && m.status === 'active' && (
+                        <Button variant="ghost" size="sm" className="text-destructive" onClick={() => setRemoving(m)}>Remove</Button>
+                      )}
+                    </div>
                   </TableCell>
                 </TableRow>
               );

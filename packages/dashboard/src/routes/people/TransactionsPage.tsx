@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
-import type { Transaction } from '@creator-commerce/sdk';
-import { v1 } from '@/api';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import type { Transaction, TransactionTotals } from '@creator-commerce/sdk';
+import { api, v1 } from '@/api';
+import { usePageTitle } from '@/lib/title';
+import { TransactionFilters, filtersFrom } from './TransactionFilters.tsx';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -48,8 +50,13 @@ const resourceLink = (id?: string) => (id?.startsWith('hub_') ? `/catalog/hubs/$
 
 /** Every payment of the current mode, newest first, each linked to its events and webhook deliveries. */
 export function TransactionsPage() {
+  usePageTitle('Transactions');
   const path = v1('/transactions');
-  const list = useList<Transaction>(path);
+  const [params] = useSearchParams();
+  const filters = filtersFrom(params);
+  const list = useList<Transaction>(path, filters);
+  const totals = useQuery({ queryKey: ['list', path, 'totals', filters], queryFn: () => api.get<TransactionTotals>(v1('/transactions/totals'), filters) });
+  const filtered = Object.keys(filters).length > 0;
   const names = useCatalogNames();
   const qc = useQueryClient();
   const [refunding, setRefunding] = useState<Transaction | null>(null);
@@ -60,13 +67,45 @@ export function TransactionsPage() {
         description="Payments in the current mode, newest first. Each links to the events it caused and their webhook deliveries."
         actions={<ExportCsvButton path={path} columns={columns} name={['transactions']} />}
       />
+      <TransactionFilters names={names} />
+      {totals.data && totals.data.items.length > 0 && (
+        <p className="mb-3 text-sm" data-testid="totals" aria-live="polite">
+          {totals.data.items.map((x) => `${x.count} ${x.count === 1 ? 'transaction' : 'transactions'} in ${x.currency}: ${money(x.paid, x.currency)} paid`
+            + (x.refunded > 0 ? `, ${money(x.refunded, x.currency)} refunded` : '')).join(' · ')}
+        </p>
+      )}
       <ErrorNote error={list.error} />
-      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
+      {list.isLoading ? <Loading /> : !list.items.length && !list.error && filtered ? (
+        <EmptyState title="No transaction matches">Change or clear the filters above.</EmptyState>
+      ) : !list.items.length && !list.error ? (
         <EmptyState title="No transactions yet" action={<Link className="text-primary underline" to="/catalog/products">Make a payment link from a product</Link>}>
           A transaction is recorded when a buyer pays a payment link. In test mode, pay one with a test card to see it here.
         </EmptyState>
       ) : (
-        <Table aria-label="Transactions">
+        <>
+        {/* Below md the table would hide its actions off to the right: each payment is a card instead, status and actions first. */}
+        <ul aria-label="Transactions" className="flex flex-col gap-3 md:hidden">
+          {list.items.map((t) => (
+            <li key={t.txref} className="rounded-lg border bg-card p-3 text-sm">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <span className="font-medium">{money(t.amount, t.currency)}</span>
+                <Badge variant={statusVariant(t.status)}>{t.status}</Badge>
+              </div>
+              {t.fee !== undefined && t.net !== undefined && t.amount > 0 && (
+                <div className="text-xs text-muted-foreground">fee {shortMoney(t.fee, t.currency)} · net {shortMoney(t.net, t.currency)}</div>
+              )}
+              <div className="mt-1 break-all">{t.customer.name} <span className="text-muted-foreground">{t.customer.email}</span></div>
+              <div className="text-xs text-muted-foreground">{when(t.createdAt)}{t.resourceID ? ` · ${names.get(t.resourceID) ?? t.resourceID}` : ''}</div>
+              <div className="mt-2 flex flex-wrap items-center gap-3">
+                <Link className="text-primary underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`} aria-label={`Details of ${t.txref}`}>Details</Link>
+                {t.status === 'succeeded' && t.amount > 0 && refundable(t) > 0 && (
+                  <Button size="sm" variant="outline" onClick={() => setRefunding(t)} aria-label={`Refund ${t.customer.name}, ${money(t.amount, t.currency)}`}>Refund</Button>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+        <Table aria-label="Transactions" className="hidden md:table">
           <TableHeader>
             <TableRow>
               <TableHead>Amount</TableHead>
@@ -96,11 +135,11 @@ export function TransactionsPage() {
                   <Badge variant={statusVariant(t.status)}>{t.status}</Badge>
                   {t.type === 'renewal' && <span className="ml-1 text-xs text-muted-foreground">renewal</span>}
                 </TableCell>
-                <TableCell>
+                <TableCell className="whitespace-normal">
                   <div>{t.customer.name}</div>
-                  <div className="text-xs text-muted-foreground">{t.customer.email}</div>
+                  <div className="text-xs break-all text-muted-foreground">{t.customer.email}</div>
                 </TableCell>
-                <TableCell>
+                <TableCell className="whitespace-normal">
                   {resourceLink(t.resourceID)
                     ? <Link className="underline-offset-4 hover:underline" to={resourceLink(t.resourceID)!}>{names.get(t.resourceID!) ?? t.resourceID}</Link>
                     : '—'}
@@ -111,8 +150,8 @@ export function TransactionsPage() {
                   )}
                 </TableCell>
                 <TableCell className="whitespace-nowrap">{when(t.createdAt)}</TableCell>
-                <TableCell>
-                  <div className="font-mono text-xs">{t.txref}</div>
+                <TableCell className="whitespace-normal">
+                  <Link className="block font-mono text-xs break-all text-primary underline-offset-4 hover:underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link>
                   <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(t.txref)}`}>
                     Events and deliveries
                   </Link>
@@ -132,6 +171,7 @@ export function TransactionsPage() {
             ))}
           </TableBody>
         </Table>
+        </>
       )}
       <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
       <RefundDialog transaction={refunding} onClose={() => setRefunding(null)} onDone={() => qc.invalidateQueries({ queryKey: ['list', path] })} />

@@ -1,8 +1,10 @@
 import { Outlet, type RouteObject } from 'react-router';
-import { CustomersPage } from './CustomersPage.tsx';
+import { lazyPage } from '@/lib/lazy-page';
 import { SectionTabs } from './parts.tsx';
-import { PayoutsPage } from './PayoutsPage.tsx';
-import { TransactionsPage } from './TransactionsPage.tsx';
+const CustomersPage = lazyPage(() => import('./CustomersPage.tsx'), 'CustomersPage');
+const PayoutsPage = lazyPage(() => import('./PayoutsPage.tsx'), 'PayoutsPage');
+const TransactionsPage = lazyPage(() => import('./TransactionsPage.tsx'), 'TransactionsPage');
+const TransactionPage = lazyPage(() => import('./TransactionPage.tsx'), 'TransactionPage');
 
 function MoneySection() {
   return (
@@ -27,4 +29,5 @@ export const moneyRoutes: RouteObject[] = [
       { path: 'payouts', element: <PayoutsPage /> },
     ],
   },
+  { path: 'transactions/:txref', element: <TransactionPage /> },
 ];
