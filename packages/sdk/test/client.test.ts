@@ -225,7 +225,18 @@ describe('the client against the real server', () => {
     assert.ok(Date.parse(moved.now) >= before + 2 * 86_400_000);
     const payouts = await client.payouts.list().toArray({ max: 10 });
     assert.ok(payouts.length >= 1, 'the course sold earlier was paid out');
-    assert.deepEqual(await client.payouts.get(payouts[0].id), payouts[0]);
+    // GET adds the payout's lines (payments, fees, refunds, affiliate commissions) to what the list shows.
+    const { lines, ...payout } = await client.payouts.get(payouts[0].id);
+    assert.deepEqual(payout, payouts[0]);
+    assert.ok(lines.length >= 1, 'the payout lists the payment it settled');
+  });
+
+  it('makes, lists, gets and changes an affiliate', async () => {
+    const affiliate = await client.affiliates.create({ name: 'Rita Inks', email: 'rita@example.com', code: `RITA${brandId.slice(-6).replace(/[^A-Za-z0-9]/g, 'x')}`, commissionPercent: 20 });
+    assert.equal(affiliate.commissionPercent, 20);
+    assert.ok((await client.affiliates.list().toArray({ max: 50 })).some((a) => a.id === affiliate.id));
+    assert.equal((await client.affiliates.get(affiliate.id)).code, affiliate.code);
+    assert.equal((await client.affiliates.update(affiliate.id, { commissionPercent: 25 })).commissionPercent, 25);
   });
 
   it('reads the outbox (the receipt of the course sold earlier) and changes the email settings', async () => {
