@@ -26,9 +26,8 @@ import { createDeliverer } from './delivery.ts';
  * when an answer frees room for an endpoint or brand that was at its limit, the source asks the
  * loop to run it again at once. An endpoint that never answered yet, or whose ready deliveries
  * waited so long they were given back (its receiver is slow or hangs), holds no more claims than
- * it has slots until it answers again,
- * so it holds only its own slots and does not churn claims. (Counted per worker: a claim that
- * counted every worker's deliveries halved the delivery rate.)
+ * it has slots until it answers again, so it holds only its own slots and does not churn claims.
+ * (Counted per worker: a claim that counted every worker's deliveries halved the delivery rate.)
  */
 export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'lookup' | 'secrets'>): WorkSource {
   const settings = deps.config.webhooks;
@@ -48,7 +47,7 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
   const perBrand = new Map<string, number>();
   const sendingToEndpoint = new Map<string, number>();
   const sendingForBrand = new Map<string, number>();
-  // Endpoints and brands whose receivers have answered since they last had a ready delivery go
+  // Endpoints and brands whose receivers have answered since their ready deliveries last went
   // back unsent: only those may hold ready deliveries beyond their in-flight cap, so a receiver
   // that hangs (or never answered yet) holds no more claims than it has slots.
   const flowingEndpoints = new Set<string>();
