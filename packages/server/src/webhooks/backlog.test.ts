@@ -38,8 +38,8 @@ async function until(what: string, fn: () => Promise<boolean>, timeoutMs: number
   }
 }
 
-async function receiver(status = 200) {
-  const rx = await startReceiver({ respond: () => ({ status }) });
+async function receiver(status = 200, delayMs = 0) {
+  const rx = await startReceiver({ respond: () => ({ status, ...(delayMs ? { delayMs } : {}) }) });
   cleanups.push(() => rx.close());
   return rx;
 }
@@ -163,16 +163,25 @@ describe('a backlog of 30,000 and more pending deliveries', { skip }, () => {
     workers[0].kill('SIGTERM');
     await once(workers[0], 'exit');
     assert.ok(Date.now() - started < 20_000, `stopped in ${Date.now() - started} ms`);
+    // The other worker stops too: left running, it would claim the next test's deliveries
+    // (with its own 30 s statement timeout) beside the worker that test watches.
+    if (workers[1].exitCode === null) {
+      workers[1].kill('SIGTERM');
+      await once(workers[1], 'exit');
+    }
   });
 
   it('a batch whose statement times out is written again one attempt at a time: nothing else is lost or sent twice', async () => {
     // Endpoint X's receiver fails, so recording its attempts updates X's failure streak; X's row
     // is locked by another transaction, so any statement holding an X attempt waits until the
-    // worker's 1 s statement timeout. Y's attempts ride in the same batches.
+    // worker's 1 s statement timeout. Y's attempts ride in the same batches: Y's receiver answers
+    // 200 ms after X's, while the first write holding an X attempt waits out its timeout, so they
+    // queue into the next batch with X's other attempt (were both of X's attempts each written
+    // alone, no batch would be written again in pieces, whatever the order of the answers).
     const brand = await createBrand(t.db);
     const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
     const x = await receiver(500);
-    const y = await receiver();
+    const y = await receiver(200, 200);
     const xId = (await registerEndpoint(t, key, x.url, ['member.removed'])).id;
     await registerEndpoint(t, key, y.url, ['member.joined']);
     const lock = openPostgres(t.url!, { searchPath: t.searchPath, max: 1 });
