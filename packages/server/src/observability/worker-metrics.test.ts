@@ -77,8 +77,10 @@ describe('metrics of a worker-only process', () => {
     const received = await rx.waitFor(2, 20_000);
     assert.ok(received.every((d) => d.verified));
     let text = '';
-    while (!/^webhook_deliveries_total\{outcome="succeeded"\} 2$/m.test(text)) {
-      assert.ok(Date.now() < deadline, `the worker's metrics never showed both deliveries:\n${text}`);
+    // The counter moves when a delivery is sent; the queue depth is read from the database at each
+    // scrape, so it reaches 0 once the attempts' records commit, a moment later.
+    while (!/^webhook_deliveries_total\{outcome="succeeded"\} 2$/m.test(text) || !/^webhook_delivery_queue_depth 0$/m.test(text)) {
+      assert.ok(Date.now() < deadline, `the worker's metrics never showed both deliveries sent and recorded:\n${text}`);
       text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       await new Promise((r) => setTimeout(r, 50));
     }
