@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { defaultDashboardDir } from '../dashboard/static.ts';
-import { startTestApp, type TestApp } from '../testing/app.ts';
-import { browserSkip, launchChromium } from '../testing/browser.ts';
+import type { Browser } from 'playwright-core';
+import type { TestApp } from '../testing/app.ts';
 import { cards, createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { freePort } from '../testing/processes.ts';
 import { addUserToBrand } from '../users/service.ts';
 import { bookBody, createCall } from './test-fixtures.ts';
+import { dashboardSkip, fitsAndShoot, signInToDashboard, startBrowserApp } from '../testing/dashboard-browser.ts';
 
 /**
  * Bookings in the dashboard, in a real Chromium (docs/bookings.md): the upcoming bookings of the
@@ -18,34 +14,16 @@ import { bookBody, createCall } from './test-fixtures.ts';
  * dashboard build and Chromium (skips without them outside CI). SCREENSHOT_DIR=… saves the page
  * at 1366 and 390 px wide.
  */
-const built = await readFile(join(defaultDashboardDir, 'index.html'), 'utf8').then(() => true, () => false);
-const skip = browserSkip || (!built && process.env.CI !== 'true' ? 'build the dashboard: npm run build -w packages/dashboard' : false);
-const shotDir = process.env.SCREENSHOT_DIR;
+const skip = dashboardSkip;
 
 let t: TestApp;
 let browser: Browser;
 let base: string;
 
-async function shots(page: Page, name: string) {
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(150);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-    if (shotDir) await page.screenshot({ path: join(shotDir, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
 describe('upcoming bookings in the dashboard', () => {
   before(async () => {
     if (skip) return;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ publicUrl: base });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchChromium();
-    if (shotDir) await mkdir(shotDir, { recursive: true });
+    ({ t, browser, base } = await startBrowserApp());
   });
   after(async () => {
     await browser?.close();
@@ -65,11 +43,7 @@ describe('upcoming bookings in the dashboard', () => {
     }
 
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, timezoneId: 'Europe/London', locale: 'en-GB' });
-    await page.goto(`${base}/dashboard/signin`);
-    await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: /sign in/i }).click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/dashboard/signin'));
+    await signInToDashboard(page, base, 'owner@example.com');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Bookings' }).click();
     await page.waitForURL(/\/dashboard\/bookings$/);
 
@@ -80,7 +54,7 @@ describe('upcoming bookings in the dashboard', () => {
     const texts = await rows.allInnerTexts();
     assert.match(texts[1], /Tue 8 Jun, 09:00–09:30[\s\S]*1:1 coaching call[\s\S]*Ada Lovelace/);
     assert.match(texts[2], /Wed 9 Jun, 09:30–10:00[\s\S]*Grace Hopper/);
-    await shots(page, 'dashboard-bookings');
+    await fitsAndShoot(page, 'dashboard-bookings');
 
     await rows.nth(1).getByRole('button', { name: 'Cancel' }).click();
     const dialog = page.getByRole('alertdialog');

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { defaultDashboardDir } from '../dashboard/static.ts';
-import { startTestApp, type TestApp } from '../testing/app.ts';
-import { browserSkip, launchChromium } from '../testing/browser.ts';
+import type { Browser } from 'playwright-core';
+import type { TestApp } from '../testing/app.ts';
 import { cards, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { freePort } from '../testing/processes.ts';
 import { addUserToBrand } from '../users/service.ts';
+import { dashboardSkip, fitsAndShoot, signInToDashboard, startBrowserApp } from '../testing/dashboard-browser.ts';
 
 /**
  * Coupons in a real Chromium: catalog → Discounts in the dashboard (create with an error beside
@@ -18,36 +14,16 @@ import { addUserToBrand } from '../users/service.ts';
  * Needs the dashboard build and Chromium (skips without them outside CI). SCREENSHOT_DIR=… saves
  * each page at 1366 and 390 px wide.
  */
-const built = await readFile(join(defaultDashboardDir, 'index.html'), 'utf8').then(() => true, () => false);
-const skip = browserSkip || (!built && process.env.CI !== 'true' ? 'build the dashboard: npm run build -w packages/dashboard' : false);
-const shotDir = process.env.SCREENSHOT_DIR;
+const skip = dashboardSkip;
 
 let t: TestApp;
 let browser: Browser;
 let base: string;
 
-async function shots(page: Page, name: string) {
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    // The form's sticky save bar sits at the end of the page in a full-page shot, not over the fields.
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await page.waitForTimeout(150);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-    if (shotDir) await page.screenshot({ path: join(shotDir, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
 describe('coupons in the browser', () => {
   before(async () => {
     if (skip) return;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ publicUrl: base });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchChromium();
-    if (shotDir) await mkdir(shotDir, { recursive: true });
+    ({ t, browser, base } = await startBrowserApp());
   });
   after(async () => {
     await browser?.close();
@@ -58,11 +34,7 @@ describe('coupons in the browser', () => {
     const { brand, ids, testKey } = await createBrandWithCatalog(t.db);
     await t.db.transaction((tx) => addUserToBrand(tx, { brandId: brand.id, email: 'owner@example.com', name: 'Owner', password: 'correct horse battery', role: 'owner' }));
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    await page.goto(`${base}/dashboard/signin`);
-    await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: /sign in/i }).click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/dashboard/signin'));
+    await signInToDashboard(page, base, 'owner@example.com');
 
     await page.goto(`${base}/dashboard/catalog/discounts`);
     await page.getByText('No coupons yet').waitFor();
@@ -75,7 +47,7 @@ describe('coupons in the browser', () => {
     const error = page.locator('#coupon-percent-error');
     await error.waitFor();
     assert.match(await error.innerText(), /100/, 'the percent is refused beside its field');
-    await shots(page, 'coupons-new-errors');
+    await fitsAndShoot(page, 'coupons-new-errors', { scrollToEnd: true });
     await page.getByLabel('Percent off').fill('20');
     await page.getByRole('button', { name: 'Create coupon' }).click();
     await page.waitForURL(/\/catalog\/discounts\/cpn_/);
@@ -92,7 +64,7 @@ describe('coupons in the browser', () => {
     await page.getByRole('cell', { name: 'grace@example.com' }).waitFor();
     assert.match(await page.getByText(/^1 of 100$/).innerText(), /1 of 100/);
     await page.getByText('USD 31.60').first().waitFor();
-    await shots(page, 'coupons-detail');
+    await fitsAndShoot(page, 'coupons-detail', { scrollToEnd: true });
 
     await page.getByLabel('Total uses').fill('50');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -106,7 +78,7 @@ describe('coupons in the browser', () => {
     const row = page.getByRole('row', { name: /SPRING20/ });
     await row.waitFor();
     assert.match(await row.innerText(), /20% off[\s\S]*1 \/ 50[\s\S]*archived/);
-    await shots(page, 'coupons-list');
+    await fitsAndShoot(page, 'coupons-list', { scrollToEnd: true });
     await page.close();
   });
 
@@ -126,18 +98,18 @@ describe('coupons in the browser', () => {
     const reason = page.locator('#coupon-error');
     await reason.waitFor();
     assert.match(await reason.innerText(), /Coupon "WINTER" does not exist/);
-    await shots(page, 'checkout-coupon-error');
+    await fitsAndShoot(page, 'checkout-coupon-error', { scrollToEnd: true });
 
     await page.getByLabel(/^Coupon/).fill('spring20');
     await page.getByRole('button', { name: 'Continue to payment' }).click();
     await page.waitForURL(/\/checkout\//);
     await page.getByText('Coupon SPRING20: 20% off').waitFor();
     assert.match(await page.locator('#total').innerText(), /31\.60 USD/);
-    await shots(page, 'checkout-coupon-summary');
+    await fitsAndShoot(page, 'checkout-coupon-summary', { scrollToEnd: true });
 
     await page.goto(`${url}?coupon=SPRING20`);
     await page.getByText('is taken off your order').waitFor();
-    await shots(page, 'checkout-coupon-preset');
+    await fitsAndShoot(page, 'checkout-coupon-preset', { scrollToEnd: true });
     assert.ok(brand.id);
     await page.close();
   });

@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { loadCatalog } from '../catalog/load.ts';
-import { startTestApp, type TestApp } from '../testing/app.ts';
-import { browserSkip, launchChromium } from '../testing/browser.ts';
+import type { TestApp } from '../testing/app.ts';
 import { createKey } from '../testing/factories.ts';
-import { freePort } from '../testing/processes.ts';
 import { createLink, submitCard } from '../testing/checkout-fixtures.ts';
-import { defaultDashboardDir } from './static.ts';
+import { dashboardSkip, fitsAndShoot, startBrowserApp } from '../testing/dashboard-browser.ts';
 
 /**
  * The dashboard's Affiliates pages (Catalog → Affiliates; docs/affiliates.md) and the payout
@@ -17,34 +13,16 @@ import { defaultDashboardDir } from './static.ts';
  * pages. Needs the dashboard build and Chromium (skips without them, except in CI).
  * SCREENSHOT_DIR=… saves each page at 1366 and 390 px.
  */
-const built = await readFile(join(defaultDashboardDir, 'index.html'), 'utf8').then(() => true, () => false);
-const skip = browserSkip || (!built && process.env.CI !== 'true' ? 'build the dashboard: npm run build -w packages/dashboard' : false);
-const shotDir = process.env.SCREENSHOT_DIR;
+const skip = dashboardSkip;
 
 let t: TestApp;
 let browser: Browser;
 let base: string;
 
-async function shots(page: Page, name: string) {
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(150);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-    if (shotDir) await page.screenshot({ path: join(shotDir, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
 describe('dashboard affiliates pages in a browser', () => {
   before(async () => {
     if (skip) return;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ publicUrl: base });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchChromium();
-    if (shotDir) await mkdir(shotDir, { recursive: true });
+    ({ t, browser, base } = await startBrowserApp());
   });
   after(async () => {
     await browser?.close();
@@ -74,7 +52,7 @@ describe('dashboard affiliates pages in a browser', () => {
     const codeError = page.locator('#aff-code-error');
     await codeError.waitFor();
     assert.equal(await page.locator('#aff-code').getAttribute('aria-invalid'), 'true');
-    await shots(page, 'catalog-affiliate-new-error');
+    await fitsAndShoot(page, 'catalog-affiliate-new-error');
     await page.getByLabel('Code').fill('RITA10');
     await page.getByRole('button', { name: 'Create affiliate' }).click();
     await page.waitForURL(/\/catalog\/affiliates\/aff_/);
@@ -96,7 +74,7 @@ describe('dashboard affiliates pages in a browser', () => {
     const text = await stats.textContent() ?? '';
     assert.match(text, /USD.*1.*10\.00.*1\.84/s);
     assert.match(text, /EUR.*1.*7\.35.*1\.34/s);
-    await shots(page, 'catalog-affiliate-detail');
+    await fitsAndShoot(page, 'catalog-affiliate-detail');
 
     await page.getByLabel('Commission (%)').fill('25');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -105,7 +83,7 @@ describe('dashboard affiliates pages in a browser', () => {
     const row = page.getByRole('row', { name: /Rita Inks/ });
     await row.waitFor();
     assert.match(await row.textContent() ?? '', /RITA10.*25%, renewals too.*2/s);
-    await shots(page, 'catalog-affiliates');
+    await fitsAndShoot(page, 'catalog-affiliates');
 
     // A payout run: the payments, their fees and (none yet, in their hold) commissions beside each net amount.
     assert.equal((await t.request({ method: 'POST', url: '/api/v1/test-clock/advance', key, payload: { by: '1d' } })).statusCode, 200);
@@ -113,7 +91,7 @@ describe('dashboard affiliates pages in a browser', () => {
     const usd = page.getByRole('row', { name: /USD/ });
     await usd.waitFor();
     assert.match(await usd.textContent() ?? '', /USD\s9\.20.*USD\s10\.00.*−USD\s0\.80/s);
-    await shots(page, 'money-payouts-lines');
+    await fitsAndShoot(page, 'money-payouts-lines');
 
     await page.goto(`${base}/dashboard/catalog/affiliates`);
     await row.getByRole('link', { name: 'Rita Inks' }).click();

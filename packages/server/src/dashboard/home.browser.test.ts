@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { newId } from '../ids.ts';
-import { startTestApp, type TestApp } from '../testing/app.ts';
-import { browserSkip, launchChromium } from '../testing/browser.ts';
+import type { TestApp } from '../testing/app.ts';
 import { createBrandWithCatalog, createKey, createMembership, createTransaction } from '../testing/factories.ts';
-import { freePort } from '../testing/processes.ts';
 import { addUserToBrand } from '../users/service.ts';
-import { defaultDashboardDir } from './static.ts';
+import { axeFindings, dashboardSkip, fitsAndShoot, shotDir, signInToDashboard, startBrowserApp } from '../testing/dashboard-browser.ts';
 
 /**
  * The home in a real Chromium against a real server (docs/dashboard-ui.md, "Home"): a new brand's
@@ -20,53 +15,20 @@ import { defaultDashboardDir } from './static.ts';
  * critical violation. Needs the dashboard build and Chromium (skips without them outside CI).
  * SCREENSHOT_DIR=… keeps both homes at 1366 and 390 px.
  */
-const built = existsSync(join(defaultDashboardDir, 'index.html'));
-const skip = browserSkip || (!built && process.env.CI !== 'true' ? 'build the dashboard: npm run build -w packages/dashboard (npm ci does it)' : false);
-const shotDir = process.env.SCREENSHOT_DIR;
+const skip = dashboardSkip;
 
 let t: TestApp;
 let browser: Browser;
 let base: string;
 
 async function signIn(page: Page, email: string) {
-  await page.goto(`${base}/dashboard/signin`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('correct horse battery');
-  await page.getByRole('button', { name: /sign in/i }).click();
+  await signInToDashboard(page, base, email);
   await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-}
-
-/** No sideways scrolling, and every link and button of the main content inside the viewport, at both widths. */
-async function fitsAndShoot(page: Page, name: string) {
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(150);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-    const outside = await page.evaluate(() => [...document.querySelectorAll('main a, main button')].flatMap((el) => {
-      const r = el.getBoundingClientRect();
-      return r.width > 0 && (r.left < 0 || r.right > window.innerWidth + 0.5) ? [`${el.textContent} (${Math.round(r.left)}–${Math.round(r.right)})`] : [];
-    }));
-    assert.deepEqual(outside, [], `${name} at ${width}px: actions off-screen`);
-    if (shotDir) await page.screenshot({ path: join(shotDir, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
-async function axeFindings(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}) ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('the dashboard home', { skip }, () => {
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ publicUrl: base });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchChromium();
-    if (shotDir) await mkdir(shotDir, { recursive: true });
+    ({ t, browser, base } = await startBrowserApp());
   });
   after(async () => {
     await browser?.close();
@@ -89,7 +51,7 @@ describe('the dashboard home', { skip }, () => {
     await checklist.getByText('0 of 6 done').waitFor();
     assert.equal(await checklist.getByText('Create a product (to do)').count(), 1);
     assert.deepEqual(await axeFindings(page), []);
-    await fitsAndShoot(page, 'dashboard-home-new');
+    await fitsAndShoot(page, 'dashboard-home-new', { actionsInView: true });
 
     // Make a product and a payment as the API would, then come back: two steps tick by themselves.
     const [{ brand_id: brandId }] = await t.db.query<{ brand_id: string }>('SELECT m.brand_id FROM brand_members m JOIN users u ON u.id = m.user_id WHERE u.email = $1', [email]);
@@ -133,7 +95,7 @@ describe('the dashboard home', { skip }, () => {
     assert.equal(await page.getByTestId('recent-sales').getByRole('listitem').count(), api.recentSales.length);
     assert.equal(await page.getByRole('region', { name: 'Get set up' }).count(), 1, 'payments are not live yet, so the checklist stays');
     assert.deepEqual(await axeFindings(page), []);
-    await fitsAndShoot(page, 'dashboard-home');
+    await fitsAndShoot(page, 'dashboard-home', { actionsInView: true });
 
     // On a phone the navigation is a Menu button that opens every page, each inside the screen.
     await page.setViewportSize({ width: 390, height: 844 });

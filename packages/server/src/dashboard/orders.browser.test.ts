@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { cards, courseBody, createLink, submitCard } from '../testing/checkout-fixtures.ts';
-import { startTestApp, type TestApp } from '../testing/app.ts';
-import { browserSkip, launchChromium } from '../testing/browser.ts';
+import type { TestApp } from '../testing/app.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { freePort } from '../testing/processes.ts';
 import { addUserToBrand } from '../users/service.ts';
-import { defaultDashboardDir } from './static.ts';
+import { axeFindings, dashboardSkip, fitsAndShoot, startBrowserApp } from '../testing/dashboard-browser.ts';
 
 /**
  * Money → Transactions as orders (issue 26), in a real Chromium against a real server: search by
@@ -20,44 +14,15 @@ import { defaultDashboardDir } from './static.ts';
  * payment by `?resourceID=`. Both pages fit 390 px with every action on screen, and axe finds no
  * moderate or worse violation. SCREENSHOT_DIR=… keeps them at 1366 and 390 px.
  */
-const built = existsSync(join(defaultDashboardDir, 'index.html'));
-const skip = browserSkip || (!built && process.env.CI !== 'true' ? 'build the dashboard: npm run build -w packages/dashboard (npm ci does it)' : false);
-const shotDir = process.env.SCREENSHOT_DIR;
+const skip = dashboardSkip;
 
 let t: TestApp;
 let browser: Browser;
 let base: string;
 
-async function fitsAndShoot(page: Page, name: string) {
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(150);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-    const outside = await page.evaluate(() => [...document.querySelectorAll('main a, main button, main select, main input')].flatMap((el) => {
-      const r = el.getBoundingClientRect();
-      return r.width > 0 && (r.left < 0 || r.right > window.innerWidth + 0.5) ? [`${el.textContent || el.id} (${Math.round(r.left)}–${Math.round(r.right)})`] : [];
-    }));
-    assert.deepEqual(outside, [], `${name} at ${width}px: actions off-screen`);
-    if (shotDir) await page.screenshot({ path: join(shotDir, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
-async function axeFindings(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}) ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 describe('orders in the dashboard', { skip }, () => {
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ publicUrl: base });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchChromium();
-    if (shotDir) await mkdir(shotDir, { recursive: true });
+    ({ t, browser, base } = await startBrowserApp());
   });
   after(async () => {
     await browser?.close();
@@ -99,7 +64,7 @@ describe('orders in the dashboard', { skip }, () => {
     assert.deepEqual(await axeFindings(page), []);
     await page.getByLabel('Status').selectOption('');
     await page.getByRole('row', { name: new RegExp(paid.txref) }).waitFor();
-    await fitsAndShoot(page, 'dashboard-transactions');
+    await fitsAndShoot(page, 'dashboard-transactions', { actionsInView: true });
 
     await page.getByRole('link', { name: paid.txref }).click();
     await page.getByRole('heading', { name: /39\.50 from Grace Hopper/ }).waitFor();
@@ -117,7 +82,7 @@ describe('orders in the dashboard', { skip }, () => {
     await timeline.getByText('Refund succeeded').waitFor();
     assert.equal(await page.getByTestId('net').textContent(), await fmt(paid.net - 5));
     assert.deepEqual(await axeFindings(page), []);
-    await fitsAndShoot(page, 'dashboard-transaction');
+    await fitsAndShoot(page, 'dashboard-transaction', { actionsInView: true });
 
     await page.getByRole('link', { name: 'Events and deliveries' }).click();
     await page.getByTestId('resource-filter').waitFor();

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { cards, courseBody, createLink, submitCard } from '../testing/checkout-fixtures.ts';
-import { startTestApp, type TestApp } from '../testing/app.ts';
-import { browserSkip, launchChromium } from '../testing/browser.ts';
+import type { TestApp } from '../testing/app.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { freePort } from '../testing/processes.ts';
 import { addUserToBrand } from '../users/service.ts';
-import { defaultDashboardDir } from './static.ts';
+import { dashboardSkip, fitsAndShoot, signInToDashboard, startBrowserApp } from '../testing/dashboard-browser.ts';
 
 /**
  * The Refund action on Money → Transactions in a real Chromium (docs/refunds.md): amount, reason,
@@ -17,34 +14,16 @@ import { defaultDashboardDir } from './static.ts';
  * Needs the dashboard build and Chromium (skips without them outside CI). SCREENSHOT_DIR=… saves
  * the dialog and the list at 1366 and 390 px wide.
  */
-const built = await readFile(join(defaultDashboardDir, 'index.html'), 'utf8').then(() => true, () => false);
-const skip = browserSkip || (!built && process.env.CI !== 'true' ? 'build the dashboard: npm run build -w packages/dashboard' : false);
-const shotDir = process.env.SCREENSHOT_DIR;
+const skip = dashboardSkip;
 
 let t: TestApp;
 let browser: Browser;
 let base: string;
 
-async function shots(page: Page, name: string) {
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(150);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-    if (shotDir) await page.screenshot({ path: join(shotDir, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
 describe('refunding from the dashboard', () => {
   before(async () => {
     if (skip) return;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ publicUrl: base });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchChromium();
-    if (shotDir) await mkdir(shotDir, { recursive: true });
+    ({ t, browser, base } = await startBrowserApp());
   });
   after(async () => {
     await browser?.close();
@@ -59,11 +38,7 @@ describe('refunding from the dashboard', () => {
     const [txn] = (await t.request({ method: 'GET', url: '/api/v1/transactions', key: testKey })).json().data.items;
 
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
-    await page.goto(`${base}/dashboard/signin`);
-    await page.getByLabel('Email').fill('owner@example.com');
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: /sign in/i }).click();
-    await page.waitForURL((u) => !u.pathname.startsWith('/dashboard/signin'));
+    await signInToDashboard(page, base, 'owner@example.com');
 
     await page.goto(`${base}/dashboard/money`);
     const row = page.getByRole('row', { name: new RegExp(txn.txref) });
@@ -78,14 +53,14 @@ describe('refunding from the dashboard', () => {
     await dialog.getByLabel(/^Amount/).fill('10');
     assert.equal(await dialog.getByRole('checkbox', { name: 'End the access it bought' }).getAttribute('aria-checked'), 'false', 'a partial refund keeps access by default');
     await dialog.getByLabel('Reason (optional)').fill('Late delivery');
-    await shots(page, 'money-refund-form');
+    await fitsAndShoot(page, 'money-refund-form');
     await dialog.getByRole('button', { name: 'Review refund' }).click();
     await dialog.getByRole('heading', { name: /Give .*10\.00 back\?/ }).waitFor();
-    await shots(page, 'money-refund-confirm');
+    await fitsAndShoot(page, 'money-refund-confirm');
     await dialog.getByRole('button', { name: /^Refund .*10\.00/ }).click();
     await row.getByText(/10\.00 refunded/).waitFor();
     await row.getByText(/fee \$2\.28 · net \$27\.22/).waitFor();
-    await shots(page, 'money-refunded');
+    await fitsAndShoot(page, 'money-refunded');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const [header, line] = (await readFile(await download.path())).toString('utf8').replace(/^\uFEFF/, '').split('\r\n');
     // The attribution columns (utmRef, adClickID, adType) came after these; a link made through the API has none.
