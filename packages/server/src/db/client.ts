@@ -235,9 +235,18 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
       client.on('error', onError);
       try {
         await client.query('BEGIN');
+        // One connection answers one statement at a time: a service that sends two at once
+        // (Promise.all over reads) has them queued here, in order, rather than by pg's
+        // deprecated internal queue ("client.query() when the client is already executing a query").
+        let previous: Promise<unknown> = Promise.resolve();
+        const inTurn = <R>(send: () => Promise<R>): Promise<R> => {
+          const next = previous.then(send, send);
+          previous = next.catch(() => {});
+          return next;
+        };
         const tx: Queryable = {
-          query: (sql, params, name) => run(client, sql, params, name),
-          exec: async (sql) => { await client.query(sql); },
+          query: (sql, params, name) => inTurn(() => run(client, sql, params, name)),
+          exec: (sql) => inTurn(async () => { await client.query(sql); }),
         };
         const result = await fn(tx);
         await client.query('COMMIT');

@@ -20,7 +20,9 @@ export function lingerAfterRefusedBody(req: FastifyRequest, reply: FastifyReply)
   reply.removeHeader('connection');
   const raw = req.raw;
   const socket = raw.socket as (typeof raw.socket | null);
-  if (!socket || raw.complete) return; // app.inject has no socket; a body already read needs nothing
+  // app.inject's requests have no socket, or a stand-in that cannot be destroyed (nothing to
+  // linger on there); a body already read needs nothing.
+  if (!socket || typeof socket.destroy !== 'function' || raw.complete) return;
   const startBytes = socket.bytesRead;
   const started = performance.now();
   const check = setInterval(() => {
