@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
@@ -76,7 +76,7 @@ describe('customers and subscriptions in the dashboard', { skip }, () => {
     assert.deepEqual(grace.lifetimeValue.map((v: any) => [v.currency, v.amount]), [['JPY', 1000], ['USD', 10]]);
     const [graceTxn] = (await t.request({ method: 'GET', url: '/api/v1/transactions?q=grace@example.com&limit=1', key: b.key })).json().data.items;
 
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
     const page = await context.newPage();
     await page.goto(`${base}/dashboard/signin`);
     await page.getByLabel('Email').fill('people@example.com');
@@ -94,6 +94,12 @@ describe('customers and subscriptions in the dashboard', { skip }, () => {
     await table.getByRole('row').nth(2).waitFor({ state: 'detached' });
     assert.match(page.url(), /q=GRACE/, 'the search is in the address');
     assert.deepEqual(await axeFindings(page), []);
+    // The export is the filtered list, every page of it, with lifetime value per currency in one cell.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').trim().split('\r\n');
+    assert.equal(csv.length, 2, 'a header and Grace');
+    assert.match(csv[0], /^id,name,email,status,firstSeenAt,lastActivityAt,lifetimeValue,/);
+    assert.match(csv[1], new RegExp(`^${grace.id},Grace Hopper,grace@example.com,active,.*,1000 JPY; 10 USD,2,2,0,$`));
     await fitsAndShoot(page, 'dashboard-customers');
 
     await table.getByRole('link', { name: 'Grace Hopper' }).click();
