@@ -7,6 +7,7 @@ import { Events, Imports } from './resources/events.ts';
 import { Products } from './resources/products.ts';
 import { Transactions } from './resources/transactions.ts';
 import { Metrics } from './resources/metrics.ts';
+import { Customers, Subscriptions } from './resources/customers.ts';
 import { Webhooks } from './resources/webhooks.ts';
 import { TestHelpers } from './resources/test-helpers.ts';
 import { BrandProfile, CheckoutLinks } from './resources/storefront.ts';
@@ -47,6 +48,10 @@ export class Client {
   readonly customerSessions: CustomerSessions;
   /** The numbers of the dashboard's home: revenue per currency, MRR, new members, failed renewals. */
   readonly metrics: Metrics;
+  /** Everyone who bought or joined, one per email (docs/customers.md). */
+  readonly customers: Customers;
+  /** Subscriptions with next renewal and MRR (docs/subscriptions.md). */
+  readonly subscriptions: Subscriptions;
   readonly #r: Requester;
 
   constructor(options: ClientOptions) {
@@ -71,6 +76,8 @@ export class Client {
     this.bookings = new Bookings(this.#r);
     this.customerSessions = new CustomerSessions(this.#r);
     this.metrics = new Metrics(this.#r);
+    this.customers = new Customers(this.#r);
+    this.subscriptions = new Subscriptions(this.#r);
   }
 
   /** The API's address, `…/api/v1`. */

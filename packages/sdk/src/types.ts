@@ -77,6 +77,12 @@ export type Availability = Schemas['Availability'];
 export type ProductAvailability = Schemas['ProductAvailability'];
 export type Slot = Schemas['Slot'];
 export type Booking = Schemas['Booking'];
+/** One person who bought or joined (GET /customers), one per email in a mode. */
+export type Customer = Schemas['Customer'];
+/** GET /customers/{id}: the customer with memberships, subscriptions, transactions and emails sent. */
+export type CustomerDetail = Schemas['CustomerDetail'];
+/** One subscription as GET /subscriptions lists it (state, next renewal, MRR, customer). */
+export type SubscriptionSummary = Schemas['SubscriptionSummary'];
 
 /** A webhook delivery body, discriminated on `type`: `if (event.type === 'transaction.succeeded') event.data.txref`. */
 export type WebhookEvent = Schemas['WebhookEvent'];
@@ -89,6 +95,10 @@ export type ListParams = QueryParams<'listProducts'>;
 export type MemberListParams = QueryParams<'listHubMembers'>;
 /** A product's customers: page, plus `email` (exact, ignoring case) and `status` (default `active`) filters. */
 export type CustomerListParams = QueryParams<'listProductCustomers'>;
+/** GET /customers: page, plus `q`, `product`, `hub`, `status` and `consent` filters. */
+export type CustomerSearchParams = QueryParams<'listCustomers'>;
+/** GET /subscriptions: page, plus `status` (active, past_due, cancelling, ended), `product`, `hub`, `tier` and `customer`. */
+export type SubscriptionListParams = QueryParams<'listSubscriptions'>;
 /** GET /transactions' page and filters (status, resourceID, createdFrom, createdBefore, q). */
 export type TransactionListParams = QueryParams<'listTransactions'>;
 export type TransactionTotalsParams = QueryParams<'getTransactionTotals'>;

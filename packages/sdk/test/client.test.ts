@@ -138,6 +138,13 @@ describe('the client against the real server', () => {
 
     const customers = await client.products.customers.list(ids['brush-course']).toArray({ max: 10 });
     assert.ok(customers.some((c) => c.email === 'ada@example.com'));
+    // Everyone who bought, one per email, and their page with this payment on it.
+    const [ada] = (await client.customers.list({ q: 'ADA@example' })).items;
+    assert.equal(ada?.email, 'ada@example.com');
+    assert.ok(ada.lifetimeValue.some((v) => v.currency === 'USD' && v.amount > 0));
+    assert.ok((await client.customers.get(ada.id)).transactions.some((x) => x.txref === txn.txref));
+    const subscriptions = await client.subscriptions.list({ status: 'active' }).toArray({ max: 100 });
+    assert.ok(subscriptions.every((s) => s.state === 'active'));
 
     // Test mode pays from code too, through the same flow (testHelpers).
     const another = await client.paymentLinks.create(courseBody(ids) as any);

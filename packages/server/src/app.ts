@@ -40,6 +40,7 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 import { payoutRoutes } from './payouts/routes.ts';
 import { dashboardSetupRoutes, metricsRoutes } from './metrics/routes.ts';
+import { customerRoutes } from './customers/routes.ts';
 import { mailRoutes } from './mail/routes.ts';
 import { invoiceRoutes } from './invoices/routes.ts';
 import { clockRoutes } from './test-clock/routes.ts';
@@ -183,6 +184,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     affiliateRoutes(v1, deps);
     bookingRoutes(v1, deps);
     metricsRoutes(v1, deps);
+    customerRoutes(v1, deps);
   }, { prefix: '/api/v1' });
 
   await app.register(async (dashboard) => {

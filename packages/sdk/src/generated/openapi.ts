@@ -312,6 +312,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List customers
+         * @description Our addition (docs/customers.md). Everyone who holds a membership (of a product or a hub) or made a paid transaction in the key's mode, one entry per email (ignoring case), newest first by when they were first seen: lifetime value per currency (never added together), counts and marketing consent. Filters, all optional and combined: `q` (part of the name or email), `product`, `hub`, `status` and `consent`.
+         *
+         *     Scope: `customers:read`.
+         */
+        get: operations["listCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a customer
+         * @description Our addition (docs/customers.md). The customer with every membership and subscription, their newest 100 transactions and the newest 50 emails sent to them, in the key's mode. 404 for an id of another brand or mode.
+         *
+         *     Scope: `customers:read`.
+         */
+        get: operations["getCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/email-settings": {
         parameters: {
             query?: never;
@@ -923,6 +967,28 @@ export interface paths {
          *     Scope: `products:write`.
          */
         put: operations["uploadItemFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List subscriptions
+         * @description Our addition (docs/subscriptions.md). The subscriptions of the key's mode, newest first, each with its customer, next renewal and monthly recurring revenue. Filters, all optional and combined: `status` (the `state`: active, past_due, cancelling, ended), `product`, `hub`, `tier` and `customer`. Cancel or resume one through its `membershipID`.
+         *
+         *     Scope: `customers:read`.
+         */
+        get: operations["listSubscriptions"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2225,6 +2291,163 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "cus_3f2a9c0d4b5e6f708192a3b4c5d6e7f8",
+         *       "name": "Ada Lovelace",
+         *       "email": "ada@example.com",
+         *       "status": "active",
+         *       "firstSeenAt": "2026-10-02T09:15:00.000Z",
+         *       "lastActivityAt": "2026-11-24T18:03:00.000Z",
+         *       "lifetimeValue": [
+         *         {
+         *           "currency": "USD",
+         *           "paid": 59.5,
+         *           "refunded": 10,
+         *           "amount": 49.5
+         *         }
+         *       ],
+         *       "counts": {
+         *         "purchases": 2,
+         *         "memberships": 2,
+         *         "activeMemberships": 1,
+         *         "activeSubscriptions": 1
+         *       },
+         *       "productIDs": [
+         *         "prod_01jd…"
+         *       ],
+         *       "hubIDs": [
+         *         "hub_01jd…"
+         *       ],
+         *       "receiveEmails": true
+         *     }
+         */
+        Customer: {
+            counts: {
+                activeMemberships: number;
+                /** @description Subscriptions `active` (cancelling ones included) or `past_due`. */
+                activeSubscriptions: number;
+                /** @description Memberships of products and hubs, whatever their status. */
+                memberships: number;
+                /** @description Paid (succeeded, refunded since or not) transactions of type `purchase`; renewals are not counted. */
+                purchases: number;
+            };
+            /** @description The email as given most recently; people are told apart by it, ignoring case. */
+            email: string;
+            /**
+             * Format: date-time
+             * @description Their first membership or paid transaction.
+             */
+            firstSeenAt: string;
+            /** @description The hubs they hold a membership of (any status). */
+            hubIDs: string[];
+            /** @description `cus_` and a digest of the brand, the mode and the email in lower case: the same person keeps it, and it names no table row (docs/customers.md). */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Their latest payment, or change to one of their memberships.
+             */
+            lastActivityAt: string;
+            /** @description Per currency, sorted by code; empty for people who only joined for free. */
+            lifetimeValue: {
+                /** @description The lifetime value: `paid` − `refunded`. */
+                amount: number;
+                /** @description ISO 4217 code. Currencies are never added together. */
+                currency: string;
+                /** @description What the person's paid purchases and renewals took in this currency, as a decimal. */
+                paid: number;
+                /** @description What refunds that succeeded gave back of them. */
+                refunded: number;
+            }[];
+            /** @description The name given most recently. */
+            name: string;
+            /** @description The products they hold a membership of (any status). */
+            productIDs: string[];
+            /** @description Marketing consent: true when one of their checkouts ticked the email opt-in; absent when never asked. */
+            receiveEmails?: boolean;
+            /** @description `active` while the person holds an active membership or a running (active or past-due) subscription; `ended` otherwise. */
+            status: "active" | "ended";
+        };
+        CustomerDetail: {
+            counts: {
+                activeMemberships: number;
+                /** @description Subscriptions `active` (cancelling ones included) or `past_due`. */
+                activeSubscriptions: number;
+                /** @description Memberships of products and hubs, whatever their status. */
+                memberships: number;
+                /** @description Paid (succeeded, refunded since or not) transactions of type `purchase`; renewals are not counted. */
+                purchases: number;
+            };
+            /** @description The email as given most recently; people are told apart by it, ignoring case. */
+            email: string;
+            /** @description The newest 50 emails sent (or queued) to their address in this mode, newest first. */
+            emails: components["schemas"]["EmailSummary"][];
+            /**
+             * Format: date-time
+             * @description Their first membership or paid transaction.
+             */
+            firstSeenAt: string;
+            /** @description The hubs they hold a membership of (any status). */
+            hubIDs: string[];
+            /** @description `cus_` and a digest of the brand, the mode and the email in lower case: the same person keeps it, and it names no table row (docs/customers.md). */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Their latest payment, or change to one of their memberships.
+             */
+            lastActivityAt: string;
+            /** @description Per currency, sorted by code; empty for people who only joined for free. */
+            lifetimeValue: {
+                /** @description The lifetime value: `paid` − `refunded`. */
+                amount: number;
+                /** @description ISO 4217 code. Currencies are never added together. */
+                currency: string;
+                /** @description What the person's paid purchases and renewals took in this currency, as a decimal. */
+                paid: number;
+                /** @description What refunds that succeeded gave back of them. */
+                refunded: number;
+            }[];
+            /** @description Every membership, newest first. */
+            memberships: {
+                email: string;
+                /** @description The hub, for hub memberships. */
+                hubID?: string;
+                /** Format: date-time */
+                joinedAt: string;
+                membershipId: string;
+                name: string;
+                /** @description Present when the person gave one. */
+                phone?: string;
+                /** @description The tier id the membership is on. */
+                plan?: string;
+                /** @description The product, for a product's customer (a hub membership has `hubID`). */
+                productID?: string;
+                /** @description Our addition: the marketing consent the person gave at checkout (the `receive_emails` opt-in); absent when never asked. */
+                receiveEmails?: boolean;
+                /** @description `active`, `expired`, `removed` or `cancelled`. */
+                status: string;
+                subscription?: components["schemas"]["Subscription"];
+                /**
+                 * Format: date-time
+                 * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
+                 */
+                updatedAt: string;
+                /** @description Our addition: 1 when created, plus one for every change. Of two copies of the same object, the one with the higher version is newer; discard an event whose object version is not above the one you hold. */
+                version: number;
+            }[];
+            /** @description The name given most recently. */
+            name: string;
+            /** @description The products they hold a membership of (any status). */
+            productIDs: string[];
+            /** @description Marketing consent: true when one of their checkouts ticked the email opt-in; absent when never asked. */
+            receiveEmails?: boolean;
+            /** @description `active` while the person holds an active membership or a running (active or past-due) subscription; `ended` otherwise. */
+            status: "active" | "ended";
+            /** @description Every subscription, newest first. */
+            subscriptions: components["schemas"]["SubscriptionSummary"][];
+            /** @description Their newest 100 transactions (every status), newest first; GET /transactions?q=<email> has the rest. */
+            transactions: components["schemas"]["Transaction"][];
+        };
+        /**
+         * @example {
          *       "url": "https://pay.example.com/portal/inkwell/enter?token=q8W3xK2v…",
          *       "email": "ada@example.com",
          *       "expiresAt": "2026-11-25T14:18:00.000Z",
@@ -3128,6 +3351,75 @@ export interface components {
              * @enum {string}
              */
             type: "subscription.renewed";
+        };
+        /**
+         * @example {
+         *       "id": "sub_01jd…",
+         *       "membershipID": "mem_01jd…",
+         *       "state": "active",
+         *       "status": "active",
+         *       "productID": "prod_01jd…",
+         *       "tierID": "tier_01jd…",
+         *       "amount": 10,
+         *       "currency": "USD",
+         *       "periodic": "monthly",
+         *       "interval": 1,
+         *       "count": 0,
+         *       "mrr": 10,
+         *       "nextRenewalAt": "2026-12-24T09:00:00.000Z",
+         *       "currentPeriodEnd": "2026-12-24T09:00:00.000Z",
+         *       "failedAttempts": 0,
+         *       "startedAt": "2026-10-24T09:00:00.000Z",
+         *       "customer": {
+         *         "id": "cus_3f2a9c0d4b5e6f708192a3b4c5d6e7f8",
+         *         "name": "Ada Lovelace",
+         *         "email": "ada@example.com"
+         *       }
+         *     }
+         */
+        SubscriptionSummary: {
+            /** @description What each renewal charges, as a decimal. */
+            amount: number;
+            /** @description Billing periods agreed; 0 renews until cancelled. */
+            count: number;
+            currency: string;
+            /** Format: date-time */
+            currentPeriodEnd: string;
+            customer: {
+                email: string;
+                /** @description The customer (`cus_…`, GET /customers/{id}). */
+                id: string;
+                name: string;
+            };
+            /** Format: date-time */
+            endedAt?: string;
+            /** @description Charges tried and failed since the period ended (past due). */
+            failedAttempts: number;
+            /** @description The hub, for a hub membership's subscription. */
+            hubID?: string;
+            /** @description `sub_…` */
+            id: string;
+            /** @description Billed every `interval` `periodic` periods (2 and monthly: every 2 months). */
+            interval: number;
+            /** @description The membership it pays for: POST /memberships/{id}/cancel and /resume act on it. */
+            membershipID: string;
+            /** @description Its monthly recurring revenue in `currency`: `amount` brought to a month (yearly ÷ 12, weekly × 52 ÷ 12, daily × 365 ÷ 12, each ÷ `interval`), rounded to the currency's minor unit; 0 unless `active` or `past_due` (a cancelling one will not renew). */
+            mrr: number;
+            /**
+             * Format: date-time
+             * @description When it is next charged; absent once nothing more will be billed.
+             */
+            nextRenewalAt?: string;
+            periodic: "daily" | "weekly" | "monthly" | "yearly";
+            /** @description The product, for a product's subscription. */
+            productID?: string;
+            /** Format: date-time */
+            startedAt: string;
+            /** @description `active` (renewing), `cancelling` (paid up, ends at the period end), `past_due` (a renewal failed and is retried) or `ended` (`status` says how). */
+            state: "active" | "past_due" | "cancelling" | "ended";
+            /** @description `active`, `past_due` (a renewal failed and is being retried), `cancelled`, `expired` or `completed` (every one of `count` periods paid). */
+            status: "active" | "past_due" | "cancelled" | "expired" | "completed";
+            tierID: string;
         };
         TestClock: {
             /**
@@ -4569,6 +4861,84 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listCustomers: {
+        parameters: {
+            query?: {
+                /** @description `true`: only people who agreed to marketing email; `false`: only those who did not or were never asked. */
+                consent?: boolean;
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Only people holding a membership (any status) of this hub id. */
+                hub?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Only people holding a membership (any status) of this product id. */
+                product?: string;
+                /** @description Part of the name or email, ignoring case. */
+                q?: string;
+                /** @description Only customers in this status (see `status`). */
+                status?: "active" | "ended";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List customers */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            hasMore: boolean;
+                            items: components["schemas"]["Customer"][];
+                            /** @description Pass as `cursor` to get the next page; an empty string on the last page. */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer id (`cus_…`, from GET /customers). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a customer */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CustomerDetail"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
         };
     };
@@ -6043,6 +6413,53 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Only this customer's (`cus_…`). */
+                customer?: string;
+                /** @description Only those paying for a membership of this hub id. */
+                hub?: string;
+                /** @description Page size, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description Only those paying for this product id. */
+                product?: string;
+                /** @description Only subscriptions in this `state`: active, past_due, cancelling or ended. */
+                status?: "active" | "past_due" | "cancelling" | "ended";
+                /** @description Only those on this tier id. */
+                tier?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List subscriptions */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            hasMore: boolean;
+                            items: components["schemas"]["SubscriptionSummary"][];
+                            /** @description Pass as `cursor` to get the next page; an empty string on the last page. */
+                            nextCursor: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
         };
     };

@@ -29,6 +29,8 @@ export const tags = [
   { name: 'Hub members', description: 'Members of a membership hub, whatever their status.' },
   { name: 'Checkout', description: 'Payment links to the hosted checkout, and re-checking a payment. Guide: [Checkout](/docs/guides/checkout).' },
   { name: 'Affiliates', description: 'Our addition: people who earn a commission on the sales they bring, and what they earned. Guide: [Affiliates](/docs/guides/affiliates).' },
+  { name: 'Customers', description: 'Our addition: everyone who bought or joined, one entry per email, with lifetime value per currency and everything they hold. Guide: [Customers](/docs/guides/customers).' },
+  { name: 'Subscriptions', description: 'Our addition: the recurring side of memberships, with next renewal and monthly recurring revenue. Guide: [Subscriptions](/docs/guides/subscriptions).' },
   { name: 'Transactions', description: 'Payment attempts of the key\'s mode.' },
   { name: 'Coupons', description: 'Our addition: discount codes buyers type at checkout, with their caps, scope and the revenue they brought. Guide: [Coupons](/docs/guides/coupons).' },
   { name: 'Imports', description: 'Bulk imports of hub members and product customers, and their progress. Guide: [Imports](/docs/guides/imports).' },

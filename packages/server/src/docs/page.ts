@@ -74,6 +74,7 @@ export const guides = {
   reference: 'Examples and docs for agents',
   coupons: 'Coupons',
   affiliates: 'Affiliates',
+  customers: 'Customers',
 } as const;
 
 export type GuideName = keyof typeof guides;

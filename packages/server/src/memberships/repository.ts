@@ -280,3 +280,11 @@ export async function newPeople(db: Queryable, brandId: string, mode: Mode, wind
   );
   return rows.map((r) => r.people);
 }
+
+/** Every membership of one person (a lower-cased email) in a mode, newest first: their customer page. */
+export function membershipsOfPerson(db: Queryable, brandId: string, mode: Mode, person: string) {
+  return db.query<MembershipRow>(
+    'SELECT * FROM memberships WHERE brand_id = $1 AND mode = $2 AND lower(email) = $3 ORDER BY created_at DESC, id DESC',
+    [brandId, mode, person],
+  );
+}

@@ -4,7 +4,7 @@ import { findProfile } from '../brands/repository.ts';
 import { newPeople } from '../memberships/repository.ts';
 import { toMajor } from '../money.ts';
 import { pastDueSubscriptions, runningSubscriptions } from '../subscriptions/repository.ts';
-import type { Periodic } from '../subscriptions/periods.ts';
+import { monthsPerPeriod as perMonth } from '../subscriptions/periods.ts';
 import { refundsByDay } from '../transactions/refunds-repository.ts';
 import { recentSales, salesByDay } from '../transactions/repository.ts';
 import { renderTransaction, type FeeSettings } from '../transactions/service.ts';
@@ -14,8 +14,6 @@ import type { MetricsSummary, RevenuePeriod } from './schemas.ts';
 const daysShown = 30;
 const listed = 10;
 
-/** A subscription's amount per month, before its interval: what one period is worth in months' terms. */
-const perMonth: Record<Periodic, number> = { daily: 365 / 12, weekly: 52 / 12, monthly: 1, yearly: 1 / 12 };
 
 /**
  * The home's numbers (GET /metrics/summary), all read from the service's own records of the

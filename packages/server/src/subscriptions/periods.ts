@@ -36,3 +36,6 @@ export function everyPeriod(periodic: Periodic, interval: number): string {
   const [one, many] = units[periodic];
   return interval === 1 ? `every ${one}` : `every ${interval} ${many}`;
 }
+
+/** How many months one period is, before its interval: a subscription's amount × this ÷ interval is its monthly recurring revenue. */
+export const monthsPerPeriod: Record<Periodic, number> = { daily: 365 / 12, weekly: 52 / 12, monthly: 1, yearly: 1 / 12 };

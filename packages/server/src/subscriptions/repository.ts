@@ -2,6 +2,8 @@ import type { Queryable } from '../db/client.ts';
 import type { Mode } from '../auth/principal.ts';
 import { bumpVersionSql } from '../object-version.ts';
 import { notAdvancingSql, rowNowSql } from '../clock/repository.ts';
+import type { PageRequest } from '../db/paging.ts';
+import { customerIdSql } from '../customers/id.ts';
 import type { Periodic } from './periods.ts';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'cancelled' | 'expired' | 'completed';
@@ -161,5 +163,49 @@ export function pastDueSubscriptions(db: Queryable, brandId: string, mode: Mode,
     `SELECT * FROM subscriptions WHERE brand_id = $1 AND mode = $2 AND status = 'past_due'
      ORDER BY current_period_end, id LIMIT $3`,
     [brandId, mode, limit],
+  );
+}
+
+/** A subscription as the list shows it: with what its membership is of, and its customer's id. */
+export type SubscriptionListRow = SubscriptionRow & { product_id: string | null; hub_id: string | null; customer_id: string };
+
+export interface SubscriptionFilter {
+  state?: 'active' | 'past_due' | 'cancelling' | 'ended';
+  product?: string;
+  hub?: string;
+  tier?: string;
+  /** A customer id (`cus_…`). */
+  customer?: string;
+  /** A lower-cased email: one person's (GET /customers/{id}). */
+  person?: string;
+}
+
+const stateSql = {
+  active: 's.status = \'active\' AND NOT s.cancel_at_period_end',
+  cancelling: 's.status = \'active\' AND s.cancel_at_period_end',
+  past_due: 's.status = \'past_due\'',
+  ended: 's.status IN (\'cancelled\', \'expired\', \'completed\')',
+};
+
+/** GET /subscriptions: a brand's subscriptions of one mode, newest first, with the filter. */
+export function listSubscriptions(db: Queryable, brandId: string, mode: Mode, filter: SubscriptionFilter, page: PageRequest) {
+  const params: unknown[] = [brandId, mode, page.limit + 1];
+  const param = (value: unknown) => { params.push(value); return `$${params.length}`; };
+  const where: string[] = [];
+  if (filter.state !== undefined) where.push(stateSql[filter.state]);
+  if (filter.product !== undefined) where.push(`m.product_id = ${param(filter.product)}`);
+  if (filter.hub !== undefined) where.push(`m.hub_id = ${param(filter.hub)}`);
+  if (filter.tier !== undefined) where.push(`s.tier_id = ${param(filter.tier)}`);
+  if (filter.customer !== undefined) where.push(`${customerIdSql('s.brand_id', 's.mode', 's.customer_email')} = ${param(filter.customer)}`);
+  if (filter.person !== undefined) where.push(`lower(s.customer_email) = ${param(filter.person)}`);
+  if (page.after) where.push(`(s.created_at, s.id) < (${param(page.after.createdAt)}, ${param(page.after.id)})`);
+  return db.query<SubscriptionListRow>(
+    `SELECT s.*, m.product_id, m.hub_id, ${customerIdSql('s.brand_id', 's.mode', 's.customer_email')} AS customer_id
+     FROM subscriptions s
+     LEFT JOIN memberships m ON m.brand_id = s.brand_id AND m.id = s.membership_id
+     WHERE s.brand_id = $1 AND s.mode = $2 ${where.map((w) => `AND ${w}`).join(' ')}
+     ORDER BY s.created_at DESC, s.id DESC
+     LIMIT $3`,
+    params,
   );
 }

@@ -3,15 +3,29 @@ import type { Db } from '../db/client.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
-import { Envelope } from '../http/envelope.ts';
+import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { write, writeFlow } from '../http/idempotency.ts';
 import { Membership } from '../memberships/schemas.ts';
-import { CancelBody } from './schemas.ts';
+import { CancelBody, SubscriptionListQuery, SubscriptionSummary } from './schemas.ts';
+import { listSubscriptions } from './list.ts';
 import { endMembershipWithProvider } from './flows.ts';
 import { resumeMembership } from './service.ts';
 
 /** Our additions for ending memberships (docs/subscriptions.md): cancel (now or at period end) and remove a hub member. */
 export function subscriptionRoutes(app: App, { db, payments }: { db: Db; payments: PaymentProviders }) {
+  app.get('/subscriptions', {
+    schema: {
+      summary: 'List subscriptions',
+      description: 'Our addition (docs/subscriptions.md). The subscriptions of the key\'s mode, newest first, each with its customer, '
+        + 'next renewal and monthly recurring revenue. Filters, all optional and combined: `status` (the `state`: active, past_due, '
+        + 'cancelling, ended), `product`, `hub`, `tier` and `customer`. Cancel or resume one through its `membershipID`.',
+      tags: ['Subscriptions'],
+      querystring: SubscriptionListQuery,
+      response: { 200: Envelope(ListOf(SubscriptionSummary)) },
+    },
+    config: { auth: { scope: 'customers:read' } },
+  }, async (req) => ok('Subscriptions retrieved', await listSubscriptions(db, principalOf(req), req.query)));
+
   app.post('/memberships/:id/cancel', {
     schema: {
       summary: 'Cancel a membership',

@@ -286,3 +286,12 @@ export async function hasPaidTransaction(db: Queryable, brandId: string, mode: M
     `SELECT EXISTS (SELECT 1 FROM transactions WHERE brand_id = $1 AND mode = $2 AND status IN ('succeeded', 'refunded')) AS any`, [brandId, mode]);
   return row.any;
 }
+
+/** One person's (a lower-cased email) newest transactions of a mode, every status: their customer page. */
+export function transactionsOfPerson(db: Queryable, brandId: string, mode: Mode, person: string, limit: number) {
+  return db.query<TransactionRow>(
+    `SELECT * FROM transactions WHERE brand_id = $1 AND mode = $2 AND lower(customer_email) = $3
+     ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [brandId, mode, person, limit],
+  );
+}

@@ -65,7 +65,7 @@ export function HomePage() {
         <Card>
           <CardHeader>
             <CardTitle>Subscriptions</CardTitle>
-            <CardDescription><Link className="text-primary underline" to="/people">See customers</Link></CardDescription>
+            <CardDescription><Link className="text-primary underline" to="/people/subscriptions">See subscriptions</Link></CardDescription>
           </CardHeader>
           <CardContent>
             <dl className="grid grid-cols-2 gap-3">
@@ -95,7 +95,7 @@ export function HomePage() {
         <Card aria-labelledby="failed-title" className="border-destructive/40">
           <CardHeader>
             <CardTitle id="failed-title">Failed renewals ({s.failedRenewals.count})</CardTitle>
-            <CardDescription>The card was declined; the charge is tried again. Reach out to these customers.</CardDescription>
+            <CardDescription>The card was declined; the charge is tried again. Reach out to these customers. <Link className="text-primary underline" to="/people/subscriptions?status=past_due">See them all</Link></CardDescription>
           </CardHeader>
           <CardContent>
             <ul className="divide-y">

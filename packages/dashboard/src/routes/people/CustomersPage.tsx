@@ -34,7 +34,11 @@ export function CustomersPage() {
 
   return (
     <div>
-      <PageHeader title="Customers and members" description="Who bought a product or belongs to a hub, in the current mode." />
+      {/* Titled after what it shows once a product or hub is chosen ("Customers of Brush course"), so tabs can be told apart. */}
+      <PageHeader
+        title={ownerData ? `${productId ? 'Customers of' : 'Members of'} ${'title' in ownerData ? ownerData.title : ownerData.name}` : 'Customers and members'}
+        description="Who bought a product or belongs to a hub, in the current mode."
+      />
       <div className="mb-6 max-w-md space-y-1.5">
         <Label htmlFor="people-owner">Product or hub</Label>
         <Select value={value} onValueChange={choose}>
@@ -63,12 +67,12 @@ export function CustomersPage() {
       )}
       {(productId || hubId) && (owner.isPending ? <Loading /> : owner.error ? <ErrorNote error={owner.error} /> : ownerData && (
         <>
-          <h2 className="mb-3 text-lg font-semibold">
-            {productId ? 'Customers of ' : 'Members of '}
-            <Link className="underline-offset-4 hover:underline" to={productId ? `/catalog/products/${productId}` : `/catalog/hubs/${hubId}`}>
+          <p className="mb-3 text-sm">
+            {productId ? 'The product' : 'The hub'} in the catalog:{' '}
+            <Link className="text-primary underline-offset-4 hover:underline" to={productId ? `/catalog/products/${productId}` : `/catalog/hubs/${hubId}`}>
               {'title' in ownerData ? ownerData.title : ownerData.name}
             </Link>
-          </h2>
+          </p>
           <MembershipList
             key={value}
             kind={productId ? 'product' : 'hub'}

@@ -1,0 +1,164 @@
+import { Link, useSearchParams } from 'react-router';
+import type { Customer } from '@creator-commerce/sdk';
+import { v1 } from '@/api';
+import { Badge } from '@/components/ui/badge';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import type { CsvColumn } from './csv.ts';
+import { ExportCsvButton } from './ExportCsvButton.tsx';
+import { money, when } from './format.ts';
+import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from './parts.tsx';
+import { useCatalogNames, useList } from './use-list.ts';
+
+const columns: CsvColumn<Customer>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'name', value: (c) => c.name },
+  { header: 'email', value: (c) => c.email },
+  { header: 'status', value: (c) => c.status },
+  { header: 'firstSeenAt', value: (c) => c.firstSeenAt },
+  { header: 'lastActivityAt', value: (c) => c.lastActivityAt },
+  // One cell per customer, currencies never added: "25.5 USD; 500 JPY".
+  { header: 'lifetimeValue', value: (c) => c.lifetimeValue.map((v) => `${v.amount} ${v.currency}`).join('; ') },
+  { header: 'purchases', value: (c) => c.counts.purchases },
+  { header: 'memberships', value: (c) => c.counts.memberships },
+  { header: 'activeSubscriptions', value: (c) => c.counts.activeSubscriptions },
+  { header: 'receiveEmails', value: (c) => c.receiveEmails },
+];
+
+const selectClass = 'h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50';
+
+/**
+ * The filters, kept in the address so a filtered list can be shared and reloaded. A product or
+ * hub is `?for=`: `?product=` and `?hub=` open that product's or hub's own member list (the
+ * catalog pages link there).
+ */
+function queryFrom(params: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  const q = params.get('q')?.trim();
+  if (q) out.q = q;
+  const owner = params.get('for');
+  if (owner?.startsWith('hub_')) out.hub = owner; else if (owner) out.product = owner;
+  const status = params.get('status');
+  if (status === 'active' || status === 'ended') out.status = status;
+  const consent = params.get('consent');
+  if (consent === 'true' || consent === 'false') out.consent = consent;
+  return out;
+}
+
+export const lifetimeValue = (c: Pick<Customer, 'lifetimeValue'>) =>
+  (c.lifetimeValue.length ? c.lifetimeValue.map((v) => money(v.amount, v.currency)).join(' · ') : 'Nothing paid');
+
+export const customerLink = (id: string) => `/people/customers/${encodeURIComponent(id)}`;
+
+/** `/people`: everyone who bought or joined, one row per person, with search and filters. */
+export function CustomerListPage() {
+  const [params, setParams] = useSearchParams();
+  const query = queryFrom(params);
+  const path = v1('/customers');
+  const list = useList<Customer>(path, query);
+  const names = useCatalogNames();
+  const set = (key: string, value: string) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(key, value); else next.delete(key);
+    setParams(next, { replace: true });
+  };
+  const filtered = Object.keys(query).length > 0;
+  return (
+    <div>
+      <PageHeader
+        title="Customers"
+        description="Everyone who bought or joined in the current mode, one row per email address."
+        actions={<ExportCsvButton path={path} query={query} columns={columns} name={['customers']} />}
+      />
+      <form role="search" aria-label="Filter customers" className="mb-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5" onSubmit={(e) => e.preventDefault()}>
+        <div className="grid gap-1.5 lg:col-span-2">
+          <Label htmlFor="customer-q">Search</Label>
+          <Input id="customer-q" type="search" placeholder="Name or email" defaultValue={params.get('q') ?? ''} onChange={(e) => set('q', e.target.value)} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="customer-for">Product or hub</Label>
+          <select id="customer-for" className={selectClass} value={params.get('for') ?? ''} onChange={(e) => set('for', e.target.value)}>
+            <option value="">Anything</option>
+            {[...names.entries()].sort((a, b) => a[1].localeCompare(b[1])).map(([id, name]) => <option key={id} value={id}>{name}</option>)}
+          </select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="customer-status">Status</Label>
+          <select id="customer-status" className={selectClass} value={params.get('status') ?? ''} onChange={(e) => set('status', e.target.value)}>
+            <option value="">Any status</option>
+            <option value="active">Active</option>
+            <option value="ended">Ended</option>
+          </select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="customer-consent">Marketing emails</Label>
+          <select id="customer-consent" className={selectClass} value={params.get('consent') ?? ''} onChange={(e) => set('consent', e.target.value)}>
+            <option value="">Anyone</option>
+            <option value="true">Agreed</option>
+            <option value="false">Not agreed</option>
+          </select>
+        </div>
+      </form>
+      <ErrorNote error={list.error} />
+      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
+        filtered
+          ? <EmptyState title="No customer matches">Change or clear the filters above.</EmptyState>
+          : (
+            <EmptyState title="No customers yet" action={<Link className="text-primary underline" to="/catalog/products">Share a product's checkout link</Link>}>
+              People appear here when they buy, join a hub or are imported.
+            </EmptyState>
+          )
+      ) : (
+        <>
+          {/* Below md each person is a card, status first, so nothing hides off to the right. */}
+          <ul aria-label="Customers" className="flex flex-col gap-3 md:hidden">
+            {list.items.map((c) => (
+              <li key={c.id} className="rounded-lg border bg-card p-3 text-sm">
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <Link className="font-medium text-primary underline-offset-4 hover:underline" to={customerLink(c.id)}>{c.name}</Link>
+                  <Badge variant={c.status === 'active' ? 'success' : 'secondary'}>{c.status}</Badge>
+                </div>
+                <div className="break-all text-muted-foreground">{c.email}</div>
+                <div className="mt-1">{lifetimeValue(c)}</div>
+                <div className="text-xs text-muted-foreground">Since {when(c.firstSeenAt)}</div>
+              </li>
+            ))}
+          </ul>
+          <Table aria-label="Customers" className="hidden md:table">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Customer</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Lifetime value</TableHead>
+                <TableHead>Bought and joined</TableHead>
+                <TableHead>First seen</TableHead>
+                <TableHead>Last activity</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {list.items.map((c) => (
+                <TableRow key={c.id}>
+                  <TableCell className="whitespace-normal">
+                    <Link className="font-medium text-primary underline-offset-4 hover:underline" to={customerLink(c.id)}>{c.name}</Link>
+                    <div className="text-xs break-all text-muted-foreground">{c.email}</div>
+                    {c.receiveEmails && <div className="text-xs text-muted-foreground">Agreed to marketing emails</div>}
+                  </TableCell>
+                  <TableCell><Badge variant={c.status === 'active' ? 'success' : 'secondary'}>{c.status}</Badge></TableCell>
+                  <TableCell className="whitespace-normal">{lifetimeValue(c)}</TableCell>
+                  <TableCell className="whitespace-normal text-sm">
+                    {c.counts.purchases} {c.counts.purchases === 1 ? 'purchase' : 'purchases'} · {c.counts.memberships} {c.counts.memberships === 1 ? 'membership' : 'memberships'}
+                    {c.counts.activeSubscriptions > 0 && <div className="text-xs text-muted-foreground">{c.counts.activeSubscriptions} running {c.counts.activeSubscriptions === 1 ? 'subscription' : 'subscriptions'}</div>}
+                  </TableCell>
+                  <TableCell className="whitespace-normal">{when(c.firstSeenAt)}</TableCell>
+                  <TableCell className="whitespace-normal">{when(c.lastActivityAt)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </>
+      )}
+      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+    </div>
+  );
+}
