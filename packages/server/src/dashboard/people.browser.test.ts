@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../testing/app.ts';
-import { browserSkip, launchChromium } from '../testing/browser.ts';
-import { freePort } from '../testing/processes.ts';
+import type { Browser } from 'playwright-core';
+import type { TestApp } from '../testing/app.ts';
 import { buyPlan, buyProduct, recurringBrand } from '../subscriptions/test-support.ts';
 import { addUserToBrand } from '../users/service.ts';
-import { defaultDashboardDir } from './static.ts';
+import { axeFindings, dashboardSkip, fitsAndShoot, startBrowserApp } from '../testing/dashboard-browser.ts';
 
 /**
  * People → Customers and Subscriptions (issue 26), in a real Chromium against a real server:
@@ -19,44 +14,15 @@ import { defaultDashboardDir } from './static.ts';
  * resume a cancelling one. Every page fits 390 px with its actions on screen, and axe finds no
  * moderate or worse violation. SCREENSHOT_DIR=… keeps them at 1366 and 390 px.
  */
-const built = existsSync(join(defaultDashboardDir, 'index.html'));
-const skip = browserSkip || (!built && process.env.CI !== 'true' ? 'build the dashboard: npm run build -w packages/dashboard (npm ci does it)' : false);
-const shotDir = process.env.SCREENSHOT_DIR;
+const skip = dashboardSkip;
 
 let t: TestApp;
 let browser: Browser;
 let base: string;
 
-async function fitsAndShoot(page: Page, name: string) {
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(150);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-    const outside = await page.evaluate(() => [...document.querySelectorAll('main a, main button, main select, main input')].flatMap((el) => {
-      const r = el.getBoundingClientRect();
-      return r.width > 0 && (r.left < 0 || r.right > window.innerWidth + 0.5) ? [`${el.textContent || el.id} (${Math.round(r.left)}–${Math.round(r.right)})`] : [];
-    }));
-    assert.deepEqual(outside, [], `${name} at ${width}px: actions off-screen`);
-    if (shotDir) await page.screenshot({ path: join(shotDir, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
-async function axeFindings(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}) ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 describe('customers and subscriptions in the dashboard', { skip }, () => {
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ publicUrl: base });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchChromium();
-    if (shotDir) await mkdir(shotDir, { recursive: true });
+    ({ t, browser, base } = await startBrowserApp());
   });
   after(async () => {
     await browser?.close();
@@ -100,7 +66,7 @@ describe('customers and subscriptions in the dashboard', { skip }, () => {
     assert.equal(csv.length, 2, 'a header and Grace');
     assert.match(csv[0], /^id,name,email,status,firstSeenAt,lastActivityAt,lifetimeValue,/);
     assert.match(csv[1], new RegExp(`^${grace.id},Grace Hopper,grace@example.com,active,.*,1000 JPY; 10 USD,2,2,0,$`));
-    await fitsAndShoot(page, 'dashboard-customers');
+    await fitsAndShoot(page, 'dashboard-customers', { actionsInView: true });
 
     await table.getByRole('link', { name: 'Grace Hopper' }).click();
     await page.getByRole('heading', { name: 'Grace Hopper', level: 1 }).waitFor();
@@ -110,7 +76,7 @@ describe('customers and subscriptions in the dashboard', { skip }, () => {
     await page.getByRole('list', { name: 'Memberships' }).getByText('USD guide').waitFor();
     await page.getByRole('list', { name: 'Transactions' }).getByRole('link', { name: graceTxn.txref }).waitFor();
     assert.deepEqual(await axeFindings(page), []);
-    await fitsAndShoot(page, 'dashboard-customer');
+    await fitsAndShoot(page, 'dashboard-customer', { actionsInView: true });
     await page.getByRole('link', { name: graceTxn.txref }).click();
     await page.getByRole('heading', { name: new RegExp(`from Grace Hopper`) }).waitFor();
     assert.match(page.url(), new RegExp(`/money/transactions/${graceTxn.txref}$`));
@@ -128,7 +94,7 @@ describe('customers and subscriptions in the dashboard', { skip }, () => {
     assert.deepEqual(await axeFindings(page), []);
     await page.getByLabel('Status').selectOption('');
     await subs.getByText(monthly.email).waitFor();
-    await fitsAndShoot(page, 'dashboard-subscriptions');
+    await fitsAndShoot(page, 'dashboard-subscriptions', { actionsInView: true });
     await page.getByLabel('Status').selectOption('cancelling');
     await subs.getByText(monthly.email).waitFor({ state: 'detached' });
     await subs.getByRole('button', { name: /^Resume/ }).click();
