@@ -115,7 +115,7 @@ describe('dashboard lists on a phone', { skip }, () => {
     for (const [name, path] of lists) {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${base}/dashboard${path}`);
-      await page.locator('[data-slot="table"] tbody tr').first().waitFor();
+      await page.locator('[data-slot="table"] tbody tr').first().waitFor({ state: 'attached' });
       await page.getByText('Loading…').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => {});
       // Cards, not a table: the header row is there for screen readers only, and each cell says its column.
       assert.equal(await page.locator('[data-slot="table"] thead').first().evaluate((h) => getComputedStyle(h).position), 'absolute', `${name}: the header is hidden at 390 px`);
