@@ -68,7 +68,7 @@ export function ItemsEditor({ items, onChange, errors, productId, shape, currenc
             </div>
             {!it.isAddon && (productId && it.id
               ? <ItemFile productId={productId} itemId={it.id} title={it.title} content={it.content} onStored={(content) => set(i, { content })} />
-              : <p className="mt-4 text-sm text-muted-foreground">Save the product to upload this {one}'s file.</p>)}
+              : <p className="mt-4 text-sm text-muted-foreground">Save the product to upload a file here.</p>)}
             <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2">
               <CheckField id={`${id}-addon`} label="Add-on (bought beside a tier)" checked={it.isAddon} onChange={(v) => set(i, { isAddon: v })} error={e('isAddon')} />
               <CheckField id={`${id}-archived`} label="Archived" checked={it.archived} onChange={(v) => set(i, { archived: v })} error={e('archived')} />
