@@ -74,9 +74,11 @@ export function Toaster() {
   return (
     // Top right, not bottom right: the editors' Save bar is sticky at the bottom, and a "Saved" toast sat on its button (issue 26).
     <section aria-label="Notifications" className="pointer-events-none fixed top-0 right-0 z-[100] w-full p-4 sm:max-w-[420px]">
-      <ol role="status" aria-live="polite" className="flex max-h-screen flex-col gap-2">
-        {toasts.map((t) => <Toast key={t.id} item={t} />)}
-      </ol>
+      <div role="status" aria-live="polite">
+        <ol className="flex max-h-screen flex-col gap-2">
+          {toasts.map((t) => <Toast key={t.id} item={t} />)}
+        </ol>
+      </div>
     </section>
   );
 }
