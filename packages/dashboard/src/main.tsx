@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router/dom';
 import { ApiError } from '@/api';
 import { Toaster } from '@/components/ui/toast';
 import { router } from '@/App';
+import { prefetchSession } from '@/lib/session';
 import './index.css';
 
 const queryClient = new QueryClient({
@@ -16,6 +17,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+void prefetchSession(queryClient);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -9,6 +9,15 @@ async function readSession(): Promise<Session> {
   return session;
 }
 
+/**
+ * Asks for the session as the app starts, before any page renders. index.html preloads the same
+ * URL so the answer travels beside the scripts; a preloaded answer is kept until a request takes
+ * it, so it must be taken now: taken later (after a sign-up, say) it would be the stale one.
+ */
+export function prefetchSession(queryClient: QueryClient) {
+  return queryClient.prefetchQuery({ queryKey: sessionKey, queryFn: readSession, retry: false });
+}
+
 /** The signed-in user, brand, role and mode; a 401 (ApiError) when nobody is signed in. */
 export function useSession() {
   return useQuery({ queryKey: sessionKey, queryFn: readSession, retry: false, staleTime: 60_000 });

@@ -14,6 +14,7 @@ import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from '../people/
 import { useList } from '../people/use-list.ts';
 import { CheckField, TextField } from './fields.tsx';
 import { FieldErrors, noErrors } from './form-errors.ts';
+import { FormProblem } from './form-parts.tsx';
 
 /** Affiliates (docs/affiliates.md): who earns a commission on the sales their code brings, and what they earned. */
 
@@ -95,7 +96,7 @@ function AffiliateEditor({ initial, save, submitLabel }: { initial: AffiliateFor
   };
   return (
     <form onSubmit={submit} noValidate className="space-y-6">
-      <ErrorNote error={failure} />
+      {failure !== null && (errors.size ? <FormProblem errors={errors} /> : <ErrorNote error={failure} />)}
       <Card>
         <CardHeader>
           <CardTitle>Affiliate</CardTitle>
@@ -162,7 +163,7 @@ export function AffiliatePage() {
   };
   return (
     <div>
-      <PageHeader title={a.name} description={<code className="text-xs">{a.id}</code>}
+      <PageHeader title={a.name} description={`Code ${a.code}`}
         actions={<Button variant="outline" onClick={toggle}>{archived ? 'Restore' : 'Archive'}</Button>} />
       <ErrorNote error={failure} />
       <Card className="mb-6">

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, api, v1, type ListPage } from '@/api';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ErrorNote } from '../people/parts.tsx';
-import { CheckField, SelectField, TextField } from './fields.tsx';
+import { CheckField, CurrencyField, SelectField, TextField } from './fields.tsx';
 import { FieldErrors, noErrors } from './form-errors.ts';
+import { FormProblem } from './form-parts.tsx';
+import { SaveBar } from './ProductEditor.tsx';
 import type { CouponForm } from './coupon-form.ts';
 
 const kindWords = { percent: 'Percentage off', amount: 'Fixed amount off' } as const;
@@ -44,7 +45,7 @@ export function CouponEditor({ initial, save, submitLabel, editing = false }: {
   const scopeError = errors.under('appliesTo', () => false)[0];
   return (
     <form onSubmit={submit} noValidate className="space-y-6">
-      <ErrorNote error={failure} />
+      {failure !== null && (errors.size ? <FormProblem errors={errors} /> : <ErrorNote error={failure} />)}
       <Card>
         <CardHeader>
           <CardTitle>Discount</CardTitle>
@@ -65,8 +66,8 @@ export function CouponEditor({ initial, save, submitLabel, editing = false }: {
             <TextField id="coupon-amount" label={`Amount off (${form.currency})`} value={form.amountOff} onChange={(v) => set({ amountOff: v })} inputMode="decimal" disabled={editing}
               error={errors.get('amountsOff[0].amount') ?? errors.get('amountsOff') ?? errors.get('percentOff')} />
           )}
-          <TextField id="coupon-currency" label="Currency" value={form.currency} onChange={(v) => set({ currency: v.toUpperCase().slice(0, 3) })} maxLength={3}
-            error={errors.get('amountsOff[0].currency') ?? errors.get('minimumAmounts[0].currency')} hint="Of the fixed amount and the minimum, e.g. USD." />
+          <CurrencyField id="coupon-currency" value={form.currency} onChange={(v) => set({ currency: v })}
+            error={errors.get('amountsOff[0].currency') ?? errors.get('minimumAmounts[0].currency')} hint="Of the fixed amount and the minimum." />
           {editing
             ? <TextField id="coupon-duration" label="On recurring plans" value={durationChoices[form.duration]} onChange={() => {}} disabled />
             : <SelectField id="coupon-duration" label="On recurring plans" value={form.duration} onChange={(v) => set({ duration: v as CouponForm['duration'] })}
@@ -107,9 +108,7 @@ export function CouponEditor({ initial, save, submitLabel, editing = false }: {
           ))}
         </CardContent>
       </Card>
-      <div className="sticky bottom-0 z-10 flex justify-end border-t bg-background/95 py-3 backdrop-blur">
-        <Button type="submit" disabled={saving}>{saving ? 'Saving…' : submitLabel}</Button>
-      </div>
+      <SaveBar saving={saving} label={submitLabel} />
     </form>
   );
 }

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '@/api';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ErrorNote } from '../people/parts.tsx';
 import { TextAreaField, TextField } from './fields.tsx';
 import { FieldErrors, noErrors } from './form-errors.ts';
+import { FormProblem } from './form-parts.tsx';
+import { SaveBar } from './ProductEditor.tsx';
 import type { HubForm } from './product-form.ts';
 import { TiersEditor } from './TiersEditor.tsx';
 
@@ -30,7 +31,7 @@ export function HubEditor({ initial, save, submitLabel }: { initial: HubForm; sa
   };
   return (
     <form onSubmit={submit} noValidate className="space-y-6">
-      <ErrorNote error={failure} />
+      {failure !== null && (errors.size ? <FormProblem errors={errors} loose={[...errors.byPath].filter(([p]) => !['name', 'description', 'tiers'].includes(p) && !p.startsWith('tiers[')).map(([, m]) => m)} /> : <ErrorNote error={failure} />)}
       <Card>
         <CardHeader>
           <CardTitle>Hub</CardTitle>
@@ -51,9 +52,7 @@ export function HubEditor({ initial, save, submitLabel }: { initial: HubForm; sa
           <TiersEditor tiers={form.tiers} onChange={(tiers) => setForm({ ...form, tiers })} errors={errors} what="membership tier" />
         </CardContent>
       </Card>
-      <div className="sticky bottom-0 z-10 flex justify-end border-t bg-background/95 py-3 backdrop-blur">
-        <Button type="submit" disabled={saving}>{saving ? 'Saving…' : submitLabel}</Button>
-      </div>
+      <SaveBar saving={saving} label={submitLabel} />
     </form>
   );
 }

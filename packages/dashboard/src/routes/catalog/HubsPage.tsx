@@ -80,7 +80,7 @@ export function HubPage() {
   const h = hub.data;
   return (
     <div>
-      <PageHeader title={h.name} description={<code className="text-xs">{h.id}</code>}
+      <PageHeader title={h.name} description={`A hub with ${h.tiers.length === 1 ? 'one membership tier' : `${h.tiers.length} membership tiers`}`}
         actions={<Button variant="outline" asChild><Link to={`/people?hub=${encodeURIComponent(h.id)}`}>Members</Link></Button>} />
       <HubEditor key={h.updatedAt} initial={hubToForm(h)} submitLabel="Save changes" save={async (form) => {
         await api.patch<Hub>(v1(`/hubs/${encodeURIComponent(h.id)}`), hubBody(form));

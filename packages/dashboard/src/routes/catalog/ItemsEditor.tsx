@@ -2,11 +2,13 @@ import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { fieldIdFromLabel } from '../../../../server/src/catalog/field-id.ts';
-import { CheckField, SelectField, TextField, choicesOf } from './fields.tsx';
+import { CheckField, CurrencyField, SelectField, TextField, choicesOf } from './fields.tsx';
 import type { FieldErrors } from './form-errors.ts';
 import { checkoutFieldTypes, emptyCheckoutField, emptyItem, itemRef, type CheckoutFieldForm, type ItemForm } from './product-form.ts';
 import { move } from './TiersEditor.tsx';
 import { ItemFile } from './ItemFile.tsx';
+import { ImageField } from './form-parts.tsx';
+import type { TypeShape } from './product-types.ts';
 
 /** Messages under a list entry that no input of it shows. */
 function Leftovers({ messages }: { messages: string[] }) {
@@ -23,39 +25,50 @@ function RowButtons({ what, i, count, onMove, onRemove }: { what: string; i: num
   );
 }
 
-/** Content items (files, lessons, sessions) and add-ons (an item with a price bought beside a tier). */
-export function ItemsEditor({ items, onChange, errors, productId }: { items: ItemForm[]; onChange: (items: ItemForm[]) => void; errors: FieldErrors; productId?: string }) {
+/**
+ * Content items (files, lessons, sessions) and add-ons (an item with a price bought beside a
+ * tier), named and shown as the product's type has them (product-types.ts): durations for
+ * lessons and sessions, in minutes.
+ */
+export function ItemsEditor({ items, onChange, errors, productId, shape, currency }: {
+  items: ItemForm[]; onChange: (items: ItemForm[]) => void; errors: FieldErrors; productId?: string; shape: TypeShape;
+  /** The tiers' currency, which a new add-on's price starts in. */
+  currency?: string;
+}) {
   const set = (i: number, patch: Partial<ItemForm>) => onChange(items.map((it, j) => (j === i ? { ...it, ...patch } : it)));
+  const one = shape.items.one;
   return (
     <div className="space-y-4">
-      {!items.length && <p className="text-sm text-muted-foreground">No content items. Add the files, lessons or sessions a tier includes, or an add-on buyers can pick at checkout.</p>}
+      {!items.length && <p className="text-sm text-muted-foreground">Nothing here yet. Add {one === 'add-on' ? 'an add-on buyers can pick at checkout' : `the ${shape.items.title.toLowerCase()} a tier includes, or an add-on buyers can pick at checkout`}.</p>}
       {items.map((it, i) => {
         const p = `items[${i}]`;
         const id = `item-${i}`;
         const e = (f: string) => errors.get(`${p}.${f}`);
-        const fields = ['type', 'title', 'description', 'image', 'duration', 'isAddon', 'price', 'price.amount', 'price.currency', 'parentId', 'archived', 'ref', 'id'];
+        const durations = shape.durations || it.duration.trim() !== '';
+        // A message about an input the type hides goes under the item, so no error is lost.
+        const fields = ['type', 'title', 'description', 'image', ...(durations ? ['duration'] : []), 'isAddon', 'price', 'price.amount', 'price.currency', 'parentId', 'archived', 'ref', 'id'];
         return (
           <fieldset key={it.key} className="rounded-lg border p-4" aria-label={`item ${i + 1}`}>
             <legend className="flex flex-wrap items-center gap-2 px-1 text-sm font-medium">
-              {it.title || 'New item'}
+              {it.title || `New ${it.isAddon ? 'add-on' : one}`}
               {it.isAddon && <Badge variant="outline">add-on</Badge>}
               {it.archived && <Badge variant="secondary">archived</Badge>}
             </legend>
             <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
               <TextField id={`${id}-title`} label="Item title" value={it.title} onChange={(v) => set(i, { title: v })} error={e('title')} className="sm:col-span-2" />
-              <TextField id={`${id}-type`} label="Kind" value={it.type} onChange={(v) => set(i, { type: v })} error={e('type')} hint="file, lesson, session…" />
-              <TextField id={`${id}-duration`} label="Duration (seconds)" inputMode="numeric" value={it.duration} onChange={(v) => set(i, { duration: v })} error={e('duration')} />
+              <TextField id={`${id}-type`} label="Kind" value={it.type} onChange={(v) => set(i, { type: v })} error={e('type')} hint="A word buyers see: file, lesson, session…" />
+              {durations && <TextField id={`${id}-duration`} label="Duration (minutes)" inputMode="decimal" value={it.duration} onChange={(v) => set(i, { duration: v })} error={e('duration')} />}
               <TextField id={`${id}-description`} label="Description" value={it.description} onChange={(v) => set(i, { description: v })} error={e('description')} className="sm:col-span-2" />
-              <TextField id={`${id}-image`} label="Image URL" value={it.image} onChange={(v) => set(i, { image: v })} error={e('image')} className="sm:col-span-2" />
+              <ImageField id={`${id}-image`} label="Image address" value={it.image} onChange={(v) => set(i, { image: v })} error={e('image')} className="sm:col-span-2" />
               <TextField id={`${id}-price`} label={it.isAddon ? 'Add-on price' : 'Price (optional)'} inputMode="decimal" value={it.price} onChange={(v) => set(i, { price: v })}
                 error={e('price.amount') ?? e('price')} />
-              <TextField id={`${id}-currency`} label="Currency" maxLength={3} value={it.currency} onChange={(v) => set(i, { currency: v.toUpperCase() })} error={e('price.currency')} />
+              <CurrencyField id={`${id}-currency`} value={it.currency} onChange={(v) => set(i, { currency: v })} error={e('price.currency')} />
               <SelectField id={`${id}-parent`} label="Inside" value={it.parentId} onChange={(v) => set(i, { parentId: v })} error={e('parentId')} className="sm:col-span-2"
                 choices={[{ value: 'none', label: 'Top level' }, ...items.filter((o, j) => j !== i && o.title).map((o) => ({ value: itemRef(o), label: o.title }))]} />
             </div>
             {!it.isAddon && (productId && it.id
               ? <ItemFile productId={productId} itemId={it.id} title={it.title} content={it.content} onStored={(content) => set(i, { content })} />
-              : <p className="mt-4 text-sm text-muted-foreground">Save the product to upload this item's file.</p>)}
+              : <p className="mt-4 text-sm text-muted-foreground">Save the product to upload a file here.</p>)}
             <div className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2">
               <CheckField id={`${id}-addon`} label="Add-on (bought beside a tier)" checked={it.isAddon} onChange={(v) => set(i, { isAddon: v })} error={e('isAddon')} />
               <CheckField id={`${id}-archived`} label="Archived" checked={it.archived} onChange={(v) => set(i, { archived: v })} error={e('archived')} />
@@ -67,7 +80,9 @@ export function ItemsEditor({ items, onChange, errors, productId }: { items: Ite
           </fieldset>
         );
       })}
-      <Button type="button" variant="outline" onClick={() => onChange([...items, emptyItem()])}><Plus aria-hidden /> Add item</Button>
+      <Button type="button" variant="outline" onClick={() => onChange([...items, { ...emptyItem(), type: shape.items.kind, isAddon: shape.items.kind === 'addon', ...(currency ? { currency } : {}) }])}>
+        <Plus aria-hidden /> Add {one}
+      </Button>
     </div>
   );
 }

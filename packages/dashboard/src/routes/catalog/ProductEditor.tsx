@@ -5,17 +5,21 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { ErrorNote } from '../people/parts.tsx';
 import { SelectField, TextAreaField, TextField, choicesOf } from './fields.tsx';
 import { FieldErrors, noErrors } from './form-errors.ts';
+import { FormProblem, ImageField } from './form-parts.tsx';
 import { CheckoutFieldsEditor, ItemsEditor } from './ItemsEditor.tsx';
-import { eventTypes, productStatuses, productTypes, visibilities, type ProductForm } from './product-form.ts';
+import { eventTypes, productTypes, visibilities, type ProductForm } from './product-form.ts';
+import { shapeOf, showsEvent, typeShapes } from './product-types.ts';
 import { TiersEditor } from './TiersEditor.tsx';
 
 const topFields = ['type', 'title', 'description', 'imageUrl', 'visibility', 'status', 'keywords', 'event', 'event.eventType', 'event.venue', 'event.dateTime', 'event.endDate'];
 const listRoots = ['tiers', 'items', 'checkoutFields'];
+const eventTypeWords: Record<string, string> = { in_person: 'In person', online: 'Online', hybrid: 'In person and online' };
 
 /**
- * The product form, for a new product and an existing one. `save` sends the body and resolves
- * once the saved product has been read back into the form; an API validation error puts each
- * message beside its field.
+ * The product form, for a new product and an existing one. It shows the fields of the chosen
+ * type (product-types.ts). `save` sends the body and resolves once the saved product has been
+ * read back into the form; an API validation error puts each message, in words, beside its field.
+ * Archiving is the product page's button, not a status here.
  */
 export function ProductEditor({ initial, save, submitLabel, productId }: {
   initial: ProductForm;
@@ -30,6 +34,7 @@ export function ProductEditor({ initial, save, submitLabel, productId }: {
   const [saving, setSaving] = useState(false);
   const set = (patch: Partial<ProductForm>) => setForm((f) => ({ ...f, ...patch }));
   const e = (f: string) => errors.get(f);
+  const shape = shapeOf(form.type);
 
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
@@ -49,16 +54,14 @@ export function ProductEditor({ initial, save, submitLabel, productId }: {
   };
 
   // Problems no input shows (a rule about the product as a whole): listed under the summary.
-  const loose = [...errors.byPath].filter(([p]) => !topFields.includes(p) && !listRoots.some((r) => p.startsWith(`${r}[`))).map(([p, m]) => (p ? `${p}: ${m}` : m));
+  const loose = [...errors.byPath].filter(([p]) => !topFields.includes(p) && !listRoots.some((r) => p.startsWith(`${r}[`))).map(([, m]) => m);
+  // A stored status the picker does not offer (archived) stays visible as it is.
+  const statusChoices = [{ value: 'draft', label: 'Draft (not on sale)' }, { value: 'published', label: 'Published' },
+    ...(form.status === 'archived' ? [{ value: 'archived', label: 'Archived' }] : [])];
 
   return (
     <form onSubmit={submit} noValidate className="space-y-6">
-      {failure !== null && (
-        <div>
-          <ErrorNote error={failure} />
-          {loose.length > 0 && <ul className="mt-2 list-disc pl-5 text-sm text-destructive">{loose.map((m) => <li key={m}>{m}</li>)}</ul>}
-        </div>
-      )}
+      {failure !== null && (errors.size ? <FormProblem errors={errors} loose={loose} /> : <ErrorNote error={failure} />)}
       <Card>
         <CardHeader>
           <CardTitle>Product</CardTitle>
@@ -66,57 +69,62 @@ export function ProductEditor({ initial, save, submitLabel, productId }: {
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
           <TextField id="product-title" label="Title" value={form.title} onChange={(v) => set({ title: v })} error={e('title')} className="sm:col-span-2" />
-          <SelectField id="product-type" label="Type" value={form.type} onChange={(v) => set({ type: v })} error={e('type')} choices={choicesOf(productTypes)} />
-          <SelectField id="product-status" label="Status" value={form.status} onChange={(v) => set({ status: v })} error={e('status')} choices={choicesOf(productStatuses)}
+          <SelectField id="product-type" label="Type" value={form.type} onChange={(v) => set({ type: v })} error={e('type')}
+            choices={productTypes.includes(form.type as never) ? productTypes.map((t) => ({ value: t, label: typeShapes[t].label })) : [{ value: form.type, label: shape.label }, ...productTypes.map((t) => ({ value: t, label: typeShapes[t].label }))]}
+            hint="The fields below follow the type" />
+          <SelectField id="product-status" label="Status" value={form.status} onChange={(v) => set({ status: v })} error={e('status')} choices={statusChoices}
             hint="Only published products are on sale" />
-          <SelectField id="product-visibility" label="Visibility" value={form.visibility} onChange={(v) => set({ visibility: v })} error={e('visibility')} choices={choicesOf(visibilities)} />
-          <TextField id="product-image" label="Image URL" type="url" value={form.imageUrl} onChange={(v) => set({ imageUrl: v })} error={e('imageUrl')} placeholder="https://…" />
+          <SelectField id="product-visibility" label="Visibility" value={form.visibility} onChange={(v) => set({ visibility: v })} error={e('visibility')} choices={choicesOf(visibilities)}
+            hint="Unlisted: only people with the link" />
+          <ImageField id="product-image" label="Image address" value={form.imageUrl} onChange={(v) => set({ imageUrl: v })} error={e('imageUrl')} />
           <TextAreaField id="product-description" label="Description" value={form.description} onChange={(v) => set({ description: v })} error={e('description')} className="sm:col-span-2" rows={4} />
           <TextField id="product-keywords" label="Keywords (comma separated)" value={form.keywords} onChange={(v) => set({ keywords: v })}
             error={e('keywords') ?? errors.under('keywords', () => false)[0]} className="sm:col-span-2" />
         </CardContent>
       </Card>
 
-      {(form.type === 'event' || form.hadEvent || form.venue || form.dateTime) && (
+      {showsEvent(form) && (
         <Card>
           <CardHeader>
-            <CardTitle>Event details</CardTitle>
-            <CardDescription>Where and when it happens; an event product needs them.</CardDescription>
+            <CardTitle>Date and place</CardTitle>
+            <CardDescription>When it happens and where buyers go; an event needs them.</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4 sm:grid-cols-2">
-            <SelectField id="event-type" label="Event type" value={form.eventType} onChange={(v) => set({ eventType: v })} error={e('event.eventType')} choices={choicesOf(eventTypes)} />
-            <TextField id="event-venue" label="Venue or link" value={form.venue} onChange={(v) => set({ venue: v })} error={e('event.venue') ?? e('event')} />
-            <TextField id="event-start" label="Starts" type="datetime-local" value={form.dateTime} onChange={(v) => set({ dateTime: v })} error={e('event.dateTime')} />
+            <TextField id="event-start" label="Starts" type="datetime-local" value={form.dateTime} onChange={(v) => set({ dateTime: v })} error={e('event.dateTime') ?? e('event')} />
             <TextField id="event-end" label="Ends (optional)" type="datetime-local" value={form.endDate} onChange={(v) => set({ endDate: v })} error={e('event.endDate')} />
+            <SelectField id="event-type" label="Where" value={form.eventType} onChange={(v) => set({ eventType: v })} error={e('event.eventType')}
+              choices={eventTypes.map((t) => ({ value: t, label: eventTypeWords[t] ?? t }))} />
+            <TextField id="event-venue" label={form.eventType === 'online' ? 'Link to join' : 'Venue'} value={form.venue} onChange={(v) => set({ venue: v })} error={e('event.venue')}
+              hint={form.eventType === 'hybrid' ? 'The address, and the link in the description' : undefined} />
           </CardContent>
         </Card>
       )}
 
       <Card>
         <CardHeader>
-          <CardTitle>Tiers</CardTitle>
-          <CardDescription>The ways to buy it. The default tier is preselected at checkout.</CardDescription>
+          <CardTitle>{shape.tickets ? 'Tickets' : 'Prices'}</CardTitle>
+          <CardDescription>The ways to buy it. The default one is preselected at checkout.</CardDescription>
         </CardHeader>
         <CardContent>
           {e('tiers') && <p className="mb-3 text-sm text-destructive" data-field-error>{e('tiers')}</p>}
-          <TiersEditor tiers={form.tiers} onChange={(tiers) => set({ tiers })} errors={errors} items={form.items} />
+          <TiersEditor tiers={form.tiers} onChange={(tiers) => set({ tiers })} errors={errors} items={form.items} shape={shape} what={shape.tickets ? 'ticket type' : 'tier'} />
         </CardContent>
       </Card>
 
       <Card>
         <CardHeader>
-          <CardTitle>Content and add-ons</CardTitle>
-          <CardDescription>What a tier includes, and extras bought beside it.</CardDescription>
+          <CardTitle>{shape.items.title}</CardTitle>
+          <CardDescription>{shape.items.description}</CardDescription>
         </CardHeader>
         <CardContent>
           {e('items') && <p className="mb-3 text-sm text-destructive" data-field-error>{e('items')}</p>}
-          <ItemsEditor items={form.items} onChange={(items) => set({ items })} errors={errors} productId={productId} />
+          <ItemsEditor items={form.items} onChange={(items) => set({ items })} errors={errors} productId={productId} shape={shape} currency={form.tiers[0]?.currency} />
         </CardContent>
       </Card>
 
       <Card>
         <CardHeader>
-          <CardTitle>Checkout fields</CardTitle>
+          <CardTitle>Checkout questions</CardTitle>
           <CardDescription>Questions buyers answer when they pay.</CardDescription>
         </CardHeader>
         <CardContent>
@@ -125,9 +133,16 @@ export function ProductEditor({ initial, save, submitLabel, productId }: {
         </CardContent>
       </Card>
 
-      <div className="sticky bottom-0 z-10 -mx-1 flex justify-end gap-2 border-t bg-background/95 px-1 py-3 backdrop-blur">
-        <Button type="submit" disabled={saving}>{saving ? 'Saving…' : submitLabel}</Button>
-      </div>
+      <SaveBar saving={saving} label={submitLabel} />
     </form>
+  );
+}
+
+/** The bar the editors' submit button sits in, kept in view at the bottom of the window. */
+export function SaveBar({ saving, label }: { saving: boolean; label: string }) {
+  return (
+    <div className="sticky bottom-0 z-10 -mx-1 flex justify-end gap-2 border-t bg-background/95 px-1 py-3 backdrop-blur">
+      <Button type="submit" disabled={saving}>{saving ? 'Saving…' : label}</Button>
+    </div>
   );
 }

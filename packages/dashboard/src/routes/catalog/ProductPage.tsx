@@ -6,8 +6,9 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/toast';
+import { Confirm } from '@/components/confirm';
 import { ErrorNote, Loading, PageHeader } from '../people/parts.tsx';
-import { titleCase } from './fields.tsx';
+import { shapeOf } from './product-types.ts';
 import { PaymentLinkBuilder } from './PaymentLinkBuilder.tsx';
 import { ShareBox } from './ShareBox.tsx';
 import { ProductEditor } from './ProductEditor.tsx';
@@ -27,6 +28,19 @@ export function ProductPage() {
   if (product.isPending) return <Loading />;
   if (product.error) return <><PageHeader title="Product" /><ErrorNote error={product.error} /></>;
   const p = product.data;
+  const setStatus = async (status: 'archived' | 'draft') => {
+    await api.patch<Product>(v1(`/products/${encodeURIComponent(p.id)}`), { status });
+    await qc.invalidateQueries({ queryKey: key });
+    qc.invalidateQueries({ queryKey: ['list', v1('/products')] });
+    toast({ title: status === 'archived' ? `${p.title} archived` : `${p.title} restored as a draft` });
+  };
+  // Archiving takes the product off sale and out of lists but keeps it for its buyers (the API's `archived` status).
+  const archive = p.status === 'archived'
+    ? <Button variant="outline" onClick={() => setStatus('draft').catch((err: unknown) => toast({ title: 'Not restored', description: err instanceof Error ? err.message : String(err), variant: 'destructive' }))}>Restore</Button>
+    : <Confirm trigger={<Button variant="outline">Archive</Button>} title={`Archive ${p.title}?`}
+      description="It comes off sale and out of the storefront. People who bought it keep what they bought; you can restore it later as a draft."
+      action="Archive product"
+      onConfirm={() => { setStatus('archived').catch((err: unknown) => toast({ title: 'Not archived', description: err instanceof Error ? err.message : String(err), variant: 'destructive' })); }} />;
 
   return (
     <div>
@@ -34,10 +48,12 @@ export function ProductPage() {
         title={p.title}
         description={<span className="flex flex-wrap items-center gap-2">
           <Badge variant={productStatusVariant(p.status)}>{p.status}</Badge>
-          <span>{titleCase(p.type)} · {titleCase(p.visibility)}</span>
-          <code className="text-xs">{p.id}</code>
+          <span>{shapeOf(p.type).label} · {p.visibility === 'public' ? 'Public' : p.visibility === 'unlisted' ? 'Unlisted' : 'Private'}</span>
         </span>}
-        actions={<Button variant="outline" asChild><Link to={`/people?product=${encodeURIComponent(p.id)}`}>Customers</Link></Button>}
+        actions={<div className="flex flex-wrap gap-2">
+          <Button variant="outline" asChild><Link to={`/people?product=${encodeURIComponent(p.id)}`}>Customers</Link></Button>
+          {archive}
+        </div>}
       />
       <Tabs defaultValue="edit">
         <TabsList className="mb-4">

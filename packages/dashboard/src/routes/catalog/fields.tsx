@@ -5,6 +5,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { cn } from '@/lib/utils';
+import { currencyChoicesWith } from './currencies.ts';
 
 /**
  * Labelled inputs whose API error shows right under them: the input is marked aria-invalid and
@@ -83,3 +84,24 @@ export function CheckField({ id, label, checked, onChange, error, className }: {
 /** Capitalised words from an API value: `pay_what_you_want` → "Pay what you want". */
 export const titleCase = (v: string) => (v ? v[0].toUpperCase() + v.slice(1).replaceAll('_', ' ') : v);
 export const choicesOf = (values: readonly string[]): Choice[] => values.map((v) => ({ value: v, label: titleCase(v) }));
+
+/**
+ * A currency from the ISO 4217 list (currencies.ts). Typing the code's letters on the open list
+ * jumps to it, as any select does.
+ */
+export function CurrencyField({ id, label = 'Currency', value, onChange, error, hint, className, disabled }: {
+  id: string; label?: string; value: string; onChange: (v: string) => void; error?: string; hint?: ReactNode; className?: string; disabled?: boolean;
+}) {
+  return (
+    <div className={cn('space-y-1.5', className)}>
+      <Label htmlFor={id}>{label}</Label>
+      <Select value={value} onValueChange={onChange} disabled={disabled}>
+        <SelectTrigger id={id} className="w-full" {...described(id, error, hint)}><SelectValue placeholder="Choose a currency" /></SelectTrigger>
+        <SelectContent className="max-h-72">
+          {currencyChoicesWith(value).map((c) => <SelectItem key={c.value} value={c.value}>{c.label}</SelectItem>)}
+        </SelectContent>
+      </Select>
+      <Message id={id} error={error} hint={hint} />
+    </div>
+  );
+}

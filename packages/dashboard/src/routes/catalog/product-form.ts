@@ -50,6 +50,7 @@ export interface ItemForm {
   title: string;
   description: string;
   image: string;
+  /** Minutes, as a creator thinks of a lesson; the API stores seconds. */
   duration: string;
   isAddon: boolean;
   price: string;
@@ -155,7 +156,7 @@ export function productToForm(p: Product): ProductForm {
     hadEvent: !!p.event,
     tiers: p.tiers.map(tierToForm),
     items: p.items.map((i: Item & { archived?: boolean }) => ({
-      key: i.id, id: i.id, type: i.type, title: i.title, description: i.description ?? '', image: i.image ?? '', duration: text(i.duration),
+      key: i.id, id: i.id, type: i.type, title: i.title, description: i.description ?? '', image: i.image ?? '', duration: i.duration === undefined ? '' : String(Math.round((i.duration / 60) * 100) / 100),
       isAddon: i.isAddon, price: i.price ? text(i.price.amount) : '', currency: i.price?.currency ?? p.tiers[0]?.price.currency ?? 'USD',
       parentId: i.parentId ?? 'none', archived: !!i.archived, ...(i.content ? { content: i.content } : {}),
     })),
@@ -178,6 +179,12 @@ const optionalNum = (v: string) => (v.trim() === '' ? undefined : num(v));
 const lines = (v: string) => v.split('\n').map((s) => s.trim()).filter(Boolean);
 const commaList = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 const optionalText = (v: string) => (v.trim() === '' ? undefined : v.trim());
+
+/** Minutes typed → the API's whole seconds; text that is not a number goes as it is, for the API to name. */
+function seconds(minutes: string): number | string {
+  const n = num(minutes);
+  return typeof n === 'number' ? Math.round(n * 60) : n;
+}
 
 /** Items are referred to by id, or by the key (sent as `ref`) while they are new. */
 export const itemRef = (i: ItemForm) => i.id ?? i.key;
@@ -225,7 +232,7 @@ export function productBody(f: ProductForm, mode: 'create' | 'edit') {
       title: i.title,
       ...(optionalText(i.description) ? { description: i.description.trim() } : {}),
       ...(optionalText(i.image) ? { image: i.image.trim() } : {}),
-      ...(optionalNum(i.duration) !== undefined ? { duration: optionalNum(i.duration) } : {}),
+      ...(optionalNum(i.duration) !== undefined ? { duration: seconds(i.duration) } : {}),
       isAddon: i.isAddon,
       ...(i.price.trim() ? { price: { amount: num(i.price), currency: i.currency.trim().toUpperCase() } } : {}),
       ...(i.parentId !== 'none' ? { parentId: i.parentId } : {}),

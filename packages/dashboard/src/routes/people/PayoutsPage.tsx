@@ -63,9 +63,10 @@ export function PayoutsPage() {
                 <TableCell className="whitespace-nowrap">{p.refunded ? `−${money(p.refunded, p.currency)}` : '—'}</TableCell>
                 <TableCell className="whitespace-nowrap">{p.affiliateCommission ? `−${money(p.affiliateCommission, p.currency)}` : '—'}</TableCell>
                 <TableCell>{p.transactionCount}</TableCell>
-                <TableCell className="whitespace-nowrap">{when(p.periodStart)} – {when(p.periodEnd)}</TableCell>
-                <TableCell className="whitespace-nowrap">{when(p.settledAt)}</TableCell>
-                <TableCell className="font-mono text-xs">{p.id}</TableCell>
+                {/* Dates wrap between themselves, so the row fits a laptop's width with every column. */}
+                <TableCell className="whitespace-normal"><span><span className="whitespace-nowrap">{when(p.periodStart)}</span> – <span className="whitespace-nowrap">{when(p.periodEnd)}</span></span></TableCell>
+                <TableCell className="whitespace-normal">{when(p.settledAt)}</TableCell>
+                <TableCell className="font-mono text-xs whitespace-normal break-all">{p.id}</TableCell>
               </TableRow>
             ))}
           </TableBody>
