@@ -40,12 +40,17 @@ export function mailSource(deps: { db: Db; log: FastifyBaseLogger; config: { pub
       : await renderMail(m.kind as MailKind, m.data, look);
     const envelope = envelopeOf(brandSettings, look, settings.from);
     const domain = settings.from.split('@')[1] ?? 'localhost';
+    // Marketing mail only (RFC 2369, RFC 8058): the mail program's own "Unsubscribe", one POST to our signed address.
+    const unsubscribe = m.class === 'marketing' && typeof m.data.unsubscribeUrl === 'string' ? {
+      'List-Unsubscribe': `<${m.data.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    } : undefined;
     const headers: Record<string, string> = {
       From: `"${envelope.from.name}" <${envelope.from.address}>`,
       To: m.to_name ? `"${m.to_name.replace(/["\r\n]/g, '')}" <${m.to_address}>` : m.to_address,
       Subject: rendered.subject,
       'Message-ID': `<${m.id}@${domain}>`,
       ...(envelope.replyTo ? { 'Reply-To': envelope.replyTo } : {}),
+      ...unsubscribe,
     };
     if (m.html === null || m.headers === null) await repo.saveRendered(db, m.brand_id, m.id, { html: rendered.html, text: rendered.text, headers });
     if (!settings.smtpUrl) {
@@ -61,6 +66,7 @@ export function mailSource(deps: { db: Db; log: FastifyBaseLogger; config: { pub
         html: rendered.html,
         text: rendered.text,
         messageId: headers['Message-ID'],
+        ...(unsubscribe ? { headers: unsubscribe } : {}),
         attachments: attachmentsOf(m.kind as MailKind, m.data, look),
       });
       await repo.recordAttempt(db, m, 'sent', String(info.response ?? ''), { status: 'sent', detail: null });

@@ -46,7 +46,8 @@ ${c.facts.map(([k, v]) => `<tr><td style="color:#666;padding:4px 12px 4px 0;whit
     </mj-column>
   </mj-section>
   <mj-section padding="8px 0">
-    <mj-column><mj-text font-size="13px" line-height="18px" color="#666666" align="center">${esc(c.footer ?? '')}</mj-text></mj-column>
+    <mj-column><mj-text font-size="13px" line-height="18px" color="#666666" align="center">${esc(c.footer ?? '')}${
+  c.unsubscribeUrl ? ` <a href="${esc(c.unsubscribeUrl)}" style="color:#666666;text-decoration:underline">Unsubscribe</a>` : ''}</mj-text></mj-column>
   </mj-section>
 </mj-body>
 </mjml>`;
@@ -63,6 +64,7 @@ function textOf(c: MailContent, brand: BrandLook): string {
     ...(c.facts?.length ? [...c.facts.map(([k, v]) => `${`${k}:`.padEnd(width + 2)}${v}`), ''] : []),
     ...(c.button ? [`${c.button.label}: ${c.button.url}`, ''] : []),
     ...(c.footer ? ['--', c.footer] : []),
+    ...(c.unsubscribeUrl ? [`Unsubscribe: ${c.unsubscribeUrl}`] : []),
   ].join('\n').trimEnd() + '\n';
 }
 

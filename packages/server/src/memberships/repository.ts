@@ -262,6 +262,18 @@ export async function noteMarketingConsent(db: Queryable, brandId: string, ids: 
 }
 
 /**
+ * The person unsubscribed from the brand's marketing mail (a List-Unsubscribe POST, mail/unsubscribe.ts):
+ * every membership of theirs with the brand in this mode says no from now on. Returns the memberships changed.
+ */
+export async function withdrawMarketingConsent(db: Queryable, brandId: string, mode: Mode, email: string): Promise<MembershipRow[]> {
+  return db.query<MembershipRow>(
+    `UPDATE memberships SET receive_emails = false, ${bumpVersionSql}
+     WHERE brand_id = $1 AND mode = $2 AND lower(email) = lower($3) AND receive_emails IS DISTINCT FROM false RETURNING *`,
+    [brandId, mode, email],
+  );
+}
+
+/**
  * How many people (by email, case-insensitive) joined for the first time in each window: their
  * earliest membership of the mode, whatever its status now, began at or after `since` and before
  * `until`. Someone who already held a membership and buys another is not new.
