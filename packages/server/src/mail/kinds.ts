@@ -204,7 +204,7 @@ export const mailKinds = {
       preview: `We could not charge ${money(d.amount, d.currency)} for ${d.item}`,
       heading: 'Your renewal payment failed',
       paragraphs: [
-        `Hi ${d.buyerName}, we could not charge ${money(d.amount, d.currency)} for ${d.item}${d.reason ? `: ${d.reason}` : '.'}`,
+        `Hi ${d.buyerName}, we could not charge ${money(d.amount, d.currency)} for ${d.item}${d.reason ? `: ${d.reason.charAt(0).toLowerCase()}${d.reason.slice(1)}` : '.'}`,
         'Your access continues while we try again over the next days. If every try fails, your membership ends and we will tell you.',
         ...(d.cardPath ? ['Update your card and we try again at once. You can also stop the retries there, which ends your membership.'] : []),
       ],

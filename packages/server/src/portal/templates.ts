@@ -113,7 +113,7 @@ export function cardPage(
 ${d.hint ? `<p class="muted" id="${esc(d.name)}-hint">${esc(d.hint)}</p>` : ''}`).join('\n');
   return frame(f, 'Update your card', `${notice}<section class="card">
 <h2>${esc(o.name)}</h2>
-<p class="muted">${o.failing ? 'Your last renewal payment failed. We charge the new card for it as soon as you save it.' : 'Your next renewal is charged to the new card.'} Nothing is charged now${o.failing ? ' except that renewal' : ''}.</p>
+<p class="muted">${o.failing ? 'Your last renewal payment failed. When you save a new card, we charge it for that renewal at once.' : 'Your next renewal is charged to the new card; nothing is charged now.'}</p>
 <form method="post" action="${esc(f.home)}/memberships/${encodeURIComponent(o.membershipId)}/card">
 ${inputs}
 <button type="submit">Save card</button>
