@@ -27,6 +27,8 @@ export interface BrandLook {
   colour: string;
   /** The service's PUBLIC_URL, for links into the dashboard. */
   publicUrl: string;
+  /** The brand's logo (its profile's https logoUrl), shown above its name. */
+  logoUrl?: string;
 }
 
 interface KindSpec<D> {
@@ -69,6 +71,8 @@ export interface ReceiptData {
   booking?: ReceiptBooking;
   /** The brand's buyer portal (`/portal/{brand}`, under PUBLIC_URL), where the buyer signs in by email (portal/). */
   portalPath?: string;
+  /** The invoice's PDF in the portal (`/portal/{brand}/invoices/{txref}`): signed in, it opens; else sign-in leads back to it. */
+  invoicePath?: string;
 }
 
 export interface ReceiptBooking { id: string; title: string; startsAt: string; endsAt: string; timezone: string }
@@ -190,7 +194,7 @@ export const mailKinds = {
         `Hi ${d.buyerName}, we received your payment of ${money(d.amount, d.currency)}.`,
         `Your purchases, downloads and invoices are in your account with ${brand.name}: ${brand.publicUrl}${d.portalPath} (sign in with this email address).`,
       ] } : {}),
-      ...(d.invoiceUrl ? { button: { label: 'View invoice', url: d.invoiceUrl } }
+      ...(d.invoiceUrl || d.invoicePath ? { button: { label: 'View invoice', url: d.invoiceUrl ?? `${brand.publicUrl}${d.invoicePath}` } }
         : d.portalPath ? { button: { label: 'Your purchases and downloads', url: `${brand.publicUrl}${d.portalPath}` } } : {}),
       footer: `You get this receipt because you paid ${brand.name}. Keep it for your records.`,
     }),

@@ -9,7 +9,7 @@ export const mailSamples: { [K in MailKind]: MailData<K> } = {
     buyerName: 'Ada Lovelace', item: 'Brushwork fundamentals (Standard)',
     lines: [{ description: 'Brushwork fundamentals — Standard', amount: 4950 }, { description: 'Launch discount', amount: -1000 }],
     amount: 3950, currency: 'USD', txref: 'tx_8Jw2kQp4Xn1RzV6mB3aL', paidAt: '2026-11-25T14:03:00.000Z', type: 'purchase', invoiceNumber: 'INV-0042',
-    portalPath: '/portal/brush-and-co',
+    portalPath: '/portal/brush-and-co', invoicePath: '/portal/brush-and-co/invoices/tx_8Jw2kQp4Xn1RzV6mB3aL',
   },
   renewal_failed: {
     buyerName: 'Ada Lovelace', item: 'Studio Club (Monthly)', amount: 500, currency: 'USD', txref: 'tx_Qm7Tz2Lw9Hc4Xb1Nf8Ke', reason: 'The card was declined.',

@@ -57,7 +57,7 @@ async function onPaid(tx: Queryable, e: RecordedEvent) {
       ...(booked ? {
         booking: { id: booked.id, title: bought.item, startsAt: booked.starts_at.toISOString(), endsAt: booked.ends_at.toISOString(), timezone: booked.timezone },
       } : {}),
-      ...(brand ? { portalPath: portalPath(brand) } : {}),
+      ...(brand ? { portalPath: portalPath(brand), invoicePath: `${portalPath(brand)}/invoices/${encodeURIComponent(t.txref)}` } : {}),
     },
     dedupeKey: `receipt:${t.txref}`,
   });

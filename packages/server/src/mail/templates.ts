@@ -35,7 +35,8 @@ ${c.facts.map(([k, v]) => `<tr><td style="color:#666;padding:4px 12px 4px 0;whit
 </mj-head>
 <mj-body background-color="#f4f4f6">
   <mj-section background-color="${colour}" padding="18px 0" border-radius="12px 12px 0 0">
-    <mj-column><mj-text color="#ffffff" font-size="20px" font-weight="700">${esc(brand.name)}</mj-text></mj-column>
+    <mj-column>${brand.logoUrl && /^https?:\/\//.test(brand.logoUrl)
+    ? `<mj-image src="${esc(brand.logoUrl)}" alt="" width="48px" height="48px" align="left" padding="0 24px 8px" border-radius="8px" />` : ''}<mj-text color="#ffffff" font-size="20px" font-weight="700">${esc(brand.name)}</mj-text></mj-column>
   </mj-section>
   <mj-section background-color="#ffffff" padding="16px 0 24px" border-radius="0 0 12px 12px">
     <mj-column>

@@ -190,7 +190,8 @@ export function portalPages(parent: App, { db, config, secrets, payments, store 
     app.get('/portal/:slug/invoices/:txref', { schema: { hide: true, params: Type.Object({ slug: Slug, txref: Id }) } }, async (req, reply) => {
       const brand = await brandOf(req.params.slug);
       if (!brand) return notFoundPage(reply);
-      const buyer = await buyerOf(req, reply, brand);
+      // A receipt's "View invoice" (mail/kinds.ts): signed out, sign-in leads back to this payment.
+      const buyer = await buyerOf(req, reply, brand, req.params.txref);
       if (!buyer) return reply;
       await service.requireOwnTransaction(db, buyer, req.params.txref);
       const pdf = await invoicePdf(await invoiceFacts(db, service.portalPrincipal(buyer), req.params.txref));
