@@ -19,7 +19,7 @@ function layout(c: MailContent, brand: BrandLook): string {
   const colour = /^#[0-9a-fA-F]{6}$/.test(brand.colour) ? brand.colour : defaultColour;
   const facts = c.facts?.length
     ? `<mj-table font-size="15px" line-height="22px" padding="8px 24px">
-${c.facts.map(([k, v]) => `<tr><td style="color:#666;padding:4px 12px 4px 0;white-space:nowrap;vertical-align:top">${esc(k)}</td><td style="padding:4px 0;font-weight:600;word-break:break-all">${esc(v)}</td></tr>`).join('\n')}
+${c.facts.map(([k, v]) => `<tr><td style="color:#666;padding:4px 12px 4px 0;vertical-align:top;width:40%">${esc(k)}</td><td style="padding:4px 0;font-weight:600;vertical-align:top;overflow-wrap:anywhere;word-break:break-word">${esc(v)}</td></tr>`).join('\n')}
 </mj-table>` : '';
   const button = c.button
     ? `<mj-button href="${esc(c.button.url)}" background-color="${colour}" color="#ffffff" font-size="16px" font-weight="600" border-radius="8px" padding="16px 24px">${esc(c.button.label)}</mj-button>`
