@@ -172,28 +172,36 @@ export async function requireOwnTransaction(db: Queryable, buyer: PortalBuyer, t
 }
 
 /**
- * The portal's "Update card" for one of the buyer's memberships: where the card is entered. A
- * provider that keeps the card and bills renewals itself (Stripe) has its own page; the sandbox's
- * card form is ours. Refused (409) for a membership with no subscription that renews.
+ * The portal's "Update card" for one of the buyer's memberships: its subscription's provider, which
+ * says where the card is entered. Refused (409) for a membership with no subscription that renews.
  */
-export async function cardUpdate(db: Queryable, payments: PaymentProviders, buyer: PortalBuyer, membershipId: string, returnUrl: string) {
+async function cardTarget(db: Queryable, payments: PaymentProviders, buyer: PortalBuyer, membershipId: string) {
   const m = await requireOwnMembership(db, buyer, membershipId);
   const sub = m.subscription_id ? await subscriptions.findSubscription(db, buyer.brandId, m.subscription_id) : undefined;
   const provider = sub?.provider ? payments.named(sub.provider) : undefined;
   if (!sub || (sub.status !== 'active' && sub.status !== 'past_due') || m.status !== 'active' || sub.cancel_at_period_end || !provider || !sub.payment_method) {
     throw new AppError('conflict', 'This membership has no subscription that renews, so it has no card to update.');
   }
-  if (provider.cardUpdateUrl) return { redirect: await provider.cardUpdateUrl({ reference: sub.payment_method, returnUrl }), form: undefined };
-  if (!provider.saveMethod) throw new AppError('conflict', 'This payment provider cannot change the card of a subscription.');
-  return { redirect: undefined, form: { membership: m, provider, failing: sub.status === 'past_due' } };
+  return { membership: m, provider, reference: sub.payment_method, failing: sub.status === 'past_due' };
+}
+
+/**
+ * Where the buyer enters the card: a provider that keeps the card and bills renewals itself
+ * (Stripe) has its own page (asked for outside any transaction); the sandbox's card form is ours.
+ */
+export async function cardUpdate(db: Queryable, payments: PaymentProviders, buyer: PortalBuyer, membershipId: string, returnUrl: string) {
+  const target = await cardTarget(db, payments, buyer, membershipId);
+  if (target.provider.cardUpdateUrl) return { redirect: await target.provider.cardUpdateUrl({ reference: target.reference, returnUrl }), form: undefined };
+  if (!target.provider.saveMethod) throw new AppError('conflict', 'This payment provider cannot change the card of a subscription.');
+  return { redirect: undefined, form: target };
 }
 
 /** Saves the card the buyer typed (the sandbox) and makes it the subscription's; an error in words when refused. */
 export async function saveCard(tx: Queryable, payments: PaymentProviders, buyer: PortalBuyer, membershipId: string, details: Record<string, string>) {
-  const target = await cardUpdate(tx, payments, buyer, membershipId, '');
-  if (!target.form) throw new AppError('conflict', 'This payment provider keeps the card on its own page.');
-  const saved = await target.form.provider.saveMethod!(tx, { brandId: buyer.brandId, details });
-  if ('error' in saved) return { error: saved.error, ...target.form };
+  const target = await cardTarget(tx, payments, buyer, membershipId);
+  if (!target.provider.saveMethod) throw new AppError('conflict', 'This payment provider keeps the card on its own page: follow "Update card".');
+  const saved = await target.provider.saveMethod(tx, { brandId: buyer.brandId, details });
+  if ('error' in saved) return { error: saved.error, ...target };
   const { retrying } = await changePaymentMethod(tx, portalPrincipal(buyer), membershipId, saved.method);
-  return { retrying, ...target.form };
+  return { retrying, ...target };
 }
