@@ -78,6 +78,14 @@ describe('updating the card after a failed renewal, in a browser', { skip: brows
     assert.ok(await page.getByRole('button', { name: 'Stop retrying and end my membership' }).isVisible());
     found.push(...await seriousViolations(page, 'payment failed'));
     await shot(page, 'portal-payment-failed-1366');
+    if (shotDir) {
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await ctx.storageState() });
+      const p = await phone.newPage();
+      await p.goto(`${base}/portal/inkwell-card`);
+      await p.getByText('Payment failed').waitFor();
+      await shot(p, 'portal-payment-failed-390');
+      await phone.close();
+    }
 
     await page.getByRole('link', { name: 'Update card' }).click();
     await page.getByRole('heading', { name: 'Update your card' }).waitFor();
