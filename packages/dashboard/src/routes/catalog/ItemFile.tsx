@@ -33,7 +33,8 @@ export function ItemFile({ productId, itemId, title, content, onStored }: {
       setProgress(null);
       let body: { message?: string; data?: { content?: Content } } = {};
       try { body = JSON.parse(xhr.responseText); } catch { /* shown below */ }
-      if (xhr.status === 200 && body.data) onStored(body.data.content);
+      // Each announcement is asked for anew: the box is cleared once the file it went with is stored.
+      if (xhr.status === 200 && body.data) { onStored(body.data.content); setNotify(false); }
       else setError(body.message ?? `The upload failed (${xhr.status}).`);
     };
     xhr.onerror = () => { setProgress(null); setError('The upload broke off; check the connection and try again.'); };
@@ -50,8 +51,8 @@ export function ItemFile({ productId, itemId, title, content, onStored }: {
       <input id={id} type="file" className="mt-2 block w-full text-sm" disabled={progress !== null}
         accept="application/pdf,application/epub+zip,audio/*,video/*,image/*,.zip,.gz,.tar,.7z,.rar"
         onChange={(e) => { const f = e.target.files?.[0]; if (f) upload(f); e.target.value = ''; }} />
-      <label className="mt-2 flex items-center gap-2">
-        <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.target.checked)} disabled={progress !== null} data-testid={`${id}-notify`} />
+      <label className="mt-2 flex items-start gap-2">
+        <input type="checkbox" className="mt-1" checked={notify} onChange={(e) => setNotify(e.target.checked)} disabled={progress !== null} data-testid={`${id}-notify`} />
         <span>Email buyers about the new file (only those who agreed to your mail)</span>
       </label>
       {progress !== null && (
