@@ -123,6 +123,32 @@ describe('marketing mail: new in <product>', () => {
     await until('Ada\'s second receipt', () => smtp.received.filter((m) => m.envelope.to.includes(ada) && /receipt/.test(String(m.parsed.subject))).length === 2);
   });
 
+  it('does not send news queued before the buyer unsubscribed', async () => {
+    // An app whose worker starts only when asked: the news waits in the outbox while the buyer unsubscribes.
+    const idle = await startTestApp({ publicUrl: 'http://shop.test', mail: { smtpUrl: smtp.url, from: 'news@shop.test', retryScheduleMs: [50] } });
+    try {
+      const brand = await createBrand(idle.db, { name: 'Inkwell Studio' });
+      const ids = await idle.db.transaction((tx) => loadCatalog(tx, brand.id, catalog));
+      const key = (await createKey(idle.db, brand.id, { mode: 'test' })).key;
+      const link = await createLink(idle, key, { items: [{ id: ids.guide, plan: ids['guide-t'], type: 'digital' }], form: { formData: { fullName: 'Fay', email: 'fay@example.com' } }, receive_emails: true });
+      assert.equal((await submitCard(idle, link.path, '4242 4242 4242 4242')).statusCode, 303);
+      const set = await idle.request({ method: 'PUT', url: `/api/v1/products/${ids.guide}/items/${ids.video}/content?notifyBuyers=true`, key, payload: { url: 'https://video.example.com/lesson-1' } });
+      assert.equal(set.statusCode, 200, set.body);
+      const [queued] = await idle.db.query<{ id: string; data: { unsubscribeUrl: string } }>('SELECT id, data FROM mail_messages WHERE brand_id = $1 AND kind = \'new_content\'', [brand.id]);
+      const off = await idle.app.inject({ method: 'POST', url: new URL(queued.data.unsubscribeUrl).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+      assert.equal(off.statusCode, 200);
+      await idle.startWorker();
+      const news = await until('the news to be settled', async () => {
+        const [row] = await idle.db.query<{ status: string; status_detail: string }>('SELECT status, status_detail FROM mail_messages WHERE brand_id = $1 AND id = $2', [brand.id, queued.id]);
+        return row.status === 'unsent' || row.status === 'sent' ? row : undefined;
+      });
+      assert.deepEqual(news, { status: 'unsent', status_detail: 'not sent: the buyer unsubscribed after it was queued' });
+      assert.equal(smtp.received.filter((m) => m.envelope.to.includes('fay@example.com') && /New in/.test(String(m.parsed.subject))).length, 0);
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('tells buyers of a link given to an item that had no content, and refuses a bad notifyBuyers', async () => {
     const brand = await createBrand(t.db, { name: 'Inkwell Studio' });
     const ids = await t.db.transaction((tx) => loadCatalog(tx, brand.id, catalog));

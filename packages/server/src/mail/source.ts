@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MailSettings } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { attachmentsOf } from './attachments.ts';
+import { consentsToMarketing } from '../memberships/repository.ts';
 import type { WorkSource } from '../worker/loop.ts';
 import type { MailKind } from './kinds.ts';
 import * as repo from './repository.ts';
@@ -34,6 +35,11 @@ export function mailSource(deps: { db: Db; log: FastifyBaseLogger; config: { pub
   const inFlight = new Set<Promise<void>>();
 
   async function sendOne(m: repo.MailRow): Promise<void> {
+    // Marketing queued before the buyer unsubscribed is not sent: the unsubscribe holds from its POST on.
+    if (m.class === 'marketing' && m.mode && !(await consentsToMarketing(db, m.brand_id, m.mode, m.to_address))) {
+      await repo.recordAttempt(db, m, 'unsent', null, { status: 'unsent', detail: 'not sent: the buyer unsubscribed after it was queued' });
+      return;
+    }
     const { look, settings: brandSettings } = await brandLook(db, m.brand_id, deps.config.publicUrl);
     const rendered = m.html !== null && m.text_body !== null && m.headers
       ? { subject: m.subject, html: m.html, text: m.text_body }

@@ -273,6 +273,15 @@ export async function withdrawMarketingConsent(db: Queryable, brandId: string, m
   );
 }
 
+/** Whether the person still says yes to the brand's marketing mail in this mode (some membership of theirs does). */
+export async function consentsToMarketing(db: Queryable, brandId: string, mode: Mode, email: string): Promise<boolean> {
+  const [row] = await db.query<{ yes: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM memberships WHERE brand_id = $1 AND mode = $2 AND lower(email) = lower($3) AND receive_emails = true) AS yes',
+    [brandId, mode, email],
+  );
+  return row.yes;
+}
+
 /**
  * How many people (by email, case-insensitive) joined for the first time in each window: their
  * earliest membership of the mode, whatever its status now, began at or after `since` and before
