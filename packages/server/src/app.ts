@@ -33,6 +33,7 @@ import { itemContentRoutes } from './products/content-routes.ts';
 import { fileStoreFromConfig } from './files/configured.ts';
 import { customerSessionRoutes } from './portal/routes.ts';
 import { portalPages } from './portal/pages.ts';
+import { unsubscribePages } from './mail/unsubscribe.ts';
 import { hubRoutes } from './hubs/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
 import { eventRoutes } from './events/routes.ts';
@@ -163,7 +164,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     const v1 = api;
     pingRoute(v1);
     productRoutes(v1, deps);
-    itemContentRoutes(v1, { db: deps.db, store: fileStore, files: deps.config.files });
+    itemContentRoutes(v1, { db: deps.db, store: fileStore, files: deps.config.files, secrets: deps.secrets, publicUrl: deps.config.publicUrl });
     customerSessionRoutes(v1, deps);
     hubRoutes(v1, deps);
     membershipRoutes(v1, deps);
@@ -206,6 +207,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     storefrontPages(pages, deps);
     checkoutLinkPages(pages, deps);
     portalPages(pages, { ...deps, store: fileStore });
+    unsubscribePages(pages, deps);
     await dashboardStatic(pages, { dir: deps.dashboardDir });
   });
   stripeWebhookRoutes(app, deps);

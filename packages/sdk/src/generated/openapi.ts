@@ -928,7 +928,7 @@ export interface paths {
         get?: never;
         /**
          * Set an item's link
-         * @description Our addition. The item's content becomes a link buyers open from the portal; a file it had is removed.
+         * @description Our addition. The item's content becomes a link buyers open from the portal; a file it had is removed. With `notifyBuyers=true`, buyers who opted in to the brand's mail are told.
          *
          *     Scope: `products:write`.
          */
@@ -962,7 +962,7 @@ export interface paths {
         get: operations["downloadItemFile"];
         /**
          * Upload an item's file
-         * @description Our addition. The request body is the file itself (not a form), with its media type as Content-Type: a PDF, EPUB, audio, video, image or archive. It is streamed to the file store, never held in memory; the limit is FILE_MAX_BYTES (2 GB unless the operator set another; 413 past it). Replacing a file makes a new `content.version`: buyers get the new file from then on. Answers the item with its `content`.
+         * @description Our addition. The request body is the file itself (not a form), with its media type as Content-Type: a PDF, EPUB, audio, video, image or archive. It is streamed to the file store, never held in memory; the limit is FILE_MAX_BYTES (2 GB unless the operator set another; 413 past it). Replacing a file makes a new `content.version`: buyers get the new file from then on; with `notifyBuyers=true` they are told by mail. Answers the item with its `content`.
          *
          *     Scope: `products:write`.
          */
@@ -2507,7 +2507,7 @@ export interface components {
             html: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `new_content`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
             kind: string;
             /** @description Every try, oldest first. */
             log: {
@@ -2558,7 +2558,7 @@ export interface components {
             createdAt: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
+            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `new_content`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
             kind: string;
             /** @description The mode of what caused it (absent only in the operator's CLI view of account mail). */
             mode?: "test" | "live";
@@ -4983,10 +4983,11 @@ export interface operations {
             content: {
                 "application/json": {
                     brandColour?: string | null;
-                    /** @description Which mail the brand's buyers get, per kind (receipt, renewal_failed, membership_ended, cancellation, refund, subscription_ending); all on by default. */
+                    /** @description Which mail the brand's buyers get, per kind (receipt, renewal_failed, membership_ended, cancellation, refund, subscription_ending, new_content); all on by default. */
                     buyerEmails?: {
                         cancellation?: boolean;
                         membership_ended?: boolean;
+                        new_content?: boolean;
                         receipt?: boolean;
                         refund?: boolean;
                         renewal_failed?: boolean;
@@ -5028,7 +5029,7 @@ export interface operations {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this kind. */
-                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "portal_sign_in" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
+                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "new_content" | "portal_sign_in" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
                 /** @description `queued` (waiting for a first try or a retry), `sending`, `sent`, `failed` (refused for good or out of tries) or `unsent` (no mail server is configured: kept so you can see what would have gone out). */
@@ -6264,7 +6265,10 @@ export interface operations {
     };
     setItemLink: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Tell buyers: everyone who can open this item and agreed to the brand's mail (`receiveEmails: true`) gets a "New in <product>" mail (marketing, with a one-click unsubscribe). Default false. */
+                notifyBuyers?: boolean;
+            };
             header?: {
                 /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -6380,6 +6384,8 @@ export interface operations {
             query?: {
                 /** @description The name buyers download it under, such as ink-basics.pdf. */
                 filename?: string;
+                /** @description Tell buyers: everyone who can open this item and agreed to the brand's mail (`receiveEmails: true`) gets a "New in <product>" mail (marketing, with a one-click unsubscribe). Default false. */
+                notifyBuyers?: boolean;
             };
             header?: {
                 /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */

@@ -27,17 +27,18 @@ export class ProductItems {
    * PUT /products/{id}/items/{itemId}/file: uploads the item's file (a PDF, EPUB, audio, video,
    * image or archive), streamed to the server's file store. A `Blob` (a browser `File`) carries its
    * own type; give `contentType` for bytes or a stream. Replacing a file makes a new version, which
-   * buyers get from then on. A stream is sent once (not retried). Scope `products:write`.
+   * buyers get from then on; `notifyBuyers: true` mails the buyers who can open it and agreed to
+   * the brand's mail ("New in <product>"). A stream is sent once (not retried). Scope `products:write`.
    */
   uploadFile(
     productId: string, itemId: string, data: Blob | Uint8Array | ReadableStream<Uint8Array>,
-    params: { contentType?: string; filename?: string } = {}, options?: RequestOptions,
+    params: { contentType?: string; filename?: string; notifyBuyers?: boolean } = {}, options?: RequestOptions,
   ): Promise<Item> {
     const contentType = params.contentType ?? (data instanceof Blob ? data.type : '');
     const filename = params.filename ?? (typeof File !== 'undefined' && data instanceof File ? data.name : undefined);
     return this.#r.request({
       method: 'PUT', path: `/products/${segment(productId, 'productId')}/items/${segment(itemId, 'itemId')}/file`,
-      query: { filename }, upload: { data, contentType }, options,
+      query: { filename, notifyBuyers: params.notifyBuyers }, upload: { data, contentType }, options,
     });
   }
 
@@ -46,9 +47,15 @@ export class ProductItems {
     return this.#r.request({ method: 'GET', path: `/products/${segment(productId, 'productId')}/items/${segment(itemId, 'itemId')}/file`, bytes: '*/*', options });
   }
 
-  /** PUT /products/{id}/items/{itemId}/content: the item gives buyers a link instead (a file it had is removed). Scope `products:write`. */
-  setLink(productId: string, itemId: string, params: ItemContentParams, options?: RequestOptions): Promise<Item> {
-    return this.#r.request({ method: 'PUT', path: `/products/${segment(productId, 'productId')}/items/${segment(itemId, 'itemId')}/content`, body: params, options });
+  /**
+   * PUT /products/{id}/items/{itemId}/content: the item gives buyers a link instead (a file it had
+   * is removed); `notifyBuyers: true` mails the buyers who agreed to the brand's mail. Scope `products:write`.
+   */
+  setLink(productId: string, itemId: string, params: ItemContentParams & { notifyBuyers?: boolean }, options?: RequestOptions): Promise<Item> {
+    const { notifyBuyers, ...body } = params;
+    return this.#r.request({
+      method: 'PUT', path: `/products/${segment(productId, 'productId')}/items/${segment(itemId, 'itemId')}/content`, query: { notifyBuyers }, body, options,
+    });
   }
 
   /** DELETE /products/{id}/items/{itemId}/content: the item no longer has a file or link. Scope `products:write`. */

@@ -7,6 +7,7 @@ import { loadCatalog } from '../catalog/load.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { browserSkip, launchChromium } from '../testing/browser.ts';
 import { signUp } from '../testing/dashboard.ts';
+import { createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { createKey } from '../testing/factories.ts';
 import { freePort } from '../testing/processes.ts';
 import { defaultDashboardDir } from './static.ts';
@@ -62,9 +63,17 @@ describe('an item\'s file in the dashboard', { skip }, () => {
     await current.filter({ hasText: 'ink-basics.pdf · 3.0 MB · version 1' }).waitFor();
     if (shotDir) await page.screenshot({ path: join(shotDir, 'dashboard-item-file-1366.png'), fullPage: true });
 
+    // A buyer who agreed to the brand's mail hears of the new version when the creator ticks the box (docs/email.md, Marketing mail).
+    const testKey = (await createKey(t.db, brandId, { mode: 'test' })).key;
+    const link = await createLink(t, testKey, { items: [{ id: ids.guide, plan: ids.t, type: 'digital' }], form: { formData: { fullName: 'Ada Lovelace', email: 'ada@example.com' } }, receive_emails: true });
+    assert.equal((await submitCard(t, link.path, '4242 4242 4242 4242')).statusCode, 303);
+    await page.getByLabel('Email buyers about the new file').check();
     const second = Buffer.from('%PDF-1.7\n% second edition\n');
     await page.getByLabel(/File buyers download/).setInputFiles({ name: 'ink-basics-2.pdf', mimeType: 'application/pdf', buffer: second });
     await current.filter({ hasText: 'ink-basics-2.pdf · 1 KB · version 2' }).waitFor();
+    const news = await t.db.query<{ to_address: string; subject: string }>('SELECT to_address, subject FROM mail_messages WHERE brand_id = $1 AND kind = \'new_content\'', [brandId]);
+    assert.deepEqual(news.map((m) => [m.to_address, m.subject]), [['ada@example.com', 'New in Ink basics workbook: Workbook (PDF)']]);
+    assert.equal(await page.getByLabel('Email buyers about the new file').isChecked(), false, 'the next upload is not announced unless asked again');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId(`item-file-${ids.pdf}`).scrollIntoViewIfNeeded();
     if (shotDir) await page.screenshot({ path: join(shotDir, 'dashboard-item-file-390.png') });

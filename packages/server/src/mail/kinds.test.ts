@@ -61,7 +61,7 @@ describe('buyer mail', () => {
     const { email } = await buyPlan(t, b, 'monthly', sub341);
     await advance(t, b.key, { by: '32d' });
     const [failed] = await waitForMail(email, /renewal payment failed/);
-    assert.match(failed.parsed.text ?? '', /could not charge \$5\.00 for Club \(Monthly\): The card was declined\./);
+    assert.match(failed.parsed.text ?? '', /could not charge \$5\.00 for Club \(Monthly\): the card was declined\./);
     await advance(t, b.key, { by: '10d' }); // past every retry (1d, 3d, 5d)
     await waitForMail(email, /renewal payment failed/, 4);
     const [ended] = await waitForMail(email, /membership has ended/);

@@ -17,6 +17,8 @@ export interface MailContent {
   button?: { label: string; url: string };
   /** A quieter last line (why you got this mail). */
   footer?: string;
+  /** Marketing mail: the one-click unsubscribe address, linked under the footer (and in List-Unsubscribe). */
+  unsubscribeUrl?: string;
 }
 
 /** What every template may use about the brand it speaks for. */
@@ -25,6 +27,8 @@ export interface BrandLook {
   colour: string;
   /** The service's PUBLIC_URL, for links into the dashboard. */
   publicUrl: string;
+  /** The brand's logo (its profile's https logoUrl), shown above its name. */
+  logoUrl?: string;
 }
 
 interface KindSpec<D> {
@@ -67,6 +71,8 @@ export interface ReceiptData {
   booking?: ReceiptBooking;
   /** The brand's buyer portal (`/portal/{brand}`, under PUBLIC_URL), where the buyer signs in by email (portal/). */
   portalPath?: string;
+  /** The invoice's PDF in the portal (`/portal/{brand}/invoices/{txref}`): signed in, it opens; else sign-in leads back to it. */
+  invoicePath?: string;
 }
 
 export interface ReceiptBooking { id: string; title: string; startsAt: string; endsAt: string; timezone: string }
@@ -90,6 +96,8 @@ export interface RenewalFailedData {
   currency: string;
   txref: string;
   reason: string | null;
+  /** The buyer portal's "Update card" for this membership (`/portal/{brand}/memberships/{id}/card`, under PUBLIC_URL). */
+  cardPath?: string;
 }
 
 export interface MembershipEndedData { buyerName: string; item: string; endedAt: string }
@@ -141,6 +149,19 @@ export interface PasswordResetData { link: string; expiresAt: string }
 export interface CheckoutCodeData { buyerName: string; code: string; expiresAt: string }
 
 export interface EmailVerificationData { name: string; link: string; expiresAt: string }
+/** Marketing: what a creator added or replaced in a product a buyer has, when they chose to tell buyers (mail/content-news.ts). */
+export interface NewContentData {
+  buyerName: string;
+  product: string;
+  item: string;
+  /** A new file in place of the old one, or content where there was none. */
+  change: 'replaced' | 'added';
+  /** The buyer portal (`/portal/{brand}` under PUBLIC_URL), where it is downloaded. */
+  portalPath?: string;
+  /** The signed one-click unsubscribe address (mail/unsubscribe.ts). */
+  unsubscribeUrl: string;
+}
+
 /** The buyer portal's one-time sign-in link (portal/, docs/portal.md). */
 export interface PortalSignInData { link: string; expiresAt: string }
 
@@ -173,7 +194,7 @@ export const mailKinds = {
         `Hi ${d.buyerName}, we received your payment of ${money(d.amount, d.currency)}.`,
         `Your purchases, downloads and invoices are in your account with ${brand.name}: ${brand.publicUrl}${d.portalPath} (sign in with this email address).`,
       ] } : {}),
-      ...(d.invoiceUrl ? { button: { label: 'View invoice', url: d.invoiceUrl } }
+      ...(d.invoiceUrl || d.invoicePath ? { button: { label: 'View invoice', url: d.invoiceUrl ?? `${brand.publicUrl}${d.invoicePath}` } }
         : d.portalPath ? { button: { label: 'Your purchases and downloads', url: `${brand.publicUrl}${d.portalPath}` } } : {}),
       footer: `You get this receipt because you paid ${brand.name}. Keep it for your records.`,
     }),
@@ -187,10 +208,12 @@ export const mailKinds = {
       preview: `We could not charge ${money(d.amount, d.currency)} for ${d.item}`,
       heading: 'Your renewal payment failed',
       paragraphs: [
-        `Hi ${d.buyerName}, we could not charge ${money(d.amount, d.currency)} for ${d.item}${d.reason ? `: ${d.reason}` : '.'}`,
+        `Hi ${d.buyerName}, we could not charge ${money(d.amount, d.currency)} for ${d.item}${d.reason ? `: ${d.reason.charAt(0).toLowerCase()}${d.reason.slice(1)}` : '.'}`,
         'Your access continues while we try again over the next days. If every try fails, your membership ends and we will tell you.',
+        ...(d.cardPath ? ['Update your card and we try again at once. You can also stop the retries there, which ends your membership.'] : []),
       ],
       facts: [['Item', d.item], ['Amount', money(d.amount, d.currency)], ['Reference', d.txref]],
+      ...(d.cardPath ? { button: { label: 'Update your card', url: `${brand.publicUrl}${d.cardPath}` } } : {}),
       footer: `You get this mail because you have a membership with ${brand.name}.`,
     }),
   }),
@@ -294,6 +317,25 @@ export const mailKinds = {
       ],
       button: { label: 'See payouts', url: `${brand.publicUrl}${d.dashboardPath}` },
       footer: `You get this mail because you are an owner of ${brand.name}.`,
+    }),
+  }),
+  new_content: spec<NewContentData>({
+    audience: 'buyer',
+    class: 'marketing',
+    title: 'New content in a product (marketing: only to buyers who opted in)',
+    content: (d, brand) => ({
+      subject: `New in ${d.product}: ${d.item}`,
+      preview: d.change === 'replaced' ? `A new version of ${d.item}` : `${d.item} is ready for you`,
+      heading: `New in ${d.product}`,
+      paragraphs: [
+        d.change === 'replaced'
+          ? `Hi ${d.buyerName}, ${brand.name} published a new version of ${d.item} in ${d.product}, which you have. Your downloads give you the new one from now on.`
+          : `Hi ${d.buyerName}, ${brand.name} added ${d.item} to ${d.product}, which you have. It is ready for you now.`,
+        ...(d.portalPath ? [`Open it from your purchases with ${brand.name} (sign in with this email address).`] : []),
+      ],
+      ...(d.portalPath ? { button: { label: 'Open my purchases', url: `${brand.publicUrl}${d.portalPath}` } } : {}),
+      footer: `You get this mail because you agreed to hear from ${brand.name} when you bought ${d.product}.`,
+      unsubscribeUrl: d.unsubscribeUrl,
     }),
   }),
   portal_sign_in: spec<PortalSignInData>({

@@ -9,10 +9,11 @@ export const mailSamples: { [K in MailKind]: MailData<K> } = {
     buyerName: 'Ada Lovelace', item: 'Brushwork fundamentals (Standard)',
     lines: [{ description: 'Brushwork fundamentals — Standard', amount: 4950 }, { description: 'Launch discount', amount: -1000 }],
     amount: 3950, currency: 'USD', txref: 'tx_8Jw2kQp4Xn1RzV6mB3aL', paidAt: '2026-11-25T14:03:00.000Z', type: 'purchase', invoiceNumber: 'INV-0042',
-    portalPath: '/portal/brush-and-co',
+    portalPath: '/portal/brush-and-co', invoicePath: '/portal/brush-and-co/invoices/tx_8Jw2kQp4Xn1RzV6mB3aL',
   },
   renewal_failed: {
     buyerName: 'Ada Lovelace', item: 'Studio Club (Monthly)', amount: 500, currency: 'USD', txref: 'tx_Qm7Tz2Lw9Hc4Xb1Nf8Ke', reason: 'The card was declined.',
+    cardPath: '/portal/brush-and-co/memberships/mem_4Hq8Zr2Kx7Lp1Nc9/card',
   },
   membership_ended: { buyerName: 'Ada Lovelace', item: 'Studio Club (Monthly)', endedAt: '2026-12-30T00:00:00.000Z' },
   cancellation: { buyerName: 'Ada Lovelace', item: 'Studio Club (Monthly)', accessUntil: '2026-12-25T00:00:00.000Z' },
@@ -29,6 +30,10 @@ export const mailSamples: { [K in MailKind]: MailData<K> } = {
   payout_settled: {
     payoutId: 'po_3kL9mN2bV5cX8zA1sD4f', amount: 118_430, fee: 7_570, currency: 'USD', transactionCount: 31,
     periodStart: '2026-11-24T00:00:00.000Z', periodEnd: '2026-11-25T00:00:00.000Z', mode: 'live', dashboardPath: '/dashboard/money/payouts',
+  },
+  new_content: {
+    buyerName: 'Ada Lovelace', product: 'Brushwork fundamentals', item: 'Workbook (PDF)', change: 'replaced', portalPath: '/portal/brush-and-co',
+    unsubscribeUrl: 'http://localhost:3000/mail/unsubscribe/eyJiIjoiYnJkXzEifQ.…',
   },
   portal_sign_in: { link: 'http://localhost:3000/portal/brush-and-co/enter?token=…', expiresAt: '2026-11-25T14:18:00.000Z' },
   team_invite: {

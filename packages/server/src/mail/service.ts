@@ -1,5 +1,5 @@
 import type { Mode, Principal } from '../auth/principal.ts';
-import { findBrand } from '../brands/repository.ts';
+import { findBrand, findProfile } from '../brands/repository.ts';
 import type { Queryable } from '../db/client.ts';
 import { toPage, type PageRequest } from '../db/paging.ts';
 import { invalid, notFound } from '../errors.ts';
@@ -32,9 +32,12 @@ export interface QueueMail<K extends MailKind> {
 export async function brandLook(db: Queryable, brandId: string, publicUrl = ''): Promise<{ look: BrandLook; settings?: repo.MailSettingsRow }> {
   if (brandId === accountBrand) return { look: { name: 'Dashboard', colour: defaultColour, publicUrl } };
   // One after the other: a transaction's handle runs one query at a time.
-  const brand = await findBrand(db, brandId);
+  const brand = await findProfile(db, brandId);
   const settings = await repo.findSettings(db, brandId);
-  return { look: { name: brand?.name ?? 'Dashboard', colour: settings?.brand_colour ?? defaultColour, publicUrl }, settings };
+  return {
+    look: { name: brand?.name ?? 'Dashboard', colour: settings?.brand_colour ?? defaultColour, publicUrl, ...(brand?.logo_url ? { logoUrl: brand.logo_url } : {}) },
+    settings,
+  };
 }
 
 /**

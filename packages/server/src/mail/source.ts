@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MailSettings } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { attachmentsOf } from './attachments.ts';
+import { consentsToMarketing } from '../memberships/repository.ts';
 import type { WorkSource } from '../worker/loop.ts';
 import type { MailKind } from './kinds.ts';
 import * as repo from './repository.ts';
@@ -34,18 +35,28 @@ export function mailSource(deps: { db: Db; log: FastifyBaseLogger; config: { pub
   const inFlight = new Set<Promise<void>>();
 
   async function sendOne(m: repo.MailRow): Promise<void> {
+    // Marketing queued before the buyer unsubscribed is not sent: the unsubscribe holds from its POST on.
+    if (m.class === 'marketing' && m.mode && !(await consentsToMarketing(db, m.brand_id, m.mode, m.to_address))) {
+      await repo.recordAttempt(db, m, 'unsent', null, { status: 'unsent', detail: 'not sent: the buyer unsubscribed after it was queued' });
+      return;
+    }
     const { look, settings: brandSettings } = await brandLook(db, m.brand_id, deps.config.publicUrl);
     const rendered = m.html !== null && m.text_body !== null && m.headers
       ? { subject: m.subject, html: m.html, text: m.text_body }
       : await renderMail(m.kind as MailKind, m.data, look);
     const envelope = envelopeOf(brandSettings, look, settings.from);
     const domain = settings.from.split('@')[1] ?? 'localhost';
+    // Marketing mail only (RFC 2369, RFC 8058): the mail program's own "Unsubscribe", one POST to our signed address.
+    const unsubscribe = m.class === 'marketing' && typeof m.data.unsubscribeUrl === 'string' ? {
+      'List-Unsubscribe': `<${m.data.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    } : undefined;
     const headers: Record<string, string> = {
       From: `"${envelope.from.name}" <${envelope.from.address}>`,
       To: m.to_name ? `"${m.to_name.replace(/["\r\n]/g, '')}" <${m.to_address}>` : m.to_address,
       Subject: rendered.subject,
       'Message-ID': `<${m.id}@${domain}>`,
       ...(envelope.replyTo ? { 'Reply-To': envelope.replyTo } : {}),
+      ...unsubscribe,
     };
     if (m.html === null || m.headers === null) await repo.saveRendered(db, m.brand_id, m.id, { html: rendered.html, text: rendered.text, headers });
     if (!settings.smtpUrl) {
@@ -61,6 +72,7 @@ export function mailSource(deps: { db: Db; log: FastifyBaseLogger; config: { pub
         html: rendered.html,
         text: rendered.text,
         messageId: headers['Message-ID'],
+        ...(unsubscribe ? { headers: unsubscribe } : {}),
         attachments: attachmentsOf(m.kind as MailKind, m.data, look),
       });
       await repo.recordAttempt(db, m, 'sent', String(info.response ?? ''), { status: 'sent', detail: null });

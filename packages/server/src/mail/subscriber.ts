@@ -10,6 +10,7 @@ import { purchaseOf } from './facts.ts';
 import { membershipItem } from './membership-mail.ts';
 import { queueMail, queueOwnerMail } from './service.ts';
 import { bookingOfTransaction } from '../bookings/service.ts';
+import { findByPendingTransaction } from '../subscriptions/repository.ts';
 
 /**
  * Mail that events cause, queued in the transaction that records them (src/subscribers.ts wires
@@ -56,7 +57,7 @@ async function onPaid(tx: Queryable, e: RecordedEvent) {
       ...(booked ? {
         booking: { id: booked.id, title: bought.item, startsAt: booked.starts_at.toISOString(), endsAt: booked.ends_at.toISOString(), timezone: booked.timezone },
       } : {}),
-      ...(brand ? { portalPath: portalPath(brand) } : {}),
+      ...(brand ? { portalPath: portalPath(brand), invoicePath: `${portalPath(brand)}/invoices/${encodeURIComponent(t.txref)}` } : {}),
     },
     dedupeKey: `receipt:${t.txref}`,
   });
@@ -66,9 +67,15 @@ async function onRenewalFailed(tx: Queryable, e: RecordedEvent) {
   const t = await transactionOf(tx, e);
   if (!t) return;
   const bought = await purchaseOf(tx, t);
+  // The charge is still its subscription's pending one while its failure is recorded (subscriptions/renewals.ts).
+  const sub = await findByPendingTransaction(tx, t.brand_id, t.id);
+  const brand = await findProfile(tx, t.brand_id);
   await queueMail(tx, {
     brandId: t.brand_id, mode: t.mode, kind: 'renewal_failed', to: { email: t.customer_email, name: t.customer_name },
-    data: { buyerName: t.customer_name, item: bought.item, amount: t.amount, currency: t.currency, txref: t.txref, reason: t.failure_message },
+    data: {
+      buyerName: t.customer_name, item: bought.item, amount: t.amount, currency: t.currency, txref: t.txref, reason: t.failure_message,
+      ...(sub && brand ? { cardPath: `${portalPath(brand)}/memberships/${encodeURIComponent(sub.membership_id)}/card` } : {}),
+    },
     dedupeKey: `renewal_failed:${t.txref}`,
   });
 }

@@ -19,7 +19,7 @@ function layout(c: MailContent, brand: BrandLook): string {
   const colour = /^#[0-9a-fA-F]{6}$/.test(brand.colour) ? brand.colour : defaultColour;
   const facts = c.facts?.length
     ? `<mj-table font-size="15px" line-height="22px" padding="8px 24px">
-${c.facts.map(([k, v]) => `<tr><td style="color:#666;padding:4px 12px 4px 0;white-space:nowrap;vertical-align:top">${esc(k)}</td><td style="padding:4px 0;font-weight:600;word-break:break-all">${esc(v)}</td></tr>`).join('\n')}
+${c.facts.map(([k, v]) => `<tr><td style="color:#666;padding:4px 12px 4px 0;vertical-align:top;width:40%">${esc(k)}</td><td style="padding:4px 0;font-weight:600;vertical-align:top;overflow-wrap:anywhere;word-break:break-word">${esc(v)}</td></tr>`).join('\n')}
 </mj-table>` : '';
   const button = c.button
     ? `<mj-button href="${esc(c.button.url)}" background-color="${colour}" color="#ffffff" font-size="16px" font-weight="600" border-radius="8px" padding="16px 24px">${esc(c.button.label)}</mj-button>`
@@ -35,7 +35,8 @@ ${c.facts.map(([k, v]) => `<tr><td style="color:#666;padding:4px 12px 4px 0;whit
 </mj-head>
 <mj-body background-color="#f4f4f6">
   <mj-section background-color="${colour}" padding="18px 0" border-radius="12px 12px 0 0">
-    <mj-column><mj-text color="#ffffff" font-size="20px" font-weight="700">${esc(brand.name)}</mj-text></mj-column>
+    <mj-column>${brand.logoUrl && /^https?:\/\//.test(brand.logoUrl)
+    ? `<mj-image src="${esc(brand.logoUrl)}" alt="" width="48px" height="48px" align="left" padding="0 24px 8px" border-radius="8px" />` : ''}<mj-text color="#ffffff" font-size="20px" font-weight="700">${esc(brand.name)}</mj-text></mj-column>
   </mj-section>
   <mj-section background-color="#ffffff" padding="16px 0 24px" border-radius="0 0 12px 12px">
     <mj-column>
@@ -46,7 +47,8 @@ ${c.facts.map(([k, v]) => `<tr><td style="color:#666;padding:4px 12px 4px 0;whit
     </mj-column>
   </mj-section>
   <mj-section padding="8px 0">
-    <mj-column><mj-text font-size="13px" line-height="18px" color="#666666" align="center">${esc(c.footer ?? '')}</mj-text></mj-column>
+    <mj-column><mj-text font-size="13px" line-height="18px" color="#666666" align="center">${esc(c.footer ?? '')}${
+  c.unsubscribeUrl ? ` <a href="${esc(c.unsubscribeUrl)}" style="color:#666666;text-decoration:underline">Unsubscribe</a>` : ''}</mj-text></mj-column>
   </mj-section>
 </mj-body>
 </mjml>`;
@@ -63,6 +65,7 @@ function textOf(c: MailContent, brand: BrandLook): string {
     ...(c.facts?.length ? [...c.facts.map(([k, v]) => `${`${k}:`.padEnd(width + 2)}${v}`), ''] : []),
     ...(c.button ? [`${c.button.label}: ${c.button.url}`, ''] : []),
     ...(c.footer ? ['--', c.footer] : []),
+    ...(c.unsubscribeUrl ? [`Unsubscribe: ${c.unsubscribeUrl}`] : []),
   ].join('\n').trimEnd() + '\n';
 }
 

@@ -262,6 +262,27 @@ export async function noteMarketingConsent(db: Queryable, brandId: string, ids: 
 }
 
 /**
+ * The person unsubscribed from the brand's marketing mail (a List-Unsubscribe POST, mail/unsubscribe.ts):
+ * every membership of theirs with the brand in this mode says no from now on. Returns the memberships changed.
+ */
+export async function withdrawMarketingConsent(db: Queryable, brandId: string, mode: Mode, email: string): Promise<MembershipRow[]> {
+  return db.query<MembershipRow>(
+    `UPDATE memberships SET receive_emails = false, ${bumpVersionSql}
+     WHERE brand_id = $1 AND mode = $2 AND lower(email) = lower($3) AND receive_emails IS DISTINCT FROM false RETURNING *`,
+    [brandId, mode, email],
+  );
+}
+
+/** Whether the person still says yes to the brand's marketing mail in this mode (some membership of theirs does). */
+export async function consentsToMarketing(db: Queryable, brandId: string, mode: Mode, email: string): Promise<boolean> {
+  const [row] = await db.query<{ yes: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM memberships WHERE brand_id = $1 AND mode = $2 AND lower(email) = lower($3) AND receive_emails = true) AS yes',
+    [brandId, mode, email],
+  );
+  return row.yes;
+}
+
+/**
  * How many people (by email, case-insensitive) joined for the first time in each window: their
  * earliest membership of the mode, whatever its status now, began at or after `since` and before
  * `until`. Someone who already held a membership and buys another is not new.

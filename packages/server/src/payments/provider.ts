@@ -72,6 +72,18 @@ export interface PaymentProvider {
    */
   chargeSavedMethod(db: Queryable, input: { brandId: string; reference: string; method: string }): Promise<PaymentState>;
   /**
+   * The buyer portal's "Update card" where the card form is ours (the sandbox): saves the card the
+   * buyer typed, without charging it, as a method chargeSavedMethod can charge. A card the
+   * provider refuses at once is `{ error }`, in words for the buyer.
+   */
+  saveMethod?(db: Queryable, input: { brandId: string; details: Record<string, string> }): Promise<{ method: string } | { error: string }>;
+  /**
+   * The buyer portal's "Update card" where the provider keeps the card and bills renewals itself
+   * (Stripe): the address of its own page for the subscription it knows as `reference`, which
+   * sends the buyer back to `returnUrl`.
+   */
+  cardUpdateUrl?(input: { reference: string; returnUrl: string }): Promise<string>;
+  /**
    * For a provider that bills renewals itself (Stripe): stop billing the subscription it knows as
    * `reference`, at the end of the paid period or now. Idempotent.
    */

@@ -46,6 +46,9 @@ async function charge(db: Queryable, brandId: string, reference: string, card: s
   return stateOf(row ?? await current(db, brandId, reference));
 }
 
+/** Cards saved by themselves (the portal's "Update card"), not charged yet: sandbox_methods. */
+const savedPrefix = 'sbx_pm_';
+
 const spaced = (card: string) => card.replace(/(\d{4})(?=\d)/g, '$1 ');
 
 const cardNumber = (details: Record<string, string>) => (details.card ?? '').replace(/[\s-]/g, '');
@@ -110,8 +113,23 @@ export const sandboxProvider: PaymentProvider = {
   },
 
   async chargeSavedMethod(db, { brandId, reference, method }) {
-    const [saved] = await db.query<{ card: string | null }>('SELECT card FROM sandbox_payments WHERE brand_id = $1 AND reference = $2', [brandId, method]);
+    // A method is the payment its card was first charged with, or a card saved by itself (saveMethod).
+    const [saved] = method.startsWith(savedPrefix)
+      ? await db.query<{ card: string | null }>('SELECT card FROM sandbox_methods WHERE brand_id = $1 AND reference = $2', [brandId, method])
+      : await db.query<{ card: string | null }>('SELECT card FROM sandbox_payments WHERE brand_id = $1 AND reference = $2', [brandId, method]);
     return charge(db, brandId, reference, saved?.card ?? '');
+  },
+
+  async saveMethod(db, { brandId, details }) {
+    const problem = sandboxProvider.checkDetails(details);
+    if (problem) return { error: problem };
+    const card = cardNumber(details);
+    // As Stripe checks a card when it is saved: one that is always declined is refused now, not at the next renewal.
+    const outcome = testCards.get(card)!;
+    if (outcome.status === 'failed' && outcome.code === 'card_declined') return { error: `${outcome.message} Try another card.` };
+    const method = `${savedPrefix}${randomBytes(15).toString('base64url')}`;
+    await db.query('INSERT INTO sandbox_methods (brand_id, reference, card) VALUES ($1, $2, $3)', [brandId, method, card]);
+    return { method };
   },
 
   async lookupPayment(db, { brandId, reference }) {

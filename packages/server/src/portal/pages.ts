@@ -15,7 +15,7 @@ import { endMembershipWithProvider } from '../subscriptions/flows.ts';
 import { resumeMembership } from '../subscriptions/service.ts';
 import { portalPath } from './paths.ts';
 import * as service from './service.ts';
-import { homePage, signInPage, type PortalFrame } from './templates.ts';
+import { cardPage, homePage, signInPage, type PortalFrame } from './templates.ts';
 import { openDownload } from './tokens.ts';
 
 /**
@@ -26,6 +26,14 @@ import { openDownload } from './tokens.ts';
  * and …/resume, so the same events and mail follow.
  */
 const cookieName = 'cc_portal';
+/** What the home page says after an action (?done=…). */
+const notices: Record<string, string> = {
+  cancelled: 'Your membership will end at the end of the period you paid for. You will not be charged again.',
+  kept: 'Your membership continues and renews as before.',
+  ended: 'Your membership has ended. We will not try to charge your card again.',
+  card: 'Your card is updated. Your next renewal is charged to it.',
+  'card-retrying': 'Your card is updated. We are charging it for the renewal that failed now; this page shows the outcome in a moment.',
+};
 const Slug = Type.String({ minLength: 1, maxLength: 100 });
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -68,10 +76,10 @@ export function portalPages(parent: App, { db, config, secrets, payments, store 
     });
 
     /** The signed-in buyer of this brand's portal, or undefined after answering with the sign-in page. */
-    const buyerOf = async (req: FastifyRequest, reply: FastifyReply, brand: BrandProfileRow) => {
+    const buyerOf = async (req: FastifyRequest, reply: FastifyReply, brand: BrandProfileRow, focus?: string) => {
       const session = await service.sessionBuyer(db, brand.id, tokenOf(req));
       if (!session) {
-        sendPage(reply, 401, signInPage(frameOf(brand)));
+        sendPage(reply, 401, signInPage(frameOf(brand), { focus }));
         return undefined;
       }
       return session;
@@ -83,23 +91,22 @@ export function portalPages(parent: App, { db, config, secrets, payments, store 
       const brand = await brandOf(req.params.slug);
       if (!brand) return notFoundPage(reply);
       const session = await service.sessionBuyer(db, brand.id, tokenOf(req));
-      if (!session) return sendPage(reply, 200, signInPage(frameOf(brand)));
+      if (!session) return sendPage(reply, 200, signInPage(frameOf(brand), { focus: req.query.focus }));
       const frame = frameOf(brand, session.mode);
       const view = await service.portalView(db, session, { serverKey: secrets.webhookKey, downloadTtlMs: config.files.downloadTtlMs, portalUrl: frame.home });
-      const notice = req.query.done === 'cancelled' ? 'Your membership will end at the end of the period you paid for. You will not be charged again.'
-        : req.query.done === 'kept' ? 'Your membership continues and renews as before.' : undefined;
+      const notice = notices[req.query.done ?? ''];
       return sendPage(reply, 200, homePage(frame, view, { email: session.email, focus: req.query.focus ?? null, back: session.returnUrl, notice }));
     });
 
     app.post('/portal/:slug/sign-in', {
-      schema: { hide: true, params: Type.Object({ slug: Slug }), body: Type.Object({ email: Type.String({ maxLength: 254 }) }) },
+      schema: { hide: true, params: Type.Object({ slug: Slug }), body: Type.Object({ email: Type.String({ maxLength: 254 }), focus: Type.Optional(Id) }) },
     }, async (req, reply) => {
       const brand = await brandOf(req.params.slug);
       if (!brand) return notFoundPage(reply);
       if (!fromOurPages(req)) return sendPage(reply, 403, messagePage('Not sent', 'This form was sent from another site.'));
       const email = req.body.email.trim();
       try {
-        await db.transaction((tx) => service.requestSignInLink(tx, brand.id, email, frameOf(brand).home));
+        await db.transaction((tx) => service.requestSignInLink(tx, brand.id, email, frameOf(brand).home, req.body.focus));
       } catch (err) {
         const known = toAppError(err as Error);
         if (known?.code === 'validation_failed') return sendPage(reply, 400, signInPage(frameOf(brand), { error: 'Enter the email address you bought with, such as ada@example.com.' }));
@@ -138,16 +145,53 @@ export function portalPages(parent: App, { db, config, secrets, payments, store 
         if (!buyer) return reply;
         await service.requireOwnMembership(db, buyer, id);
         const principal = service.portalPrincipal(buyer);
-        if (action === 'cancel') await endMembershipWithProvider(db, payments, principal, { membershipId: id, atPeriodEnd: true });
-        else await db.transaction((tx) => resumeMembership(tx, principal, id));
-        return reply.redirect(`${frameOf(brand).home}?done=${action === 'cancel' ? 'cancelled' : 'kept'}&focus=${encodeURIComponent(id)}#${encodeURIComponent(id)}`, 303);
+        // Cancelling a membership whose renewal failed stops the retries and ends it now (cancelMembership), as the API's cancel does.
+        let done: string = action === 'cancel' ? 'cancelled' : 'kept';
+        if (action === 'cancel') {
+          const after = await endMembershipWithProvider(db, payments, principal, { membershipId: id, atPeriodEnd: true });
+          if (after.status !== 'active') done = 'ended';
+        } else await db.transaction((tx) => resumeMembership(tx, principal, id));
+        return reply.redirect(`${frameOf(brand).home}?done=${done}&focus=${encodeURIComponent(id)}#${encodeURIComponent(id)}`, 303);
       });
     }
+
+    // Update card: the sandbox's form is ours; Stripe's billing portal is its own page (payments/stripe/provider.ts).
+    app.get('/portal/:slug/memberships/:id/card', { schema: { hide: true, params: Type.Object({ slug: Slug, id: Id }) } }, async (req, reply) => {
+      const brand = await brandOf(req.params.slug);
+      if (!brand) return notFoundPage(reply);
+      const buyer = await buyerOf(req, reply, brand, req.params.id);
+      if (!buyer) return reply;
+      const frame = frameOf(brand, buyer.mode);
+      const target = await service.cardUpdate(db, payments, buyer, req.params.id, `${frame.home}?done=card&focus=${encodeURIComponent(req.params.id)}`);
+      if (target.form === undefined) return reply.redirect(target.redirect, 303);
+      const { membership, provider, failing } = target.form;
+      return sendPage(reply, 200, cardPage(frame, { membershipId: membership.id, name: membership.name, failing, fields: provider.detailFields, email: buyer.email }));
+    });
+
+    app.post('/portal/:slug/memberships/:id/card', {
+      schema: { hide: true, params: Type.Object({ slug: Slug, id: Id }), body: Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 200 })) },
+    }, async (req, reply) => {
+      const brand = await brandOf(req.params.slug);
+      if (!brand) return notFoundPage(reply);
+      if (!fromOurPages(req)) return sendPage(reply, 403, messagePage('Not changed', 'This form was sent from another site.'));
+      const buyer = await buyerOf(req, reply, brand, req.params.id);
+      if (!buyer) return reply;
+      const frame = frameOf(brand, buyer.mode);
+      const saved = await db.transaction((tx) => service.saveCard(tx, payments, buyer, req.params.id, req.body));
+      if ('error' in saved) {
+        return sendPage(reply, 400, cardPage(frame, {
+          membershipId: saved.membership.id, name: saved.membership.name, failing: saved.failing, fields: saved.provider.detailFields, error: saved.error, email: buyer.email,
+        }));
+      }
+      const id = encodeURIComponent(req.params.id);
+      return reply.redirect(`${frame.home}?done=${saved.retrying ? 'card-retrying' : 'card'}&focus=${id}#${id}`, 303);
+    });
 
     app.get('/portal/:slug/invoices/:txref', { schema: { hide: true, params: Type.Object({ slug: Slug, txref: Id }) } }, async (req, reply) => {
       const brand = await brandOf(req.params.slug);
       if (!brand) return notFoundPage(reply);
-      const buyer = await buyerOf(req, reply, brand);
+      // A receipt's "View invoice" (mail/kinds.ts): signed out, sign-in leads back to this payment.
+      const buyer = await buyerOf(req, reply, brand, req.params.txref);
       if (!buyer) return reply;
       await service.requireOwnTransaction(db, buyer, req.params.txref);
       const pdf = await invoicePdf(await invoiceFacts(db, service.portalPrincipal(buyer), req.params.txref));

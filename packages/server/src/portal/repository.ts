@@ -97,6 +97,9 @@ export interface BuyerMembershipRow {
   amount: string | null;
   currency: string | null;
   periodic: string | null;
+  /** When the next charge (a renewal, or the retry of a failed one) is made. */
+  next_billing_at: Date | null;
+  provider: string | null;
 }
 
 /** The buyer's memberships with what they are of and the subscription paying for them, newest first. */
@@ -104,7 +107,8 @@ export function buyerMemberships(db: Queryable, brandId: string, mode: Mode, ema
   return db.query<BuyerMembershipRow>(
     `SELECT m.id, m.status, m.hub_id, m.product_id, m.plan, m.joined_at,
        coalesce(p.title, h.name, '') AS name, t.name AS tier_name,
-       s.id AS subscription_id, s.status AS sub_status, s.cancel_at_period_end, s.current_period_end, s.amount::text AS amount, s.currency, s.periodic
+       s.id AS subscription_id, s.status AS sub_status, s.cancel_at_period_end, s.current_period_end, s.amount::text AS amount, s.currency, s.periodic,
+       s.next_billing_at, s.provider
      FROM memberships m
      LEFT JOIN products p ON p.brand_id = m.brand_id AND p.id = m.product_id
      LEFT JOIN hubs h ON h.brand_id = m.brand_id AND h.id = m.hub_id
@@ -171,6 +175,25 @@ export function entitledItems(db: Queryable, brandId: string, mode: Mode, email:
        AND ($4::text IS NULL OR i.id = $4)
      ORDER BY i.id`,
     [brandId, mode, email, itemId ?? null],
+  );
+}
+
+/**
+ * Who may open the item now and said yes to the brand's marketing mail: one row per address,
+ * among the active memberships that include the item (the rule of entitledItems, from the other
+ * side) whose `receive_emails` is true. The "new in <product>" mail goes to them.
+ */
+export function consentingAudience(db: Queryable, brandId: string, mode: Mode, itemId: string): Promise<{ email: string; name: string }[]> {
+  return db.query<{ email: string; name: string }>(
+    `SELECT DISTINCT ON (lower(m.email)) lower(m.email) AS email, m.name
+     FROM items i
+     JOIN products p ON p.brand_id = i.brand_id AND p.id = i.product_id
+     JOIN memberships m ON m.brand_id = i.brand_id AND (m.product_id = p.id OR (m.hub_id IS NOT NULL AND m.hub_id = p.hub_id))
+     LEFT JOIN tiers t ON t.brand_id = m.brand_id AND t.id = m.plan AND t.product_id = p.id
+     WHERE i.brand_id = $1 AND i.id = $3 AND m.mode = $2 AND m.status = 'active' AND m.receive_emails = true
+       AND (t.id IS NULL OR cardinality(t.item_ids) = 0 OR i.id = ANY (t.item_ids))
+     ORDER BY lower(m.email), m.created_at`,
+    [brandId, mode, itemId],
   );
 }
 

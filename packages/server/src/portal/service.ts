@@ -3,6 +3,9 @@ import type { Queryable } from '../db/client.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { queueMail } from '../mail/service.ts';
 import { toMajor } from '../money.ts';
+import type { PaymentProviders } from '../payments/providers.ts';
+import * as subscriptions from '../subscriptions/repository.ts';
+import { changePaymentMethod } from '../subscriptions/service.ts';
 import * as repo from './repository.ts';
 import { hashOf, newToken, signDownload, type DownloadGrant } from './tokens.ts';
 
@@ -79,15 +82,17 @@ export async function createCustomerSession(
  * test), never saying whether it did, so the form tells nobody who the brand's buyers are. Past
  * the rate limit nothing more is sent (the answer is the same).
  */
-export async function requestSignInLink(tx: Queryable, brandId: string, email: string, portalUrl: string): Promise<void> {
+export async function requestSignInLink(tx: Queryable, brandId: string, email: string, portalUrl: string, focus?: string): Promise<void> {
   const address = email.trim();
   if (!/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(address) || address.length > 254) throw invalid('email', 'must be an email address such as ada@example.com');
   let mode: Mode | undefined;
   for (const m of ['live', 'test'] as const) if (!mode && await repo.isBuyer(tx, brandId, m, address)) mode = m;
   if (!mode) return;
   if (await repo.recentLinks(tx, brandId, address, signInWindowMs) >= signInLinksPerWindow) return;
+  // Where the buyer was going (a mail's "Update your card" link to one membership): kept only when it is theirs.
+  const deepLink = focus && await checkDeepLink(tx, { brandId, mode, email: address }, focus).then(() => focus, () => null);
   const { token, hash } = newToken();
-  const link = await repo.insertLink(tx, { token_hash: hash, brand_id: brandId, mode, email: address, deep_link: null, return_url: null, ttlMs: linkTtlMs });
+  const link = await repo.insertLink(tx, { token_hash: hash, brand_id: brandId, mode, email: address, deep_link: deepLink || null, return_url: null, ttlMs: linkTtlMs });
   await queueMail(tx, {
     brandId, mode, kind: 'portal_sign_in', to: { email: address },
     data: { link: enterUrl(portalUrl, token), expiresAt: link.expires_at.toISOString() },
@@ -164,4 +169,39 @@ export async function requireOwnTransaction(db: Queryable, buyer: PortalBuyer, t
   const t = rows.find((r) => r.txref === txref);
   if (!t) throw notFound('transaction');
   return t;
+}
+
+/**
+ * The portal's "Update card" for one of the buyer's memberships: its subscription's provider, which
+ * says where the card is entered. Refused (409) for a membership with no subscription that renews.
+ */
+async function cardTarget(db: Queryable, payments: PaymentProviders, buyer: PortalBuyer, membershipId: string) {
+  const m = await requireOwnMembership(db, buyer, membershipId);
+  const sub = m.subscription_id ? await subscriptions.findSubscription(db, buyer.brandId, m.subscription_id) : undefined;
+  const provider = sub?.provider ? payments.named(sub.provider) : undefined;
+  if (!sub || (sub.status !== 'active' && sub.status !== 'past_due') || m.status !== 'active' || sub.cancel_at_period_end || !provider || !sub.payment_method) {
+    throw new AppError('conflict', 'This membership has no subscription that renews, so it has no card to update.');
+  }
+  return { membership: m, provider, reference: sub.payment_method, failing: sub.status === 'past_due' };
+}
+
+/**
+ * Where the buyer enters the card: a provider that keeps the card and bills renewals itself
+ * (Stripe) has its own page (asked for outside any transaction); the sandbox's card form is ours.
+ */
+export async function cardUpdate(db: Queryable, payments: PaymentProviders, buyer: PortalBuyer, membershipId: string, returnUrl: string) {
+  const target = await cardTarget(db, payments, buyer, membershipId);
+  if (target.provider.cardUpdateUrl) return { redirect: await target.provider.cardUpdateUrl({ reference: target.reference, returnUrl }), form: undefined };
+  if (!target.provider.saveMethod) throw new AppError('conflict', 'This payment provider cannot change the card of a subscription.');
+  return { redirect: undefined, form: target };
+}
+
+/** Saves the card the buyer typed (the sandbox) and makes it the subscription's; an error in words when refused. */
+export async function saveCard(tx: Queryable, payments: PaymentProviders, buyer: PortalBuyer, membershipId: string, details: Record<string, string>) {
+  const target = await cardTarget(tx, payments, buyer, membershipId);
+  if (!target.provider.saveMethod) throw new AppError('conflict', 'This payment provider keeps the card on its own page: follow "Update card".');
+  const saved = await target.provider.saveMethod(tx, { brandId: buyer.brandId, details });
+  if ('error' in saved) return { error: saved.error, ...target };
+  const { retrying } = await changePaymentMethod(tx, portalPrincipal(buyer), membershipId, saved.method);
+  return { retrying, ...target };
 }

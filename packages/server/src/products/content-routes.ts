@@ -18,7 +18,13 @@ const Params = Type.Object({ id: Type.String(), itemId: Type.String() });
  * to the file store: a multipart form would make every client build one, and the raw body is what
  * curl's --data-binary and fetch(file) send.
  */
-export function itemContentRoutes(parent: App, { db, store, files }: { db: Db; store: FileStore; files: FileSettings }) {
+const NotifyBuyers = Type.Optional(Type.Boolean({
+  description: 'Tell buyers: everyone who can open this item and agreed to the brand\'s mail (`receiveEmails: true`) gets a "New in <product>" '
+    + 'mail (marketing, with a one-click unsubscribe). Default false.',
+}));
+
+export function itemContentRoutes(parent: App, { db, store, files, secrets, publicUrl }: { db: Db; store: FileStore; files: FileSettings; secrets: { webhookKey: Buffer }; publicUrl: string }) {
+  const news = { serverKey: secrets.webhookKey, publicUrl };
   // Its own scope: the any-type parser that hands the route the request stream applies here only.
   parent.register(async (scoped) => {
     const app = scoped as unknown as App;
@@ -31,11 +37,12 @@ export function itemContentRoutes(parent: App, { db, store, files }: { db: Db; s
         description: 'Our addition. The request body is the file itself (not a form), with its media type as Content-Type: a PDF, '
           + 'EPUB, audio, video, image or archive. It is streamed to the file store, never held in memory; the limit is FILE_MAX_BYTES '
           + '(2 GB unless the operator set another; 413 past it). Replacing a file makes a new `content.version`: buyers get the new '
-          + 'file from then on. Answers the item with its `content`.',
+          + 'file from then on; with `notifyBuyers=true` they are told by mail. Answers the item with its `content`.',
         tags: ['Products'],
         params: Params,
         querystring: Type.Object({
           filename: Type.Optional(Type.String({ maxLength: 255, description: 'The name buyers download it under, such as ink-basics.pdf.' })),
+          notifyBuyers: NotifyBuyers,
         }, { additionalProperties: false }),
         consumes: ['application/pdf', 'audio/mpeg', 'video/mp4', 'application/zip', 'application/octet-stream'],
         response: { 200: Envelope(Item) },
@@ -44,6 +51,7 @@ export function itemContentRoutes(parent: App, { db, store, files }: { db: Db; s
     }, async (req) => ok('File uploaded', await content.uploadItemFile(db, store, principalOf(req), {
       productId: req.params.id, itemId: req.params.itemId, body: req.body as unknown as Readable,
       contentType: req.headers['content-type'], fileName: req.query.filename, maxBytes: files.maxBytes,
+      ...(req.query.notifyBuyers ? { notify: news } : {}),
     })));
   });
 
@@ -68,15 +76,17 @@ export function itemContentRoutes(parent: App, { db, store, files }: { db: Db; s
   parent.put('/products/:id/items/:itemId/content', {
     schema: {
       summary: 'Set an item\'s link',
-      description: 'Our addition. The item\'s content becomes a link buyers open from the portal; a file it had is removed.',
+      description: 'Our addition. The item\'s content becomes a link buyers open from the portal; a file it had is removed. '
+        + 'With `notifyBuyers=true`, buyers who opted in to the brand\'s mail are told.',
       tags: ['Products'],
       params: Params,
+      querystring: Type.Object({ notifyBuyers: NotifyBuyers }, { additionalProperties: false }),
       body: ItemContentBody,
       response: { 200: Envelope(Item) },
     },
     config: edit,
   }, async (req, reply) => releasing(store, (keep) => write(db, req, reply, async (tx) => {
-    const { item, released } = await content.setItemUrl(tx, principalOf(req), req.params.id, req.params.itemId, req.body.url);
+    const { item, released } = await content.setItemUrl(tx, principalOf(req), req.params.id, req.params.itemId, req.body.url, req.query.notifyBuyers ? news : undefined);
     keep(released ?? null);
     return item;
   }, 'Item content set')));

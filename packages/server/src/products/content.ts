@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal.ts';
 import { catalogChanged } from '../catalog/version.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { FileTooLarge, type FileStore } from '../files/store.ts';
+import { queueContentNews } from '../mail/content-news.ts';
 import { renderItem } from './render.ts';
 import * as repo from './repository.ts';
 import type { Item } from './schemas.ts';
@@ -53,7 +54,7 @@ async function requireItem(db: Queryable, principal: Principal, productId: strin
  */
 export async function uploadItemFile(
   db: Db, store: FileStore, principal: Principal,
-  input: { productId: string; itemId: string; body: Readable; contentType: string | undefined; fileName: string | undefined; maxBytes: number },
+  input: { productId: string; itemId: string; body: Readable; contentType: string | undefined; fileName: string | undefined; maxBytes: number; notify?: NewsKeys },
 ): Promise<Item> {
   const type = checkFileType(input.contentType);
   const name = checkFileName(input.fileName, type);
@@ -78,6 +79,7 @@ export async function uploadItemFile(
       replaced = item.file_key ?? null;
       const updated = await repo.setItemFile(tx, principal.brandId, item.id, { key, name, type, ...stored });
       await catalogChanged(tx, principal.brandId);
+      if (input.notify) await tellBuyers(tx, principal, updated, `v${updated.file_version}`, item.file_key || item.content_url ? 'replaced' : 'added', input.notify);
       return updated;
     });
   } catch (err) {
@@ -88,11 +90,21 @@ export async function uploadItemFile(
   return renderItem(row);
 }
 
+/** What the "new in <product>" mail needs to sign its unsubscribe link (mail/unsubscribe.ts). */
+export interface NewsKeys { serverKey: Buffer; publicUrl: string }
+
+/** `?notifyBuyers=true`: the buyers who can open the item and opted in hear of it, in this transaction (mail/content-news.ts). */
+async function tellBuyers(tx: Queryable, principal: Principal, item: repo.ItemRow, version: string, change: 'replaced' | 'added', keys: NewsKeys) {
+  const product = await repo.findProduct(tx, principal.brandId, item.product_id);
+  await queueContentNews(tx, principal, { itemId: item.id, item: item.title, product: product?.title ?? item.title, version, change }, keys);
+}
+
 /** PUT /products/{id}/items/{itemId}/content: the item's content becomes a URL. Returns the key of a file it let go. */
-export async function setItemUrl(tx: Queryable, principal: Principal, productId: string, itemId: string, url: string | null) {
+export async function setItemUrl(tx: Queryable, principal: Principal, productId: string, itemId: string, url: string | null, notify?: NewsKeys) {
   const item = await requireItem(tx, principal, productId, itemId, { forUpdate: true });
   const row = await repo.setItemUrl(tx, principal.brandId, item.id, url);
   await catalogChanged(tx, principal.brandId);
+  if (notify && url) await tellBuyers(tx, principal, row, `url:${createHash('sha256').update(url).digest('hex').slice(0, 16)}`, item.file_key || item.content_url ? 'replaced' : 'added', notify);
   return { item: renderItem(row), released: item.file_key };
 }
 

@@ -60,7 +60,7 @@ export async function insertSubscription(db: Queryable, s: NewSubscription): Pro
 }
 
 export type SubscriptionPatch = Partial<Pick<SubscriptionRow, 'status' | 'current_period_start' | 'current_period_end' | 'periods_paid'
-  | 'cancel_at_period_end' | 'next_billing_at' | 'failed_attempts' | 'due_at' | 'pending_transaction_id' | 'ended_at'>>;
+  | 'cancel_at_period_end' | 'next_billing_at' | 'failed_attempts' | 'due_at' | 'pending_transaction_id' | 'ended_at' | 'payment_method'>>;
 
 export async function updateSubscription(db: Queryable, brandId: string, id: string, patch: SubscriptionPatch): Promise<SubscriptionRow> {
   const keys = Object.keys(patch) as (keyof SubscriptionPatch)[];

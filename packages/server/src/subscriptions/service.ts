@@ -172,6 +172,25 @@ export async function resumeMembership(tx: Queryable, principal: Principal, id: 
   return rendered(tx, m);
 }
 
+/**
+ * The buyer portal's "Update card" with a provider whose card form is ours (the sandbox): the
+ * subscription renews with `method` from now on. A subscription whose renewal failed (`past_due`,
+ * no charge under way) is due again at once, so the worker retries with the new card now rather
+ * than at the next retry of the schedule; that retry counts as one more, as any retry does.
+ * Returns whether a retry was brought forward.
+ */
+export async function changePaymentMethod(tx: Queryable, principal: Principal, membershipId: string, method: string): Promise<{ retrying: boolean }> {
+  const m = await memberships.findMembership(tx, principal.brandId, principal.mode, membershipId, { forUpdate: true });
+  if (!m) throw notFound('membership');
+  const sub = m.subscription_id ? await repo.findSubscription(tx, m.brand_id, m.subscription_id, { forUpdate: true }) : undefined;
+  if (!sub || !live(sub)) throw new AppError('conflict', 'This membership has no subscription that renews, so it has no card to update.');
+  if (billsRenewalsItself(sub.provider)) throw new AppError('conflict', 'The payment provider keeps this subscription\'s card: update it on the provider\'s page.');
+  const retrying = sub.status === 'past_due' && !sub.pending_transaction_id && !sub.cancel_at_period_end;
+  const now = await modeNow(tx, sub.brand_id, sub.mode);
+  await repo.updateSubscription(tx, sub.brand_id, sub.id, { payment_method: method, ...(retrying ? { next_billing_at: now, due_at: now } : {}) });
+  return { retrying };
+}
+
 /** DELETE /hubs/{hubID}/members/{id}: removes the member now (as cancelling now does). */
 export async function removeHubMember(tx: Queryable, principal: Principal, hubId: string, id: string): Promise<Membership> {
   await requireHub(tx, principal.brandId, hubId);

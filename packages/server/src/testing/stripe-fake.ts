@@ -14,7 +14,9 @@
  *
  * Endpoints: POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id,
  * POST and DELETE /v1/subscriptions/:id, POST /v1/refunds, GET /v1/refunds/:id,
- * GET /v1/payment_intents/:id, GET /v1/invoice_payments?invoice=…, GET /c/pay/:id (the "hosted page").
+ * GET /v1/payment_intents/:id, GET /v1/invoice_payments?invoice=…, GET /c/pay/:id (the "hosted page"),
+ * GET /v1/subscriptions/:id, POST /v1/billing_portal/sessions and GET /p/session/:id (the billing
+ * portal's page; `updateCard` plays the buyer saving a new card there).
  * Refunds follow Stripe's documented rules: a payment intent's charge can be refunded in parts up
  * to what it received; more is 400 `amount_too_large`, a fully refunded one 400
  * `charge_already_refunded`. Requests need the fake's secret
@@ -58,6 +60,14 @@ export interface StripeFake {
   expire(sessionId: string): Obj;
   /** Stripe Billing charges a renewal: invoice.paid or invoice.payment_failed for a new invoice of the subscription. */
   renewal(subscriptionId: string, outcome: 'paid' | 'failed', options?: { invoiceId?: string }): Obj;
+  /** Billing portal sessions by id (billing_portal.session objects). */
+  portalSessions: Map<string, Obj>;
+  /**
+   * The buyer saves a new card in the billing portal: it becomes the default payment method of
+   * the customer's subscriptions, and Stripe pays each one's open (failed) invoice with it:
+   * customer.subscription.updated, then invoice.paid for the invoice that had failed.
+   */
+  updateCard(portalSessionId: string): Obj[];
   /** Stripe ends the subscription (out of retries, or cancelled in its dashboard). */
   deleteSubscription(subscriptionId: string): Obj;
   /** An event as Stripe sends it. */
@@ -105,6 +115,7 @@ export async function startStripeFake(): Promise<StripeFake> {
   /** invoice id -> its invoice_payment objects. */
   const invoicePayments = new Map<string, Obj[]>();
   const idempotent = new Map<string, { status: number; json: Obj }>();
+  const portalSessions = new Map<string, Obj>();
   const requests: StripeFake['requests'] = [];
   let origin = '';
 
@@ -156,6 +167,12 @@ export async function startStripeFake(): Promise<StripeFake> {
         ? { status: 200, html: `<!doctype html><title>Stripe Checkout (fake)</title><h1>Pay ${session.amount_total} ${session.currency}</h1>` }
         : { status: 404, html: 'no such session' };
     }
+    if (req.method === 'GET' && url.pathname.startsWith('/p/session/')) {
+      const ps = portalSessions.get(url.pathname.slice('/p/session/'.length));
+      return ps
+        ? { status: 200, html: `<!doctype html><title>Stripe billing portal (fake)</title><h1>Update your payment method</h1><p>${ps.customer}</p>` }
+        : { status: 404, html: 'no such session' };
+    }
     if (req.headers.authorization !== `Bearer ${secretKey}`) return error(401, 'Invalid API Key provided.', 'authentication_error');
     const params = decodeForm(raw);
     requests.push({ method: req.method ?? '', path: url.pathname, body: params });
@@ -176,6 +193,11 @@ export async function startStripeFake(): Promise<StripeFake> {
         if (params.cancel_at_period_end !== undefined) sub.cancel_at_period_end = params.cancel_at_period_end === 'true';
         answer = { status: 200, json: visible(sub) };
       }
+    } else if (req.method === 'GET' && (m = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname))) {
+      const sub = subscriptions.get(m[1]);
+      answer = sub ? { status: 200, json: visible(sub) } : error(404, `No such subscription: '${m[1]}'`);
+    } else if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
+      answer = createPortalSession(params);
     } else if (req.method === 'DELETE' && (m = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname))) {
       const sub = subscriptions.get(m[1]);
       if (!sub || sub.status === 'canceled') answer = error(404, `No such subscription: '${m[1]}'`);
@@ -201,6 +223,24 @@ export async function startStripeFake(): Promise<StripeFake> {
     }
     if (cacheKey) idempotent.set(cacheKey, answer);
     return answer;
+  }
+
+  /** Stripe's rules for a billing portal session: a known customer; a flow's type from its list. */
+  function createPortalSession(params: Obj): { status: number; json: Obj } {
+    if (!params.customer) return { status: 400, json: { error: { type: 'invalid_request_error', code: 'parameter_missing', param: 'customer', message: 'Missing required param: customer.' } } };
+    if (![...subscriptions.values()].some((s) => s.customer === params.customer)) return error(404, `No such customer: '${params.customer}'`);
+    const flowTypes = ['payment_method_update', 'subscription_cancel', 'subscription_update', 'subscription_update_confirm'];
+    if (params.flow_data && !flowTypes.includes(params.flow_data.type)) {
+      return { status: 400, json: { error: { type: 'invalid_request_error', param: 'flow_data[type]', message: `Invalid flow_data[type]: must be one of ${flowTypes.join(', ')}` } } };
+    }
+    const id = newId('bps');
+    const session = {
+      id, object: 'billing_portal.session', configuration: newId('bpc'), created: stamp(), customer: params.customer,
+      flow: params.flow_data ? { type: params.flow_data.type, after_completion: params.flow_data.after_completion ?? { type: 'portal_homepage' } } : null,
+      livemode: false, locale: null, on_behalf_of: null, return_url: params.return_url ?? null, url: `${origin}/p/session/${id}`,
+    };
+    portalSessions.set(id, session);
+    return { status: 200, json: session };
   }
 
   /** A succeeded payment intent with its charge, as Stripe makes one when a session or an invoice is paid. */
@@ -403,7 +443,29 @@ export async function startStripeFake(): Promise<StripeFake> {
     renewal(subscriptionId, outcome, options = {}) {
       const sub = subscriptions.get(subscriptionId)!;
       sub.status = outcome === 'paid' ? 'active' : 'past_due';
-      return event(outcome === 'paid' ? 'invoice.paid' : 'invoice.payment_failed', invoiceOf(sub, 'subscription_cycle', outcome === 'paid', options.invoiceId));
+      const invoice = invoiceOf(sub, 'subscription_cycle', outcome === 'paid', options.invoiceId);
+      sub._openInvoice = outcome === 'paid' ? undefined : invoice.id;
+      return event(outcome === 'paid' ? 'invoice.paid' : 'invoice.payment_failed', invoice);
+    },
+
+    portalSessions,
+
+    updateCard(portalSessionId) {
+      const ps = portalSessions.get(portalSessionId);
+      if (!ps) throw new Error(`The fake has no billing portal session ${portalSessionId}.`);
+      const method = newId('pm');
+      const events: Obj[] = [];
+      for (const sub of subscriptions.values()) {
+        if (sub.customer !== ps.customer || sub.status === 'canceled') continue;
+        sub.default_payment_method = method;
+        events.push(event('customer.subscription.updated', sub));
+        if (sub.status === 'past_due' && sub._openInvoice) {
+          const invoice = { ...invoiceOf(sub, 'subscription_cycle', true, sub._openInvoice), attempt_count: 2 };
+          Object.assign(sub, { status: 'active', _openInvoice: undefined });
+          events.push(event('invoice.paid', invoice));
+        }
+      }
+      return events;
     },
 
     deleteSubscription(subscriptionId) {

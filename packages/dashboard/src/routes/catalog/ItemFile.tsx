@@ -17,13 +17,15 @@ export function ItemFile({ productId, itemId, title, content, onStored }: {
 }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState('');
+  // Tell buyers: a "New in <product>" mail to those who can open the item and agreed to the brand's mail (docs/email.md).
+  const [notify, setNotify] = useState(false);
   const id = `item-file-${itemId}`;
 
   const upload = (file: File) => {
     setError('');
     setProgress(0);
     const xhr = new XMLHttpRequest();
-    xhr.open('PUT', `/api/v1/products/${encodeURIComponent(productId)}/items/${encodeURIComponent(itemId)}/file?filename=${encodeURIComponent(file.name)}`);
+    xhr.open('PUT', `/api/v1/products/${encodeURIComponent(productId)}/items/${encodeURIComponent(itemId)}/file?filename=${encodeURIComponent(file.name)}${notify ? '&notifyBuyers=true' : ''}`);
     xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
     xhr.setRequestHeader('x-csrf-token', currentCsrfToken());
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) setProgress(Math.round((e.loaded / e.total) * 100)); };
@@ -31,7 +33,8 @@ export function ItemFile({ productId, itemId, title, content, onStored }: {
       setProgress(null);
       let body: { message?: string; data?: { content?: Content } } = {};
       try { body = JSON.parse(xhr.responseText); } catch { /* shown below */ }
-      if (xhr.status === 200 && body.data) onStored(body.data.content);
+      // Each announcement is asked for anew: the box is cleared once the file it went with is stored.
+      if (xhr.status === 200 && body.data) { onStored(body.data.content); setNotify(false); }
       else setError(body.message ?? `The upload failed (${xhr.status}).`);
     };
     xhr.onerror = () => { setProgress(null); setError('The upload broke off; check the connection and try again.'); };
@@ -48,6 +51,10 @@ export function ItemFile({ productId, itemId, title, content, onStored }: {
       <input id={id} type="file" className="mt-2 block w-full text-sm" disabled={progress !== null}
         accept="application/pdf,application/epub+zip,audio/*,video/*,image/*,.zip,.gz,.tar,.7z,.rar"
         onChange={(e) => { const f = e.target.files?.[0]; if (f) upload(f); e.target.value = ''; }} />
+      <label className="mt-2 flex items-start gap-2">
+        <input type="checkbox" className="mt-1" checked={notify} onChange={(e) => setNotify(e.target.checked)} disabled={progress !== null} data-testid={`${id}-notify`} />
+        <span>Email buyers about the new file (only those who agreed to your mail)</span>
+      </label>
       {progress !== null && (
         <div className="mt-2 flex items-center gap-2">
           <progress className="w-full" max={100} value={progress} aria-label={`Uploading ${title || 'file'}`} />

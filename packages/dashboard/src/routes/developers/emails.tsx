@@ -22,6 +22,7 @@ export const emailKinds: Record<string, string> = {
   cancellation: 'Cancellation',
   refund: 'Refund',
   subscription_ending: 'Subscription ends',
+  new_content: 'New in a product (marketing)',
   endpoint_disabled: 'Webhook endpoint disabled',
   payout_settled: 'Payout settled',
 };

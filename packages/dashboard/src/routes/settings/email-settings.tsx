@@ -19,6 +19,7 @@ const buyerKindLabels: Record<string, string> = {
   cancellation: 'Cancellation confirmations',
   refund: 'Refund confirmations',
   subscription_ending: 'A subscription enters its last period',
+  new_content: 'New in a product, when you choose to tell buyers (only to buyers who agreed to your mail)',
 };
 
 /** Settings → Email: the sender name, reply-to address, colour, and which mail buyers get. */

@@ -130,6 +130,23 @@ export function stripeProvider(client: Stripe, publicUrl: string, checkoutOrigin
       throw new Error('Stripe bills the renewals of Stripe subscriptions itself; the worker never charges them.');
     },
 
+    /**
+     * The buyer portal's "Update card": Stripe's billing portal, opened straight on its
+     * payment-method flow for the subscription's customer. Stripe keeps the card, makes it the
+     * default, and pays an open (failed) invoice with it; invoice.paid then tells us.
+     */
+    async cardUpdateUrl({ reference, returnUrl }) {
+      const sub = await callStripe(() => client.subscriptions.retrieve(reference));
+      const customer = idOf(sub.customer);
+      if (!customer) throw stripeUnavailable(new Error('The Stripe subscription has no customer.'));
+      const session = await callStripe(() => client.billingPortal.sessions.create({
+        customer,
+        return_url: returnUrl,
+        flow_data: { type: 'payment_method_update', after_completion: { type: 'redirect', redirect: { return_url: returnUrl } } },
+      }));
+      return session.url;
+    },
+
     async cancelSubscription({ reference, atPeriodEnd }) {
       if (atPeriodEnd) {
         await callStripe(() => client.subscriptions.update(reference, { cancel_at_period_end: true }, { idempotencyKey: `cancel-at-period-end-${reference}` }));
