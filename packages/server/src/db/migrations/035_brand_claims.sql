@@ -23,9 +23,15 @@ CREATE TABLE webhook_due_brands (
 -- (a local table): it is the one statement about every brand, and it reads no tenant table.
 CREATE INDEX webhook_due_brands_due ON webhook_due_brands (due_at);
 
+-- What is due already, and (for deliveries a worker of the previous version holds right now)
+-- the end of their leases, in case that worker dies before recording them.
 INSERT INTO webhook_due_brands (brand_id, due_at)
 SELECT brand_id, min(next_attempt_at) FROM webhook_deliveries
 WHERE status = 'pending' AND next_attempt_at IS NOT NULL
+GROUP BY brand_id
+UNION
+SELECT brand_id, max(locked_until) FROM webhook_deliveries
+WHERE status = 'pending' AND locked_until > now()
 GROUP BY brand_id;
 
 -- One brand's due deliveries in due order (the claim within a brand). This replaces the
