@@ -7,8 +7,8 @@ import type { ServiceMetrics } from './metrics.ts';
  * The queues' state, read from the database when /metrics is scraped (every 15 to 60 s), not
  * counted in memory: any process may serve the figures and they are right for the whole cluster.
  * Each part reads an index the worker's own claims read every second anyway:
- * - deliveries: webhook_deliveries_queue (next_attempt_at) WHERE status = 'pending', an
- *   index-only count and the index's first entry;
+ * - deliveries: webhook_deliveries_due (brand_id, next_attempt_at) WHERE status = 'pending' (migration 035), an
+ *   index-only count whose pass also finds the oldest entry;
  * - imports: imports_unfinished, which holds only queued and processing imports;
  * - renewals and payouts: the same due conditions as the worker's claims, in each row's own
  *   mode's time (test clocks), so "due" means what the worker would take now.

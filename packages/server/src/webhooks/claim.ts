@@ -42,16 +42,65 @@ export interface ClaimCaps {
 }
 
 /**
- * Takes due deliveries for `leaseMs`, oldest due first, looking at up to `limit` of them (walking
- * webhook_deliveries_queue, migration 018, so a claim costs the rows it looks at, not the
- * backlog), and of those only as many per endpoint and per brand as this worker may still hold
- * (`caps`: see delivery-source.ts, no noisy neighbours). Endpoints and brands already at their cap
- * are left out of the walk. Taking only what fits matters for one endpoint with a backlog: a
- * claim that took a full batch and gave back all but the few that fit rewrote every row it gave
- * back, and one endpoint drained at about 450 deliveries/s (issue 20). SKIP LOCKED lets
- * concurrent workers pass each other's rows; the lease (locked_until) is what keeps a delivery
- * from being sent twice at once after this statement commits, and what hands it to another
- * worker if this one dies.
+ * Takes due deliveries for `leaseMs`, oldest due first, up to `limit` of them, and of those only
+ * as many per endpoint and per brand as this worker may still hold (`caps`: see
+ * delivery-source.ts, no noisy neighbours). Brand by brand (issue 28, docs/performance.md
+ * "Per-brand claims"): one statement picks the brands with the oldest due work from
+ * webhook_due_brands, leaving out brands already at their cap, then one statement per brand
+ * claims within it. Every statement that reads or writes deliveries names its brand, so a
+ * cluster distributed by brand_id routes each one to a single shard.
+ */
+export async function claimDue(db: Queryable, limit: number, leaseMs: number, claim: string, caps: ClaimCaps) {
+  const atCap = (held: Map<string, number>, cap: number) => [...held].filter(([, n]) => n >= cap).map(([id]) => id);
+  const brands = await pickDueBrands(db, atCap(caps.heldByBrand, caps.perBrand));
+  const claimed: ClaimedDelivery[] = [];
+  const endpointsAtCap = atCap(caps.heldByEndpoint, caps.perEndpoint);
+  for (const brandId of brands) {
+    if (claimed.length >= limit) break;
+    claimed.push(...await claimDueOfBrand(db, brandId, limit - claimed.length, leaseMs, claim, caps, endpointsAtCap));
+  }
+  return claimed;
+}
+
+/** How many due rows one pick looks at: a brand with many event transactions since its last claim has as many rows. */
+const pickRows = 256;
+/** At most this many brands per claim round; the rest are taken in the next round. */
+const pickBrands = 32;
+
+/**
+ * The brands with the oldest due work, oldest first, skipping rows another worker's claim is
+ * deleting right now (SKIP LOCKED: that worker is claiming that brand). Reads no tenant table:
+ * on Citus, webhook_due_brands is a coordinator-local table (migration 035).
+ */
+async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
+  const rows = await db.query<{ brand_id: string }>(
+    `SELECT brand_id FROM (
+       SELECT brand_id, due_at FROM webhook_due_brands
+       WHERE due_at <= now() AND NOT (brand_id = ANY ($1::text[]))
+       ORDER BY due_at LIMIT ${pickRows}
+       FOR UPDATE SKIP LOCKED
+     ) due GROUP BY brand_id ORDER BY min(due_at) LIMIT ${pickBrands}`,
+    [brandsAtCap],
+    'webhook_pick_due_brands',
+  );
+  return rows.map((r) => r.brand_id);
+}
+
+/**
+ * Claims one brand's due deliveries: at most `limit`, of each endpoint only what fits under its
+ * cap and of the brand only what fits under the brand's, oldest due first, walking
+ * webhook_deliveries_due (brand_id, next_attempt_at) so a claim costs the rows it looks at, not
+ * the backlog. Taking only what fits matters for one endpoint with a backlog: a claim that took a
+ * full batch and gave back all but the few that fit rewrote every row it gave back, and one
+ * endpoint drained at about 450 deliveries/s (issue 20). SKIP LOCKED lets concurrent workers pass
+ * each other's rows; the lease (locked_until) is what keeps a delivery from being sent twice at
+ * once after this statement commits, and what hands it to another worker if this one dies.
+ *
+ * In the same snapshot it deletes the brand's due rows in webhook_due_brands and writes back what
+ * is still to come, so no work is left without a row: now when due deliveries remain that a
+ * claim could take (the limit, a cap), the next retry's time, and the end of this claim's lease (a worker killed now leaves its deliveries due again then; rounded up to the
+ * second so claims in one second share a row). Work made due by a transaction that commits after
+ * this snapshot has a row of its own, which this statement cannot see and so does not delete.
  *
  * Order (docs/webhooks.md): a delivery waits while an earlier one of the same object to the same
  * endpoint (same order_key, lower order_seq) is still pending and was never delivered, whether it
@@ -63,60 +112,81 @@ export interface ClaimCaps {
  * claim never takes two deliveries of one object. A delivery that ends `failed` (retries used up,
  * endpoint disabled or deleted) stops holding the next one back. Resends (claimOne) skip this.
  */
-export function claimDue(db: Queryable, limit: number, leaseMs: number, claim: string, caps: ClaimCaps) {
-  const atCap = (held: Map<string, number>, cap: number) => [...held].filter(([, n]) => n >= cap).map(([id]) => id);
+function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, endpointsAtCap: string[]) {
   return db.query<ClaimedDelivery>(
     `WITH candidates AS (
-       SELECT w.brand_id, w.id, w.endpoint_id, w.next_attempt_at FROM webhook_deliveries w
-       WHERE w.status = 'pending' AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
-         AND NOT (w.endpoint_id = ANY ($4::text[])) AND NOT (w.brand_id = ANY ($5::text[]))
+       SELECT w.id, w.endpoint_id, w.next_attempt_at FROM webhook_deliveries w
+       WHERE w.brand_id = $1 AND w.status = 'pending' AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
+         AND NOT (w.endpoint_id = ANY ($5::text[]))
          AND (NOT w.behind_earlier OR NOT EXISTS (
            SELECT 1 FROM webhook_deliveries earlier
-           WHERE earlier.brand_id = w.brand_id AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
+           WHERE earlier.brand_id = $1 AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
              AND earlier.order_seq < w.order_seq AND ${undeliveredSql('earlier')}
          ))
-       ORDER BY w.next_attempt_at LIMIT $1
-     ), fits_endpoint AS (
-       SELECT c.brand_id, c.id, c.next_attempt_at FROM (
+       ORDER BY w.next_attempt_at LIMIT $2
+     ), fits AS (
+       SELECT c.id FROM (
          SELECT *, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS nth FROM candidates
        ) c LEFT JOIN unnest($6::text[], $7::int[]) AS held (endpoint_id, n) ON held.endpoint_id = c.endpoint_id
-       WHERE c.nth + coalesce(held.n, 0) <= $10
-     ), fits AS (
-       SELECT c.brand_id, c.id FROM (
-         SELECT *, row_number() OVER (PARTITION BY brand_id ORDER BY next_attempt_at, id) AS nth FROM fits_endpoint
-       ) c LEFT JOIN unnest($8::text[], $9::int[]) AS held (brand_id, n) ON held.brand_id = c.brand_id
-       WHERE c.nth + coalesce(held.n, 0) <= $11
+       WHERE c.nth + coalesce(held.n, 0) <= $8
+       ORDER BY c.next_attempt_at, c.id LIMIT greatest($9::int - $10::int, 0)
      ), due AS (
        -- Spelled so that no partial index on pending rows matches (status <> …, not = 'pending';
        -- pending by the CHECK): with statistics that lagged a burst, the planner took such an
        -- index for a handful of rows and walked all of it once per row to lock, instead of the
        -- primary key (issue 20).
-       SELECT w.brand_id, w.id FROM webhook_deliveries w JOIN fits ON w.brand_id = fits.brand_id AND w.id = fits.id
-       WHERE w.status <> 'succeeded' AND w.status <> 'failed' AND (w.locked_until IS NULL OR w.locked_until <= now())
+       SELECT w.id FROM webhook_deliveries w JOIN fits ON w.id = fits.id
+       WHERE w.brand_id = $1 AND w.status <> 'succeeded' AND w.status <> 'failed' AND (w.locked_until IS NULL OR w.locked_until <= now())
        FOR UPDATE OF w SKIP LOCKED
      ), c AS (
-       UPDATE webhook_deliveries d SET locked_until = clock_timestamp() + $2 * interval '1 millisecond', locked_by = $3
-       FROM due WHERE d.brand_id = due.brand_id AND d.id = due.id
+       UPDATE webhook_deliveries d SET locked_until = clock_timestamp() + $3 * interval '1 millisecond', locked_by = $4
+       FROM due WHERE d.brand_id = $1 AND d.id = due.id
        RETURNING d.*
+     ), seen AS (
+       DELETE FROM webhook_due_brands WHERE brand_id = $1 AND due_at <= now()
+     ), still_due AS (
+       -- Due work this claim could have taken and did not: the limit was reached, a cap or another
+       -- worker's lock left candidates behind, or an endpoint of the brand was left out at its cap.
+       -- Counted from the walk already made, not by walking the brand's rows again. Leased ones
+       -- are due again at their lease's end (the last row here); those waiting for an earlier
+       -- delivery of their object get a row when it finishes (recordAttempts, abandonDelivery).
+       SELECT now() AS due_at
+       WHERE (SELECT count(*) FROM candidates) >= $2
+          OR (SELECT count(*) FROM candidates) > (SELECT count(*) FROM c)
+          OR EXISTS (SELECT 1 FROM unnest($5::text[]) AS at_cap (id) JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = at_cap.id)
+       UNION ALL
+       SELECT min(w.next_attempt_at) FROM webhook_deliveries w WHERE w.brand_id = $1 AND w.status = 'pending' AND w.next_attempt_at > now()
+       UNION ALL
+       SELECT date_trunc('second', max(c.locked_until)) + interval '1 second' FROM c
+     ), rescheduled AS (
+       INSERT INTO webhook_due_brands (brand_id, due_at)
+       SELECT DISTINCT $1, due_at FROM still_due WHERE due_at IS NOT NULL
+       ON CONFLICT DO NOTHING
      )
      SELECT ${claimedColumns} FROM c
-     JOIN events ev ON ev.brand_id = c.brand_id AND ev.id = c.event_id
-     LEFT JOIN webhook_endpoints e ON e.brand_id = c.brand_id AND e.id = c.endpoint_id
+     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id
+     LEFT JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = c.endpoint_id
      ORDER BY c.next_attempt_at`,
-    [limit, leaseMs, claim, atCap(caps.heldByEndpoint, caps.perEndpoint), atCap(caps.heldByBrand, caps.perBrand),
-      [...caps.heldByEndpoint.keys()], [...caps.heldByEndpoint.values()], [...caps.heldByBrand.keys()], [...caps.heldByBrand.values()],
-      caps.perEndpoint, caps.perBrand],
-    'webhook_claim_due',
+    [brandId, limit, leaseMs, claim, endpointsAtCap,
+      [...caps.heldByEndpoint.keys()], [...caps.heldByEndpoint.values()], caps.perEndpoint,
+      caps.perBrand, caps.heldByBrand.get(brandId) ?? 0],
+    'webhook_claim_due_of_brand',
   );
 }
 
 /** Gives claims back at once (a batch took more for one endpoint than the worker may send it now). */
 export async function releaseClaims(db: Queryable, deliveries: ClaimedDelivery[]) {
   if (!deliveries.length) return;
+  // Given back, they are due again at once: the brand gets a due row (migration 035).
   await db.query(
-    `UPDATE webhook_deliveries d SET locked_until = NULL, locked_by = NULL
-     FROM unnest($1::text[], $2::text[], $3::text[]) AS r (brand_id, id, claim)
-     WHERE d.brand_id = r.brand_id AND d.id = r.id AND d.locked_by = r.claim`,
+    `WITH r AS (
+       UPDATE webhook_deliveries d SET locked_until = NULL, locked_by = NULL
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS r (brand_id, id, claim)
+       WHERE d.brand_id = r.brand_id AND d.id = r.id AND d.locked_by = r.claim
+       RETURNING d.brand_id
+     )
+     INSERT INTO webhook_due_brands (brand_id, due_at) SELECT DISTINCT brand_id, clock_timestamp() FROM r
+     ON CONFLICT DO NOTHING`,
     [deliveries.map((d) => d.brand_id), deliveries.map((d) => d.id), deliveries.map((d) => d.claim)],
   );
 }
@@ -185,7 +255,26 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
          locked_until = NULL, locked_by = NULL
        FROM o WHERE w.brand_id = o.brand_id AND w.id = o.id AND w.locked_by = o.claim
        RETURNING w.brand_id, w.id, w.endpoint_id, w.attempts, o.status, o.attempted_at, o.duration_ms, o.response_code,
-         o.error, o.response_body, o.disable_reason, o.failing_cutoff, w.order_key, w.order_seq
+         o.error, o.response_body, o.disable_reason, o.failing_cutoff, w.order_key, w.order_seq, o.next_attempt_at
+     ), retry AS (
+       -- A retry is due again later: its brand gets a due row for then (migration 035).
+       INSERT INTO webhook_due_brands (brand_id, due_at)
+       SELECT brand_id, min(next_attempt_at) FROM d WHERE status = 'pending' AND next_attempt_at IS NOT NULL GROUP BY brand_id
+       ON CONFLICT DO NOTHING
+     ), drained AS (
+       -- A brand whose last pending deliveries these were has no work left: its rows go (they
+       -- would each cost a claim statement that takes nothing, and an old row makes the brand
+       -- look due before brands with real work). Only rows this snapshot sees, whose work it
+       -- sees too; a transaction committing later keeps its own row. This batch's own rows are
+       -- still pending in this snapshot: the brand is drained when it has no more pending rows
+       -- than those, counted with a LIMIT so the probe stops within the batch, whatever the backlog.
+       DELETE FROM webhook_due_brands g
+       USING (SELECT brand_id, count(*) AS n FROM d GROUP BY brand_id HAVING bool_and(status <> 'pending')) b
+       WHERE g.brand_id = b.brand_id AND (
+         SELECT count(*) FROM (
+           SELECT 1 FROM webhook_deliveries w WHERE w.brand_id = b.brand_id AND w.status = 'pending' LIMIT b.n + 1
+         ) pending
+       ) <= b.n
      ), a AS (
        INSERT INTO webhook_attempts (brand_id, delivery_id, number, attempted_at, duration_ms, response_code, error, response_body)
        SELECT brand_id, id, attempts, attempted_at, duration_ms, response_code, error, response_body FROM d
@@ -217,16 +306,22 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        -- of its own choosing: as a semi-join, with statistics that lagged a burst of new
        -- deliveries, it scanned the whole pending set once per finished delivery (issue 20:
        -- 18–30 s a batch at a backlog of 270,000, then the statement timeout).
-       SELECT pg_notify($14, 'delivery') WHERE EXISTS (
-         SELECT 1 FROM d CROSS JOIN LATERAL (
-           SELECT n.behind_earlier FROM webhook_deliveries n
-           WHERE n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key
-             AND n.order_seq > d.order_seq AND ${undeliveredSql('n')}
-           ORDER BY n.order_seq LIMIT 1
-         ) next
-         WHERE d.status <> 'pending' AND next.behind_earlier)
+       -- Its brand gets a due row now (migration 035), or the next claim of the brand could have
+       -- deleted the rows that stood for it while it waited.
+       SELECT DISTINCT d.brand_id FROM d CROSS JOIN LATERAL (
+         SELECT n.behind_earlier FROM webhook_deliveries n
+         WHERE n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key
+           AND n.order_seq > d.order_seq AND ${undeliveredSql('n')}
+         ORDER BY n.order_seq LIMIT 1
+       ) next
+       WHERE d.status <> 'pending' AND next.behind_earlier
+     ), released_due AS (
+       INSERT INTO webhook_due_brands (brand_id, due_at) SELECT brand_id, clock_timestamp() FROM released
+       ON CONFLICT DO NOTHING
+     ), woken AS (
+       SELECT pg_notify($14, 'delivery') WHERE EXISTS (SELECT 1 FROM released)
      )
-     SELECT id FROM d LEFT JOIN released ON true`,
+     SELECT id FROM d LEFT JOIN woken ON true`,
     [
       col((r) => r.delivery.brand_id), col((r) => r.delivery.id), col((r) => r.delivery.claim), col((r) => r.outcome.status),
       col((r) => r.attempt.attemptedAt.toISOString()), col((r) => r.attempt.durationMs), col((r) => r.attempt.responseCode),
@@ -247,6 +342,9 @@ export async function abandonDelivery(db: Queryable, d: ClaimedDelivery, reason:
     `WITH f AS (
        UPDATE webhook_deliveries SET status = 'failed', failure_reason = $4, next_attempt_at = NULL, locked_until = NULL, locked_by = NULL
        WHERE brand_id = $1 AND id = $2 AND locked_by = $3 RETURNING order_key
+     ), due AS (
+       INSERT INTO webhook_due_brands (brand_id, due_at) SELECT $1, clock_timestamp() FROM f WHERE f.order_key IS NOT NULL
+       ON CONFLICT DO NOTHING
      )
      SELECT pg_notify($5, 'delivery') FROM f WHERE f.order_key IS NOT NULL`,
     [d.brand_id, d.id, d.claim, reason, workChannel],

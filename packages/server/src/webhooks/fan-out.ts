@@ -26,6 +26,15 @@ const behindEarlier = (endpoint: string, orderKey: string, brand = '$1') =>
   `(${orderKey}::text IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_deliveries e
      WHERE e.brand_id = ${brand} AND e.endpoint_id = ${endpoint} AND e.order_key = ${orderKey} AND ${undeliveredSql('e')}))`;
 
+/**
+ * Marks the brand as having due work (migration 035, claim.ts): one row per transaction (keyed by
+ * the transaction's start, to the microsecond, so the fan-outs of one transaction share it),
+ * inserted and never updated, so concurrent transactions of one brand never wait for each
+ * other's commit (two practically never start in the same microsecond).
+ */
+const dueBrandSql = (brand: string, when: string) =>
+  `INSERT INTO webhook_due_brands (brand_id, due_at) SELECT ${brand}, now() WHERE ${when} ON CONFLICT DO NOTHING`;
+
 /** Delivery ids generated up front for the common case; an event with more endpoints takes a second statement. */
 const prefetchedIds = 4;
 
@@ -48,6 +57,8 @@ export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: st
        INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
        SELECT $1, ($5::text[])[t.n], $3, t.id, $2, $4, $6, $7, $10, $11, ${behindEarlier('t.id', '$10')} FROM targets t WHERE t.n <= ${prefetchedIds}
        RETURNING 1
+     ), due AS (
+       ${dueBrandSql('$1', 'EXISTS (SELECT 1 FROM targets)')}
      )
      SELECT (SELECT count(*) FROM ins)::int AS inserted,
             (SELECT coalesce(array_agg(id ORDER BY n), '{}') FROM targets WHERE n > ${prefetchedIds}) AS rest,
@@ -108,7 +119,10 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
        SELECT d.brand_id, ($3::text[])[d.k], d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.order_key, d.order_seq,
          d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}
        FROM d
-       RETURNING 1
+       RETURNING brand_id
+     ), due AS (
+       INSERT INTO webhook_due_brands (brand_id, due_at) SELECT DISTINCT brand_id, now() FROM ins
+       ON CONFLICT DO NOTHING
      )
      SELECT count(*)::int AS inserted FROM ins`,
     // Enough ids for every endpoint to want every event; the join uses as many as it needs.
