@@ -1,8 +1,10 @@
+import type { FastifySchema, RouteOptions } from 'fastify';
 import { errorStatus } from '../errors.ts';
 import { eventPayloads } from '../events/payloads.ts';
 import { eventTypes } from '../events/types.ts';
 import { sampleEventData } from '../webhooks/samples.ts';
 import { exampleId, exampleMessage, exampleOf, exampleTime } from './examples.ts';
+import type { Operation } from '../http/operation.ts';
 import { derivedOperationId, operationDocs } from './operations.ts';
 import { guides } from './page.ts';
 
@@ -287,9 +289,13 @@ export function finishDocument(raw: Json): Json {
     },
   }]));
 
+  const contracts = new Map<Json, Operation>();
   for (const [path, methods] of Object.entries(doc.paths as Json)) {
     for (const [method, op] of Object.entries(methods as Json)) {
-      const known = operationDocs[`${method} ${path}`];
+      // The route's own contract (its `config.operation`), carried here by operationTransform.
+      const known: Operation | undefined = op[contractKey] ?? operationDocs[`${method} ${path}`];
+      delete op[contractKey];
+      if (known) contracts.set(op, known);
       op.operationId = known?.id ?? derivedOperationId(method, path);
       if (tagOverrides[path]) op.tags = [tagOverrides[path]];
       op.tags = (op.tags ?? []).filter(Boolean);
@@ -327,16 +333,47 @@ export function finishDocument(raw: Json): Json {
           ...(!schema && response.content ? { content: response.content } : {}),
         };
       }
-      const statuses = new Set<number>([400, ...(secured ? [401, 403] : []), 429, ...(known?.errors ?? (path.includes('{') ? [404] : []))]);
-      if (hasBody) for (const s of [413, 415]) statuses.add(s);
-      if (method !== 'get') for (const s of [409, 422]) statuses.add(s);
-      for (const status of [...statuses].sort()) responses[status] = { $ref: `#/components/responses/${errorResponses[status].name}` };
+      const statuses = errorStatuses({ method, path, secured, hasBody, extra: known?.errors ?? [] });
+      for (const status of statuses) responses[status] = { $ref: `#/components/responses/${errorResponses[status].name}` };
       op.responses = responses;
 
     }
   }
-  addExamples(doc);
+  addExamples(doc, contracts);
   return doc;
+}
+
+/**
+ * The error statuses an operation can answer, by rule from what the route is (errors.ts has the
+ * codes behind each): 400 for any bad parameter; 401 and 403 behind auth; 404 when a path id can
+ * miss; 409 and 422 on a write (`idempotency_in_progress`, `idempotency_key_reused`, and the
+ * state conflicts writes have); 413 and 415 with a body; 429 from the rate limits; 503 when the
+ * database is unreachable, a request outlives its deadline, or the server is draining
+ * (http/error-handler.ts, http/edges.ts), which any operation can meet. `extra` is what the route
+ * declares that no rule sees (`config.operation.errors`).
+ */
+export function errorStatuses(route: { method: string; path: string; secured: boolean; hasBody: boolean; extra: number[] }): number[] {
+  const statuses = new Set<number>([400, 429, 503, ...route.extra]);
+  if (route.secured) for (const s of [401, 403]) statuses.add(s);
+  if (route.path.includes('{')) statuses.add(404);
+  if (route.method.toLowerCase() !== 'get') for (const s of [409, 422]) statuses.add(s);
+  if (route.hasBody) for (const s of [413, 415]) statuses.add(s);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** Where operationTransform puts a route's contract for finishDocument, which takes it out again. */
+const contractKey = 'x-operation';
+
+/**
+ * @fastify/swagger's transform: an operation's id and contract come from its route's
+ * `config.operation` (http/operation.ts). The contract rides in the operation under an `x-` key
+ * (the only extra key swagger copies) until finishDocument reads it and removes it.
+ */
+export function operationTransform({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }) {
+  const operation = route.config?.operation;
+  if (!operation || !schema) return { schema, url };
+  const { mcp: _tool, ...contract } = operation;
+  return { schema: { ...schema, operationId: operation.id, [contractKey]: contract }, url };
 }
 
 /**
@@ -345,11 +382,11 @@ export function finishDocument(raw: Json): Json {
  * A route's own example (a TypeBox `examples` annotation on its shapes) wins, then the table's
  * curl body, then one made up from the schema (docs/examples.ts).
  */
-function addExamples(doc: Json) {
+function addExamples(doc: Json, contracts: Map<Json, Operation>) {
   const ctx = { schemas: doc.components.schemas };
   for (const [path, methods] of Object.entries(doc.paths as Json)) {
     for (const [method, op] of Object.entries(methods as Json)) {
-      const known = operationDocs[`${method} ${path}`];
+      const known = contracts.get(op);
       const params = Object.fromEntries((op.parameters ?? []).filter((p: Json) => p.in === 'path')
         .map((p: Json) => [p.name, exampleOf(p.schema, ctx, p.name, idShapeOf(path, p.name))]));
       let requestExample: unknown;
@@ -371,7 +408,7 @@ function addExamples(doc: Json) {
         media.examples = { success: { summary: op.summary ?? 'Success', value: { status: 'success', message: exampleMessage(op.summary, method), data: exampleOf(data, ctx) } } };
       }
       op['x-codeSamples'] = [
-        ...(known ? [{ lang: 'TypeScript', label: 'SDK', source: sdkSample(known.sdk) }] : []),
+        ...(known?.sdk ? [{ lang: 'TypeScript', label: 'SDK', source: sdkSample(known.sdk) }] : []),
         { lang: 'Shell', label: 'curl', source: curlSample(String(doc.servers?.[0]?.url ?? 'http://localhost:3000/api/v1'), method, path, params, requestExample) },
       ];
     }

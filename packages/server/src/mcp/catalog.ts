@@ -13,6 +13,8 @@ export interface ToolRoute {
   output?: JsonSchema;
 }
 
+const isToolMethod = (method: string): method is ToolSpec['method'] => ['GET', 'POST', 'PATCH', 'DELETE'].includes(method);
+
 /** Collects /api/v1 routes as they register (an onRoute hook), so tools take their schemas and scope. */
 export function routeCatalog() {
   const routes = new Map<string, RouteOptions>();
@@ -20,8 +22,17 @@ export function routeCatalog() {
     onRoute(route: RouteOptions) {
       for (const method of [route.method].flat()) routes.set(`${method} ${route.url}`, route);
     },
+    /** The routes that declare an MCP tool (`config.operation.mcp`), in the order they registered. */
     tools(): ToolRoute[] {
-      return toolSpecs.flatMap((spec) => {
+      const declared = [...routes.entries()].flatMap(([key, route]): ToolSpec[] => {
+        const tool = route.config?.operation?.mcp;
+        const [method, url] = key.split(' ') as [string, string];
+        // Fastify adds a HEAD twin of every GET route, with the same config.
+        if (!tool || !isToolMethod(method) || !url.startsWith('/api/v1/')) return [];
+        return [{ ...tool, method, path: url.slice('/api/v1'.length) }];
+      });
+      const names = new Set(declared.map((spec) => spec.name));
+      return [...declared, ...toolSpecs.filter((spec) => !names.has(spec.name))].flatMap((spec) => {
         const route = routes.get(`${spec.method} /api/v1${spec.path}`);
         const scope = route?.config?.auth?.scope;
         if (!route || scope === undefined || scope === null) return [];
