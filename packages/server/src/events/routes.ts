@@ -6,6 +6,7 @@ import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { Event } from './schemas.ts';
 import { getEvent, listEventsFor } from './service.ts';
+import * as contract from './contract.ts';
 
 /**
  * GET /events and GET /events/{id}: our addition to the reference. The events themselves, in the
@@ -25,7 +26,7 @@ export function eventRoutes(app: App, { db }: { db: Db }) {
       }),
       response: { 200: Envelope(ListOf(Event)) },
     },
-    config: { auth: { scope: 'webhooks:write' } },
+    config: { operation: contract.listEvents, auth: { scope: 'webhooks:write' } },
   }, async (req) => ok('Events retrieved', await listEventsFor(db, principalOf(req), req.query)));
 
   app.get('/events/:id', {
@@ -36,6 +37,6 @@ export function eventRoutes(app: App, { db }: { db: Db }) {
       params: Type.Object({ id: Type.String() }),
       response: { 200: Envelope(Event) },
     },
-    config: { auth: { scope: 'webhooks:write' } },
+    config: { operation: contract.getEvent, auth: { scope: 'webhooks:write' } },
   }, async (req) => ok('Event retrieved', await getEvent(db, principalOf(req), req.params.id)));
 }

@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import type { Principal, Scope } from '../auth/principal.ts';
 import { eventTypes } from '../events/types.ts';
-import { idDescriptions, toolSpecs, type ToolSpec } from './tools.ts';
+import { idDescriptions, type ToolSpec } from './tools.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -31,8 +31,7 @@ export function routeCatalog() {
         if (!tool || !isToolMethod(method) || !url.startsWith('/api/v1/')) return [];
         return [{ ...tool, method, path: url.slice('/api/v1'.length) }];
       });
-      const names = new Set(declared.map((spec) => spec.name));
-      return [...declared, ...toolSpecs.filter((spec) => !names.has(spec.name))].flatMap((spec) => {
+      return declared.flatMap((spec) => {
         const route = routes.get(`${spec.method} /api/v1${spec.path}`);
         const scope = route?.config?.auth?.scope;
         if (!route || scope === undefined || scope === null) return [];
