@@ -2001,8 +2001,11 @@ export interface components {
                 /** @description ISO 4217 code, e.g. USD. */
                 currency: string;
             };
-            /** @description `pending`, `succeeded` or `refunded` (the payment's status); released uses are not listed. */
-            status: string;
+            /**
+             * @description `pending`, `succeeded` or `refunded` (the payment's status); released uses are not listed.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "refunded";
             txref: string;
         };
         /**
@@ -2932,8 +2935,11 @@ export interface components {
                 dateTime: string;
                 /** Format: date-time */
                 endDate?: string;
-                /** @description `in_person`, `online` or `hybrid`. */
-                eventType: string;
+                /**
+                 * @description `in_person`, `online` or `hybrid`.
+                 * @enum {string}
+                 */
+                eventType: "in_person" | "online" | "hybrid";
                 venue: string;
             };
             /** @description Our addition: the hub this product belongs to, when it belongs to one. */
@@ -2944,12 +2950,18 @@ export interface components {
             isFree: boolean;
             items: components["schemas"]["Item"][];
             keywords: string[];
-            /** @description `draft`, `published` or `archived`. */
-            status: string;
+            /**
+             * @description `draft`, `published` or `archived`.
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
             tiers: components["schemas"]["Tier"][];
             title: string;
-            /** @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`). */
-            type: string;
+            /**
+             * @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`).
+             * @enum {string}
+             */
+            type: "digital" | "course" | "event" | "service" | "membership" | "physical" | "appointment";
             /** Format: date-time */
             updatedAt: string;
             /**
@@ -2999,8 +3011,11 @@ export interface components {
                 dateTime: string;
                 /** Format: date-time */
                 endDate?: string;
-                /** @description `in_person`, `online` or `hybrid`. */
-                eventType: string;
+                /**
+                 * @description `in_person`, `online` or `hybrid`.
+                 * @enum {string}
+                 */
+                eventType: "in_person" | "online" | "hybrid";
                 venue: string;
             };
             /** @description Our addition: the hub this product belongs to, when it belongs to one. */
@@ -3010,11 +3025,17 @@ export interface components {
             imageUrl?: string;
             isFree: boolean;
             keywords: string[];
-            /** @description `draft`, `published` or `archived`. */
-            status: string;
+            /**
+             * @description `draft`, `published` or `archived`.
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
             title: string;
-            /** @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`). */
-            type: string;
+            /**
+             * @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`).
+             * @enum {string}
+             */
+            type: "digital" | "course" | "event" | "service" | "membership" | "physical" | "appointment";
             /** Format: date-time */
             updatedAt: string;
             /**
@@ -3168,8 +3189,11 @@ export interface components {
             status: string;
             /** Format: date-time */
             timeBound?: string;
-            /** @description `free`, `one_off`, `recurring` or `pay_what_you_want`. */
-            type: string;
+            /**
+             * @description `free`, `one_off`, `recurring` or `pay_what_you_want`.
+             * @enum {string}
+             */
+            type: "free" | "one_off" | "recurring" | "pay_what_you_want";
         };
         TierInput: {
             /** @description No longer on sale; kept for the people who bought it. */
@@ -3271,12 +3295,18 @@ export interface components {
             refunds: components["schemas"]["Refund"][];
             /** @description What was bought: a product or hub id. */
             resourceID?: string;
-            /** @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md). */
-            status: string;
+            /**
+             * @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "refunded";
             /** @description The transaction reference; the id in /transactions/{id}. */
             txref: string;
-            /** @description `purchase` or `renewal`. */
-            type: string;
+            /**
+             * @description `purchase` or `renewal`.
+             * @enum {string}
+             */
+            type: "purchase" | "renewal";
             /**
              * Format: date-time
              * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
@@ -3363,12 +3393,18 @@ export interface components {
             refunds: components["schemas"]["Refund"][];
             /** @description What was bought: a product or hub id. */
             resourceID?: string;
-            /** @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md). */
-            status: string;
+            /**
+             * @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "refunded";
             /** @description The transaction reference; the id in /transactions/{id}. */
             txref: string;
-            /** @description `purchase` or `renewal`. */
-            type: string;
+            /**
+             * @description `purchase` or `renewal`.
+             * @enum {string}
+             */
+            type: "purchase" | "renewal";
             /**
              * Format: date-time
              * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
@@ -3444,8 +3480,11 @@ export interface components {
             /** @description The event sent; also the `webhook-id` header and the body's `id`. */
             eventID: string;
             eventType: components["schemas"]["EventType"];
-            /** @description For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`. */
-            failureReason?: string;
+            /**
+             * @description For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`.
+             * @enum {string}
+             */
+            failureReason?: "attempts_exhausted" | "endpoint_gone" | "endpoint_disabled" | "endpoint_deleted";
             id: string;
             /** Format: date-time */
             lastAttemptAt?: string;
@@ -3456,12 +3495,18 @@ export interface components {
              */
             nextAttemptAt?: string;
             resourceID?: string;
-            /** @description `transaction`, `membership` or `payout`. */
-            resourceType?: string;
+            /**
+             * @description `transaction`, `membership` or `payout`.
+             * @enum {string}
+             */
+            resourceType?: "transaction" | "membership" | "payout";
             /** @description HTTP status of the latest answer; absent when no receiver ever answered. */
             responseCode?: number;
-            /** @description `pending` (waiting for its first or next attempt), `succeeded` or `failed` (out of attempts, 410 Gone, or its endpoint was disabled or deleted). */
-            status: string;
+            /**
+             * @description `pending` (waiting for its first or next attempt), `succeeded` or `failed` (out of attempts, 410 Gone, or its endpoint was disabled or deleted).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
         };
         WebhookDeliveryAttempt: {
             /** Format: date-time */
@@ -3490,8 +3535,11 @@ export interface components {
             /** @description The event sent; also the `webhook-id` header and the body's `id`. */
             eventID: string;
             eventType: components["schemas"]["EventType"];
-            /** @description For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`. */
-            failureReason?: string;
+            /**
+             * @description For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`.
+             * @enum {string}
+             */
+            failureReason?: "attempts_exhausted" | "endpoint_gone" | "endpoint_disabled" | "endpoint_deleted";
             id: string;
             /** Format: date-time */
             lastAttemptAt?: string;
@@ -3502,12 +3550,18 @@ export interface components {
              */
             nextAttemptAt?: string;
             resourceID?: string;
-            /** @description `transaction`, `membership` or `payout`. */
-            resourceType?: string;
+            /**
+             * @description `transaction`, `membership` or `payout`.
+             * @enum {string}
+             */
+            resourceType?: "transaction" | "membership" | "payout";
             /** @description HTTP status of the latest answer; absent when no receiver ever answered. */
             responseCode?: number;
-            /** @description `pending` (waiting for its first or next attempt), `succeeded` or `failed` (out of attempts, 410 Gone, or its endpoint was disabled or deleted). */
-            status: string;
+            /**
+             * @description `pending` (waiting for its first or next attempt), `succeeded` or `failed` (out of attempts, 410 Gone, or its endpoint was disabled or deleted).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
         };
         WebhookEndpoint: {
             /** Format: date-time */
