@@ -2,7 +2,7 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** POST /affiliates */
 export const createAffiliate: Operation = {
@@ -28,8 +28,7 @@ export const listAffiliates: Operation = {
   mcp: {
     name: 'list_affiliates',
     description: 'List affiliates with their sales and commission pending and earned, newest first (page with cursor).',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 
@@ -40,8 +39,7 @@ export const getAffiliate: Operation = {
   mcp: {
     name: 'get_affiliate',
     description: 'Get one affiliate with its attributed sales and commission pending, earned and paid out.',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 

@@ -2,7 +2,7 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** GET /products/{id}/availability */
 export const getProductAvailability: Operation = {
@@ -12,8 +12,7 @@ export const getProductAvailability: Operation = {
   mcp: {
     name: 'get_product_availability',
     description: "List the open slots of a bookable (appointment) product between from and to, each start also shown in the buyer's timezone.",
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 
@@ -24,8 +23,7 @@ export const listBookings: Operation = {
   mcp: {
     name: 'list_bookings',
     description: 'List paid bookings, newest first (page with cursor), or upcoming=true for those not ended yet, soonest first.',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 
@@ -33,7 +31,7 @@ export const listBookings: Operation = {
 export const getBooking: Operation = {
   id: 'getBooking',
   sdk: "const booking = await client.bookings.get('bkg_…');",
-  mcp: { name: 'get_booking', description: 'Get one booking: product, buyer, start, end and status.', readOnly: true, idempotent: true }
+  mcp: { name: 'get_booking', description: 'Get one booking: product, buyer, start, end and status.', ...readTool }
 };
 
 /** POST /bookings/{id}/cancel */

@@ -2,7 +2,7 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** GET /brand */
 export const getBrand: Operation = {
@@ -11,8 +11,7 @@ export const getBrand: Operation = {
   mcp: {
     name: 'get_brand',
     description: 'Get the brand profile: display name, storefront address, logo, accent colour, support email, time zone.',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 

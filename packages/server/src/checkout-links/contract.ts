@@ -2,7 +2,7 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** POST /checkout-links */
 export const createCheckoutLink: Operation = {
@@ -22,8 +22,7 @@ export const listCheckoutLinks: Operation = {
   mcp: {
     name: 'list_checkout_links',
     description: 'List checkout links with their sales, newest first (page with cursor; filter by tier).',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 
@@ -31,7 +30,7 @@ export const listCheckoutLinks: Operation = {
 export const getCheckoutLink: Operation = {
   id: 'getCheckoutLink',
   sdk: "const link = await client.checkoutLinks.get('clink_…');",
-  mcp: { name: 'get_checkout_link', description: 'Get one checkout link with its sales.', readOnly: true, idempotent: true }
+  mcp: { name: 'get_checkout_link', description: 'Get one checkout link with its sales.', ...readTool }
 };
 
 /** PATCH /checkout-links/{id} */

@@ -2,7 +2,7 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** POST /coupons */
 export const createCoupon: Operation = {
@@ -28,8 +28,7 @@ export const listCoupons: Operation = {
   mcp: {
     name: 'list_coupons',
     description: 'List coupons (discount codes) with their uses, newest first (page with cursor; filter by status or code).',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 
@@ -40,8 +39,7 @@ export const getCoupon: Operation = {
   mcp: {
     name: 'get_coupon',
     description: 'Get one coupon with the revenue its uses brought and its newest uses.',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 

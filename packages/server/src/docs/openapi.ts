@@ -42,9 +42,6 @@ export const tags = [
   { name: 'Test helpers', description: 'Test mode only: doing from code what a buyer does on the hosted pages (paying a payment link with a sandbox card).' },
 ];
 
-/** The events routes are tagged Webhooks in their route files; the document gives them their own tag. */
-const tagOverrides: Record<string, string> = { '/events': 'Events', '/events/{id}': 'Events' };
-
 export const errorCodes = Object.keys(errorStatus);
 
 const errorResponses: Record<number, { name: string; description: string }> = {
@@ -298,21 +295,13 @@ export function finishDocument(raw: Json): Json {
       // Set after swagger's keys, where the document has always had it.
       delete op.operationId;
       op.operationId = known?.id ?? derivedOperationId(method, path);
-      if (tagOverrides[path]) op.tags = [tagOverrides[path]];
       op.tags = (op.tags ?? []).filter(Boolean);
       if (!op.tags.length) op.tags = ['Account'];
       for (const t of op.tags) if (!doc.tags.some((d: { name: string }) => d.name === t)) doc.tags.push({ name: t, description: t });
 
       const hasBody = Boolean(op.requestBody);
       if (hasBody) op.requestBody.required = true;
-      for (const p of op.parameters ?? []) {
-        if (path === '/events' && p.name === 'type') p.schema = schemaRef('EventType');
-        if (path === '/webhooks/deliveries' && p.name === 'eventType') p.schema = schemaRef('EventType');
-      }
-      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-      if (bodySchema?.properties?.events?.items) bodySchema.properties.events.items = schemaRef('EventType');
-      if (path === '/webhooks/test' && bodySchema?.properties?.eventType) bodySchema.properties.eventType = schemaRef('EventType');
-      if (path.endsWith('/import') && bodySchema?.properties?.records) bodySchema.properties.records.items = schemaRef('ImportRecord');
+      showInputsAs(op, known?.inputShapes ?? {}, `${method.toUpperCase()} ${path}`);
       if (method !== 'get') {
         // The route declares the header (http/idempotency.ts); the document names it once, as a component.
         op.parameters = (op.parameters ?? []).filter((p: Json) => !(p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key'));
@@ -369,6 +358,26 @@ export function errorStatuses(route: { method: string; path: string; secured: bo
 function derivedOperationId(method: string, path: string): string {
   const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
   return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+/**
+ * The inputs a route's contract shows as a named component (`inputShapes`: `{ type: 'EventType' }`,
+ * `{ 'records[]': 'ImportRecord' }`): a query or path parameter, or a body field (`[]`: its
+ * items). Validation keeps the route's own shape; a name the route has no input for is a mistake
+ * in its contract, so it stops the document.
+ */
+function showInputsAs(op: Json, inputShapes: Record<string, string>, name: string) {
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  for (const [input, component] of Object.entries(inputShapes)) {
+    const items = input.endsWith('[]');
+    const field = items ? input.slice(0, -2) : input;
+    const param = (op.parameters ?? []).find((p: Json) => p.name === field && (p.in === 'query' || p.in === 'path'));
+    const owner = param ?? body?.properties;
+    const key = param ? 'schema' : field;
+    if (!owner?.[key]) throw new Error(`${name} shows ${input} as ${component}, but has no input ${field}`);
+    if (items) owner[key] = { ...owner[key], items: schemaRef(component) };
+    else owner[key] = schemaRef(component);
+  }
 }
 
 /** Where operationTransform puts a route's contract for finishDocument, which takes it out again. */

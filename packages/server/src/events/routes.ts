@@ -18,7 +18,7 @@ export function eventRoutes(app: App, { db }: { db: Db }) {
     schema: {
       summary: 'List events',
       description: 'Our addition to the reference: every event of the key\'s mode, newest first, in the webhook body\'s shape, kept at least 30 days. Filter by `type` and `resourceID`; an event\'s deliveries are `GET /webhooks/deliveries?eventID=…`.',
-      tags: ['Webhooks'],
+      tags: ['Events'],
       querystring: Type.Object({
         ...PageQuery.properties,
         type: Type.Optional(Type.String({ description: 'Only events of this type.' })),
@@ -33,7 +33,7 @@ export function eventRoutes(app: App, { db }: { db: Db }) {
     schema: {
       summary: 'Get an event',
       description: 'Our addition to the reference: one event, exactly as its webhook deliveries carry it. Its deliveries: `GET /webhooks/deliveries?eventID={id}`.',
-      tags: ['Webhooks'],
+      tags: ['Events'],
       params: Type.Object({ id: Type.String() }),
       response: { 200: Envelope(Event) },
     },

@@ -18,6 +18,12 @@ export interface Operation {
    * `errorStatuses`): auth gives 401/403, a path id 404, a write 409/422, a body 413/415.
    */
   errors?: number[];
+  /**
+   * Inputs the document shows as a named component instead of their validation shape: a query,
+   * path or body field (`[]`: its items) → `EventType` or `ImportRecord` (docs/openapi.ts). The
+   * MCP tool lists the event types for the `EventType` ones.
+   */
+  inputShapes?: Record<string, 'EventType' | 'ImportRecord'>;
   /** The MCP tool that runs this route, if an assistant should have one (mcp/catalog.ts). */
   mcp?: McpTool;
 }
@@ -35,8 +41,6 @@ export interface McpTool {
   openWorld?: boolean;
   /** Body fields the route takes that an assistant should not fill in (marketing attribution), left out of the tool's input. */
   hiddenInputs?: string[];
-  /** Input fields that take an event type, given the event types as an enum (`events` and `eventType` are found by name). */
-  eventTypeInputs?: string[];
 }
 
 /** The hints of a tool that only reads. */

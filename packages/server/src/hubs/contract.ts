@@ -2,7 +2,7 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** GET /hubs */
 export const listHubs: Operation = {
@@ -11,8 +11,7 @@ export const listHubs: Operation = {
   mcp: {
     name: 'list_hubs',
     description: "List the brand's membership hubs, newest first, without their tiers (page with cursor; get_hub has the tiers).",
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 
@@ -23,8 +22,7 @@ export const getHub: Operation = {
   mcp: {
     name: 'get_hub',
     description: 'Get one membership hub with its tiers (its plans), archived ones included.',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 

@@ -2,7 +2,7 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** GET /emails */
 export const listEmails: Operation = {
@@ -11,8 +11,7 @@ export const listEmails: Operation = {
   mcp: {
     name: 'list_emails',
     description: "List the mail sent or queued for the brand (receipts, notices), newest first, with each one's delivery status.",
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 
@@ -23,8 +22,7 @@ export const getEmail: Operation = {
   mcp: {
     name: 'get_email',
     description: 'Get one email: its text and HTML parts, headers and the log of its sending tries.',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 

@@ -29,7 +29,9 @@ export function routeCatalog() {
         const [method, url] = key.split(' ') as [string, string];
         // Fastify adds a HEAD twin of every GET route, with the same config.
         if (!tool || !isToolMethod(method) || !url.startsWith('/api/v1/')) return [];
-        return [{ ...tool, method, path: url.slice('/api/v1'.length) }];
+        const eventTypeInputs = Object.entries(route.config?.operation?.inputShapes ?? {})
+          .filter(([, shape]) => shape === 'EventType').map(([input]) => input.replace(/\[\]$/, ''));
+        return [{ ...tool, method, path: url.slice('/api/v1'.length), eventTypeInputs }];
       });
       return declared.flatMap((spec) => {
         const route = routes.get(`${spec.method} /api/v1${spec.path}`);

@@ -7,6 +7,8 @@ import type { McpTool } from '../http/operation.ts';
  * (its TypeBox schemas and `config.auth`), so a tool can never drift from its route.
  */
 export interface ToolSpec extends McpTool {
+  /** Input fields that take an event type (the route's `inputShapes`), given the event types as an enum; `events` and `eventType` are found by name. */
+  eventTypeInputs?: string[];
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The route's path under /api/v1, with Fastify's :params. */
   path: string;

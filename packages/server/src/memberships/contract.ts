@@ -2,20 +2,20 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** GET /hubs/{hubID}/members */
 export const listHubMembers: Operation = {
   id: 'listHubMembers',
   sdk: "const [member] = (await client.hubs.members.list('hub_…', { email: 'ada@example.com' })).items;\nconsole.log(member?.status);",
-  mcp: { name: 'list_hub_members', description: 'List the members of a hub, newest first (page with cursor).', readOnly: true, idempotent: true }
+  mcp: { name: 'list_hub_members', description: 'List the members of a hub, newest first (page with cursor).', ...readTool }
 };
 
 /** GET /hubs/{hubID}/members/{id} */
 export const getHubMember: Operation = {
   id: 'getHubMember',
   sdk: "const member = await client.hubs.members.get('hub_…', 'mem_…');",
-  mcp: { name: 'get_hub_member', description: 'Get one member of a hub by membership id.', readOnly: true, idempotent: true }
+  mcp: { name: 'get_hub_member', description: 'Get one member of a hub by membership id.', ...readTool }
 };
 
 /** GET /products/{id}/customers */
@@ -25,7 +25,6 @@ export const listProductCustomers: Operation = {
   mcp: {
     name: 'list_product_customers',
     description: "List a product's customers, newest first (page with cursor).",
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };

@@ -2,7 +2,7 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** GET /metrics/summary */
 export const getMetricsSummary: Operation = {
@@ -11,7 +11,6 @@ export const getMetricsSummary: Operation = {
   mcp: {
     name: 'get_metrics_summary',
     description: "Get the brand's numbers: revenue today, in 7 and 30 days per currency (refunds subtracted), MRR, active and past-due subscriptions, new members, recent sales and failed renewals.",
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };

@@ -2,7 +2,7 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** GET /payouts */
 export const listPayouts: Operation = {
@@ -11,8 +11,7 @@ export const listPayouts: Operation = {
   mcp: {
     name: 'list_payouts',
     description: 'List payouts of settled earnings, newest first (page with cursor).',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 
@@ -20,5 +19,5 @@ export const listPayouts: Operation = {
 export const getPayout: Operation = {
   id: 'getPayout',
   sdk: "const payout = await client.payouts.get('po_…');",
-  mcp: { name: 'get_payout', description: 'Get one payout.', readOnly: true, idempotent: true }
+  mcp: { name: 'get_payout', description: 'Get one payout.', ...readTool }
 };

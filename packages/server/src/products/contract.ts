@@ -2,20 +2,20 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** GET /products */
 export const listProducts: Operation = {
   id: 'listProducts',
   sdk: 'for await (const product of client.products.list({ limit: 50 })) {\n  console.log(product.id, product.title);\n}',
-  mcp: { name: 'list_products', description: "List the brand's products, newest first (page with cursor).", readOnly: true, idempotent: true }
+  mcp: { name: 'list_products', description: "List the brand's products, newest first (page with cursor).", ...readTool }
 };
 
 /** GET /products/{id} */
 export const getProduct: Operation = {
   id: 'getProduct',
   sdk: "const product = await client.products.get('prod_…');",
-  mcp: { name: 'get_product', description: 'Get one product with its tiers, items and checkout fields.', readOnly: true, idempotent: true }
+  mcp: { name: 'get_product', description: 'Get one product with its tiers, items and checkout fields.', ...readTool }
 };
 
 /** POST /products */

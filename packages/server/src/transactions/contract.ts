@@ -2,7 +2,7 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** GET /transactions */
 export const listTransactions: Operation = {
@@ -11,8 +11,7 @@ export const listTransactions: Operation = {
   mcp: {
     name: 'list_transactions',
     description: 'List transactions, newest first (page with cursor; filter by status, product or hub id, created dates, or search by txref or email).',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 
@@ -23,8 +22,7 @@ export const getTransactionTotals: Operation = {
   mcp: {
     name: 'get_transaction_totals',
     description: 'Add up transactions per currency (how many, paid, refunded), filtered like list_transactions by status, product or hub, dates and search.',
-    readOnly: true,
-    idempotent: true
+    ...readTool
   }
 };
 
@@ -32,7 +30,7 @@ export const getTransactionTotals: Operation = {
 export const getTransaction: Operation = {
   id: 'getTransaction',
   sdk: "const transaction = await client.transactions.get('tx_…');",
-  mcp: { name: 'get_transaction', description: 'Get one transaction by its txref.', readOnly: true, idempotent: true }
+  mcp: { name: 'get_transaction', description: 'Get one transaction by its txref.', ...readTool }
 };
 
 /** POST /transactions/{id}/refund */

@@ -2,18 +2,19 @@
  * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
  * schemas (http/operation.ts): each route passes its entry as `config.operation`.
  */
-import type { Operation } from '../http/operation.ts';
+import { readTool, type Operation } from '../http/operation.ts';
 
 /** GET /webhooks */
 export const listWebhookEndpoints: Operation = {
   id: 'listWebhookEndpoints',
   sdk: 'const endpoints = await client.webhooks.list().toArray({ max: 100 });',
-  mcp: { name: 'list_webhooks', description: "List the brand's webhook endpoints.", readOnly: true, idempotent: true }
+  mcp: { name: 'list_webhooks', description: "List the brand's webhook endpoints.", ...readTool }
 };
 
 /** POST /webhooks */
 export const createWebhookEndpoint: Operation = {
   id: 'createWebhookEndpoint',
+  inputShapes: { 'events[]': 'EventType' },
   sdk: 'const endpoint = await client.webhooks.create({\n' +
     "  url: 'https://example.com/hooks',\n" +
     "  events: ['transaction.succeeded'],\n" +
@@ -30,6 +31,7 @@ export const createWebhookEndpoint: Operation = {
 /** POST /webhooks/test */
 export const sendTestEvent: Operation = {
   id: 'sendTestEvent',
+  inputShapes: { eventType: 'EventType' },
   sdk: "const { created } = await client.webhooks.test({ eventType: 'transaction.succeeded' });",
   body: { eventType: 'transaction.succeeded' },
   errors: [404],
@@ -39,17 +41,18 @@ export const sendTestEvent: Operation = {
 /** GET /webhooks/deliveries */
 export const listWebhookDeliveries: Operation = {
   id: 'listWebhookDeliveries',
+  inputShapes: { eventType: 'EventType' },
   sdk: "for await (const delivery of client.webhooks.deliveries.list({ status: 'failed', eventType: 'transaction.succeeded' })) {\n" +
     '  console.log(delivery.id, delivery.eventType);\n' +
     '}',
-  mcp: { name: 'list_deliveries', description: 'List webhook deliveries, newest first (page with cursor).', readOnly: true, idempotent: true }
+  mcp: { name: 'list_deliveries', description: 'List webhook deliveries, newest first (page with cursor).', ...readTool }
 };
 
 /** GET /webhooks/deliveries/{id} */
 export const getWebhookDelivery: Operation = {
   id: 'getWebhookDelivery',
   sdk: "const delivery = await client.webhooks.deliveries.get('whd_…');",
-  mcp: { name: 'get_delivery', description: 'Get one webhook delivery with its attempts.', readOnly: true, idempotent: true }
+  mcp: { name: 'get_delivery', description: 'Get one webhook delivery with its attempts.', ...readTool }
 };
 
 /** POST /webhooks/deliveries/{id}/resend */
@@ -63,12 +66,13 @@ export const resendWebhookDelivery: Operation = {
 export const getWebhookEndpoint: Operation = {
   id: 'getWebhookEndpoint',
   sdk: "const endpoint = await client.webhooks.get('we_…');",
-  mcp: { name: 'get_webhook', description: 'Get one webhook endpoint.', readOnly: true, idempotent: true }
+  mcp: { name: 'get_webhook', description: 'Get one webhook endpoint.', ...readTool }
 };
 
 /** PATCH /webhooks/{id} */
 export const updateWebhookEndpoint: Operation = {
   id: 'updateWebhookEndpoint',
+  inputShapes: { 'events[]': 'EventType' },
   sdk: "const endpoint = await client.webhooks.update('we_…', { status: 'disabled' });",
   body: { status: 'disabled' },
   mcp: {
