@@ -1604,8 +1604,11 @@ export interface components {
                 /** @description Their amounts in all, as a decimal. */
                 salesAmount: number;
             }[];
-            /** @description `active`, or `archived` (its code attributes nothing new; what it earned stays). */
-            status: string;
+            /**
+             * @description `active`, or `archived` (its code attributes nothing new; what it earned stays).
+             * @enum {string}
+             */
+            status: "active" | "archived";
             /**
              * Format: date-time
              * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
@@ -1856,8 +1859,11 @@ export interface components {
             label: string;
             options?: string[];
             required: boolean;
-            /** @description text, email, phone, number, select, checkbox or date. */
-            type: string;
+            /**
+             * @description text, email, phone, number, select, checkbox or date.
+             * @enum {string}
+             */
+            type: "text" | "email" | "phone" | "number" | "select" | "checkbox" | "date";
         };
         CheckoutFieldInput: {
             /** @description A field of this product to update (its id stays, whatever the new label); leave out to add a field, whose id is derived from its label. */
@@ -1891,8 +1897,11 @@ export interface components {
             redirectUrl?: string;
             /** @description Payments completed through the link. */
             sales: number;
-            /** @description `active`, or `disabled` (its page says it is closed). */
-            status: string;
+            /**
+             * @description `active`, or `disabled` (its page says it is closed).
+             * @enum {string}
+             */
+            status: "active" | "disabled";
             /** Format: date-time */
             updatedAt: string;
             /**
@@ -1979,8 +1988,11 @@ export interface components {
             reserved: number;
             /** Format: date-time */
             startsAt?: string;
-            /** @description `active`, or `archived` (no new buyer can use it; subscriptions keep their discount). */
-            status: string;
+            /**
+             * @description `active`, or `archived` (no new buyer can use it; subscriptions keep their discount).
+             * @enum {string}
+             */
+            status: "active" | "archived";
             /** Format: date-time */
             updatedAt: string;
         };
@@ -2130,8 +2142,11 @@ export interface components {
             }[];
             /** Format: date-time */
             startsAt?: string;
-            /** @description `active`, or `archived` (no new buyer can use it; subscriptions keep their discount). */
-            status: string;
+            /**
+             * @description `active`, or `archived` (no new buyer can use it; subscriptions keep their discount).
+             * @enum {string}
+             */
+            status: "active" | "archived";
             /** Format: date-time */
             updatedAt: string;
         };
@@ -2287,8 +2302,11 @@ export interface components {
             html: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
-            kind: string;
+            /**
+             * @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`.
+             * @enum {string}
+             */
+            kind: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "portal_sign_in" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
             /** @description Every try, oldest first. */
             log: {
                 /** Format: date-time */
@@ -2338,8 +2356,11 @@ export interface components {
             createdAt: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
-            kind: string;
+            /**
+             * @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`.
+             * @enum {string}
+             */
+            kind: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "portal_sign_in" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
             /** @description The mode of what caused it (absent only in the operator's CLI view of account mail). */
             mode?: "test" | "live";
             /**
@@ -2601,8 +2622,11 @@ export interface components {
             productID?: string;
             /** @description Our addition: the marketing consent the person gave at checkout (the `receive_emails` opt-in); absent when never asked. */
             receiveEmails?: boolean;
-            /** @description `active`, `expired`, `removed` or `cancelled`. */
-            status: string;
+            /**
+             * @description `active`, `expired`, `removed` or `cancelled`.
+             * @enum {string}
+             */
+            status: "active" | "expired" | "removed" | "cancelled";
             subscription?: components["schemas"]["Subscription"];
             /**
              * Format: date-time
@@ -2652,8 +2676,11 @@ export interface components {
             plan?: string;
             /** @description Our addition: the marketing consent the person gave at checkout (the `receive_emails` opt-in); absent when never asked. */
             receiveEmails?: boolean;
-            /** @description `active`, `expired`, `removed` or `cancelled`. */
-            status: string;
+            /**
+             * @description `active`, `expired`, `removed` or `cancelled`.
+             * @enum {string}
+             */
+            status: "active" | "expired" | "removed" | "cancelled";
             subscription?: components["schemas"]["Subscription"];
             /**
              * Format: date-time
@@ -2969,8 +2996,11 @@ export interface components {
              * @description The creator's own page for the product; when they set none, the product page of this service's storefront (/s/{brand}/p/{id}, docs/storefront.md).
              */
             url?: string;
-            /** @description `public`, `unlisted` or `private`. */
-            visibility: string;
+            /**
+             * @description `public`, `unlisted` or `private`.
+             * @enum {string}
+             */
+            visibility: "public" | "unlisted" | "private";
         };
         /**
          * @example {
@@ -3043,8 +3073,11 @@ export interface components {
              * @description The creator's own page for the product; when they set none, the product page of this service's storefront (/s/{brand}/p/{id}, docs/storefront.md).
              */
             url?: string;
-            /** @description `public`, `unlisted` or `private`. */
-            visibility: string;
+            /**
+             * @description `public`, `unlisted` or `private`.
+             * @enum {string}
+             */
+            visibility: "public" | "unlisted" | "private";
         };
         Refund: {
             /** @description Decimal amount given back, in the transaction's currency. */

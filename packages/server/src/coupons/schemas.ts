@@ -47,7 +47,7 @@ const couponFields = {
   minimumAmounts: Type.Array(Money),
   duration: Duration,
   durationPeriods: Type.Optional(Type.Integer({ description: 'With `repeating`: how many payments in all are discounted, the first included.' })),
-  status: Type.String({ description: '`active`, or `archived` (no new buyer can use it; subscriptions keep their discount).' }),
+  status: OneOf(['active', 'archived'], { description: '`active`, or `archived` (no new buyer can use it; subscriptions keep their discount).' }),
   redemptions: Type.Integer({ description: 'Paid payments that used it.' }),
   reserved: Type.Integer({ description: 'Payments under way that hold a use of it; released if they fail.' }),
   createdAt: Timestamp,

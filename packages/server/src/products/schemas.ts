@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { checkoutFieldFields, EventInput, itemFields, productFields as writableFields, tierFields } from '../catalog/fields.ts';
+import { checkoutFieldFields, checkoutFieldTypes, EventInput, itemFields, productFields as writableFields, tierFields } from '../catalog/fields.ts';
 import { refPattern } from '../catalog/schema.ts';
 import { Money } from '../money.ts';
 import { Timestamp, OneOf } from '../http/shapes.ts';
@@ -73,7 +73,7 @@ export const Item = Type.Object({
 export const CheckoutField = Type.Object({
   id: Type.String({ description: 'The key used in formData and in import records; derived from the label.' }),
   label: Type.String(),
-  type: Type.String({ description: 'text, email, phone, number, select, checkbox or date.' }),
+  type: OneOf(checkoutFieldTypes, { description: 'text, email, phone, number, select, checkbox or date.' }),
   required: Type.Boolean(),
   options: Type.Optional(Type.Array(Type.String())),
 }, { $id: 'CheckoutField' });
@@ -86,7 +86,7 @@ const productFields = {
   description: Type.String(),
   imageUrl: Type.Optional(Type.String({ format: 'uri' })),
   url: Type.Optional(Type.String({ format: 'uri', description: 'The creator\'s own page for the product; when they set none, the product page of this service\'s storefront (/s/{brand}/p/{id}, docs/storefront.md).' })),
-  visibility: Type.String({ description: '`public`, `unlisted` or `private`.' }),
+  visibility: OneOf(['public', 'unlisted', 'private'], { description: '`public`, `unlisted` or `private`.' }),
   isFree: Type.Boolean(),
   keywords: Type.Array(Type.String()),
   createdAt: Timestamp,
