@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.ts';
 import { wireEventSubscribers } from './subscribers.ts';
 import { docsRoutes, documentRoute } from './docs/routes.ts';
+import { operationTransform } from './docs/openapi.ts';
 import type { App } from './http/app-type.ts';
 import { apiKeyResolver } from './auth/api-key.ts';
 import { installAuth } from './auth/resolve.ts';
@@ -140,6 +141,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(swagger, {
     // Shapes with an $id become named components (Product, Membership, …) instead of def-N.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    // Each operation's id and contract come from its route's config.operation (http/operation.ts).
+    transform: operationTransform,
     openapi: {
       openapi: '3.1.0',
       info: {

@@ -1670,8 +1670,11 @@ export interface components {
                 /** @description Their amounts in all, as a decimal. */
                 salesAmount: number;
             }[];
-            /** @description `active`, or `archived` (its code attributes nothing new; what it earned stays). */
-            status: string;
+            /**
+             * @description `active`, or `archived` (its code attributes nothing new; what it earned stays).
+             * @enum {string}
+             */
+            status: "active" | "archived";
             /**
              * Format: date-time
              * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
@@ -1922,8 +1925,11 @@ export interface components {
             label: string;
             options?: string[];
             required: boolean;
-            /** @description text, email, phone, number, select, checkbox or date. */
-            type: string;
+            /**
+             * @description text, email, phone, number, select, checkbox or date.
+             * @enum {string}
+             */
+            type: "text" | "email" | "phone" | "number" | "select" | "checkbox" | "date";
         };
         CheckoutFieldInput: {
             /** @description A field of this product to update (its id stays, whatever the new label); leave out to add a field, whose id is derived from its label. */
@@ -1957,8 +1963,11 @@ export interface components {
             redirectUrl?: string;
             /** @description Payments completed through the link. */
             sales: number;
-            /** @description `active`, or `disabled` (its page says it is closed). */
-            status: string;
+            /**
+             * @description `active`, or `disabled` (its page says it is closed).
+             * @enum {string}
+             */
+            status: "active" | "disabled";
             /** Format: date-time */
             updatedAt: string;
             /**
@@ -2045,8 +2054,11 @@ export interface components {
             reserved: number;
             /** Format: date-time */
             startsAt?: string;
-            /** @description `active`, or `archived` (no new buyer can use it; subscriptions keep their discount). */
-            status: string;
+            /**
+             * @description `active`, or `archived` (no new buyer can use it; subscriptions keep their discount).
+             * @enum {string}
+             */
+            status: "active" | "archived";
             /** Format: date-time */
             updatedAt: string;
         };
@@ -2067,8 +2079,11 @@ export interface components {
                 /** @description ISO 4217 code, e.g. USD. */
                 currency: string;
             };
-            /** @description `pending`, `succeeded` or `refunded` (the payment's status); released uses are not listed. */
-            status: string;
+            /**
+             * @description `pending`, `succeeded` or `refunded` (the payment's status); released uses are not listed.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "refunded";
             txref: string;
         };
         /**
@@ -2193,8 +2208,11 @@ export interface components {
             }[];
             /** Format: date-time */
             startsAt?: string;
-            /** @description `active`, or `archived` (no new buyer can use it; subscriptions keep their discount). */
-            status: string;
+            /**
+             * @description `active`, or `archived` (no new buyer can use it; subscriptions keep their discount).
+             * @enum {string}
+             */
+            status: "active" | "archived";
             /** Format: date-time */
             updatedAt: string;
         };
@@ -2422,8 +2440,11 @@ export interface components {
                 productID?: string;
                 /** @description Our addition: the marketing consent the person gave at checkout (the `receive_emails` opt-in); absent when never asked. */
                 receiveEmails?: boolean;
-                /** @description `active`, `expired`, `removed` or `cancelled`. */
-                status: string;
+                /**
+                 * @description `active`, `expired`, `removed` or `cancelled`.
+                 * @enum {string}
+                 */
+                status: "active" | "expired" | "removed" | "cancelled";
                 subscription?: components["schemas"]["Subscription"];
                 /**
                  * Format: date-time
@@ -2507,8 +2528,11 @@ export interface components {
             html: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `new_content`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
-            kind: string;
+            /**
+             * @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `new_content`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`.
+             * @enum {string}
+             */
+            kind: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "new_content" | "portal_sign_in" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
             /** @description Every try, oldest first. */
             log: {
                 /** Format: date-time */
@@ -2558,8 +2582,11 @@ export interface components {
             createdAt: string;
             /** @description `msg_…` */
             id: string;
-            /** @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `new_content`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`. */
-            kind: string;
+            /**
+             * @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `new_content`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`.
+             * @enum {string}
+             */
+            kind: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "new_content" | "portal_sign_in" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
             /** @description The mode of what caused it (absent only in the operator's CLI view of account mail). */
             mode?: "test" | "live";
             /**
@@ -2821,8 +2848,11 @@ export interface components {
             productID?: string;
             /** @description Our addition: the marketing consent the person gave at checkout (the `receive_emails` opt-in); absent when never asked. */
             receiveEmails?: boolean;
-            /** @description `active`, `expired`, `removed` or `cancelled`. */
-            status: string;
+            /**
+             * @description `active`, `expired`, `removed` or `cancelled`.
+             * @enum {string}
+             */
+            status: "active" | "expired" | "removed" | "cancelled";
             subscription?: components["schemas"]["Subscription"];
             /**
              * Format: date-time
@@ -2872,8 +2902,11 @@ export interface components {
             plan?: string;
             /** @description Our addition: the marketing consent the person gave at checkout (the `receive_emails` opt-in); absent when never asked. */
             receiveEmails?: boolean;
-            /** @description `active`, `expired`, `removed` or `cancelled`. */
-            status: string;
+            /**
+             * @description `active`, `expired`, `removed` or `cancelled`.
+             * @enum {string}
+             */
+            status: "active" | "expired" | "removed" | "cancelled";
             subscription?: components["schemas"]["Subscription"];
             /**
              * Format: date-time
@@ -3155,8 +3188,11 @@ export interface components {
                 dateTime: string;
                 /** Format: date-time */
                 endDate?: string;
-                /** @description `in_person`, `online` or `hybrid`. */
-                eventType: string;
+                /**
+                 * @description `in_person`, `online` or `hybrid`.
+                 * @enum {string}
+                 */
+                eventType: "in_person" | "online" | "hybrid";
                 venue: string;
             };
             /** @description Our addition: the hub this product belongs to, when it belongs to one. */
@@ -3167,12 +3203,18 @@ export interface components {
             isFree: boolean;
             items: components["schemas"]["Item"][];
             keywords: string[];
-            /** @description `draft`, `published` or `archived`. */
-            status: string;
+            /**
+             * @description `draft`, `published` or `archived`.
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
             tiers: components["schemas"]["Tier"][];
             title: string;
-            /** @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`). */
-            type: string;
+            /**
+             * @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`).
+             * @enum {string}
+             */
+            type: "digital" | "course" | "event" | "service" | "membership" | "physical" | "appointment";
             /** Format: date-time */
             updatedAt: string;
             /**
@@ -3180,8 +3222,11 @@ export interface components {
              * @description The creator's own page for the product; when they set none, the product page of this service's storefront (/s/{brand}/p/{id}, docs/storefront.md).
              */
             url?: string;
-            /** @description `public`, `unlisted` or `private`. */
-            visibility: string;
+            /**
+             * @description `public`, `unlisted` or `private`.
+             * @enum {string}
+             */
+            visibility: "public" | "unlisted" | "private";
         };
         /**
          * @example {
@@ -3222,8 +3267,11 @@ export interface components {
                 dateTime: string;
                 /** Format: date-time */
                 endDate?: string;
-                /** @description `in_person`, `online` or `hybrid`. */
-                eventType: string;
+                /**
+                 * @description `in_person`, `online` or `hybrid`.
+                 * @enum {string}
+                 */
+                eventType: "in_person" | "online" | "hybrid";
                 venue: string;
             };
             /** @description Our addition: the hub this product belongs to, when it belongs to one. */
@@ -3233,11 +3281,17 @@ export interface components {
             imageUrl?: string;
             isFree: boolean;
             keywords: string[];
-            /** @description `draft`, `published` or `archived`. */
-            status: string;
+            /**
+             * @description `draft`, `published` or `archived`.
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
             title: string;
-            /** @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`). */
-            type: string;
+            /**
+             * @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`).
+             * @enum {string}
+             */
+            type: "digital" | "course" | "event" | "service" | "membership" | "physical" | "appointment";
             /** Format: date-time */
             updatedAt: string;
             /**
@@ -3245,8 +3299,11 @@ export interface components {
              * @description The creator's own page for the product; when they set none, the product page of this service's storefront (/s/{brand}/p/{id}, docs/storefront.md).
              */
             url?: string;
-            /** @description `public`, `unlisted` or `private`. */
-            visibility: string;
+            /**
+             * @description `public`, `unlisted` or `private`.
+             * @enum {string}
+             */
+            visibility: "public" | "unlisted" | "private";
         };
         Refund: {
             /** @description Decimal amount given back, in the transaction's currency. */
@@ -3460,8 +3517,11 @@ export interface components {
             status: string;
             /** Format: date-time */
             timeBound?: string;
-            /** @description `free`, `one_off`, `recurring` or `pay_what_you_want`. */
-            type: string;
+            /**
+             * @description `free`, `one_off`, `recurring` or `pay_what_you_want`.
+             * @enum {string}
+             */
+            type: "free" | "one_off" | "recurring" | "pay_what_you_want";
         };
         TierInput: {
             /** @description No longer on sale; kept for the people who bought it. */
@@ -3563,12 +3623,18 @@ export interface components {
             refunds: components["schemas"]["Refund"][];
             /** @description What was bought: a product or hub id. */
             resourceID?: string;
-            /** @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md). */
-            status: string;
+            /**
+             * @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "refunded";
             /** @description The transaction reference; the id in /transactions/{id}. */
             txref: string;
-            /** @description `purchase` or `renewal`. */
-            type: string;
+            /**
+             * @description `purchase` or `renewal`.
+             * @enum {string}
+             */
+            type: "purchase" | "renewal";
             /**
              * Format: date-time
              * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
@@ -3655,12 +3721,18 @@ export interface components {
             refunds: components["schemas"]["Refund"][];
             /** @description What was bought: a product or hub id. */
             resourceID?: string;
-            /** @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md). */
-            status: string;
+            /**
+             * @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed" | "refunded";
             /** @description The transaction reference; the id in /transactions/{id}. */
             txref: string;
-            /** @description `purchase` or `renewal`. */
-            type: string;
+            /**
+             * @description `purchase` or `renewal`.
+             * @enum {string}
+             */
+            type: "purchase" | "renewal";
             /**
              * Format: date-time
              * @description Our addition: when the object last changed, with milliseconds (two changes may share a millisecond; compare `version`).
@@ -3736,8 +3808,11 @@ export interface components {
             /** @description The event sent; also the `webhook-id` header and the body's `id`. */
             eventID: string;
             eventType: components["schemas"]["EventType"];
-            /** @description For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`. */
-            failureReason?: string;
+            /**
+             * @description For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`.
+             * @enum {string}
+             */
+            failureReason?: "attempts_exhausted" | "endpoint_gone" | "endpoint_disabled" | "endpoint_deleted";
             id: string;
             /** Format: date-time */
             lastAttemptAt?: string;
@@ -3748,12 +3823,18 @@ export interface components {
              */
             nextAttemptAt?: string;
             resourceID?: string;
-            /** @description `transaction`, `membership` or `payout`. */
-            resourceType?: string;
+            /**
+             * @description `transaction`, `membership` or `payout`.
+             * @enum {string}
+             */
+            resourceType?: "transaction" | "membership" | "payout";
             /** @description HTTP status of the latest answer; absent when no receiver ever answered. */
             responseCode?: number;
-            /** @description `pending` (waiting for its first or next attempt), `succeeded` or `failed` (out of attempts, 410 Gone, or its endpoint was disabled or deleted). */
-            status: string;
+            /**
+             * @description `pending` (waiting for its first or next attempt), `succeeded` or `failed` (out of attempts, 410 Gone, or its endpoint was disabled or deleted).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
         };
         WebhookDeliveryAttempt: {
             /** Format: date-time */
@@ -3782,8 +3863,11 @@ export interface components {
             /** @description The event sent; also the `webhook-id` header and the body's `id`. */
             eventID: string;
             eventType: components["schemas"]["EventType"];
-            /** @description For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`. */
-            failureReason?: string;
+            /**
+             * @description For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`.
+             * @enum {string}
+             */
+            failureReason?: "attempts_exhausted" | "endpoint_gone" | "endpoint_disabled" | "endpoint_deleted";
             id: string;
             /** Format: date-time */
             lastAttemptAt?: string;
@@ -3794,12 +3878,18 @@ export interface components {
              */
             nextAttemptAt?: string;
             resourceID?: string;
-            /** @description `transaction`, `membership` or `payout`. */
-            resourceType?: string;
+            /**
+             * @description `transaction`, `membership` or `payout`.
+             * @enum {string}
+             */
+            resourceType?: "transaction" | "membership" | "payout";
             /** @description HTTP status of the latest answer; absent when no receiver ever answered. */
             responseCode?: number;
-            /** @description `pending` (waiting for its first or next attempt), `succeeded` or `failed` (out of attempts, 410 Gone, or its endpoint was disabled or deleted). */
-            status: string;
+            /**
+             * @description `pending` (waiting for its first or next attempt), `succeeded` or `failed` (out of attempts, 410 Gone, or its endpoint was disabled or deleted).
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
         };
         WebhookEndpoint: {
             /** Format: date-time */
@@ -3980,6 +4070,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createAffiliate: {
@@ -4037,6 +4128,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAffiliate: {
@@ -4068,6 +4160,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateAffiliate: {
@@ -4134,6 +4227,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBookings: {
@@ -4176,6 +4270,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBooking: {
@@ -4206,6 +4301,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelBooking: {
@@ -4250,6 +4346,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rescheduleBooking: {
@@ -4299,6 +4396,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getBrand: {
@@ -4326,6 +4424,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateBrand: {
@@ -4373,6 +4472,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCheckoutLinks: {
@@ -4412,6 +4512,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCheckoutLink: {
@@ -4473,6 +4574,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCheckoutLink: {
@@ -4503,6 +4605,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCheckoutLink: {
@@ -4558,6 +4661,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCoupons: {
@@ -4599,6 +4703,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCoupon: {
@@ -4685,6 +4790,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCoupon: {
@@ -4715,6 +4821,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     archiveCoupon: {
@@ -4750,6 +4857,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateCoupon: {
@@ -4813,6 +4921,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createCustomerSession: {
@@ -4862,6 +4971,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listCustomers: {
@@ -4909,6 +5019,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCustomer: {
@@ -4940,6 +5051,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEmailSettings: {
@@ -4967,6 +5079,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateEmailSettings: {
@@ -5021,6 +5134,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEmails: {
@@ -5064,6 +5178,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEmail: {
@@ -5095,6 +5210,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -5136,6 +5252,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -5166,6 +5283,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listHubs: {
@@ -5203,6 +5321,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createHub: {
@@ -5246,6 +5365,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listHubMembers: {
@@ -5290,6 +5410,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHubMember: {
@@ -5322,6 +5443,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeHubMember: {
@@ -5359,6 +5481,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     importHubMembers: {
@@ -5413,6 +5536,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHub: {
@@ -5443,6 +5567,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateHub: {
@@ -5490,6 +5615,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getImport: {
@@ -5524,6 +5650,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelMembership: {
@@ -5569,6 +5696,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resumeMembership: {
@@ -5605,6 +5733,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMetricsSummary: {
@@ -5632,6 +5761,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPaymentLink: {
@@ -5838,6 +5968,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPayout: {
@@ -5869,6 +6000,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     ping: {
@@ -5901,6 +6033,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProducts: {
@@ -5938,6 +6071,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createProduct: {
@@ -6014,6 +6148,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProduct: {
@@ -6044,6 +6179,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateProduct: {
@@ -6126,6 +6262,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProductAvailability: {
@@ -6163,6 +6300,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listProductCustomers: {
@@ -6207,6 +6345,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     importProductCustomers: {
@@ -6261,6 +6400,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     setItemLink: {
@@ -6312,6 +6452,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     removeItemContent: {
@@ -6348,6 +6489,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     downloadItemFile: {
@@ -6377,6 +6519,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     uploadItemFile: {
@@ -6420,6 +6563,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSubscriptions: {
@@ -6467,6 +6611,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTestClock: {
@@ -6495,6 +6640,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     advanceTestClock: {
@@ -6543,6 +6689,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     payTestPaymentLink: {
@@ -6588,6 +6735,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTransactions: {
@@ -6635,6 +6783,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTransaction: {
@@ -6666,6 +6815,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getTransactionInvoice: {
@@ -6699,6 +6849,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     refundTransaction: {
@@ -6787,6 +6938,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -6824,6 +6976,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -6867,6 +7020,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -6897,6 +7051,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -6935,6 +7090,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -6982,6 +7138,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rollWebhookSigningSecret: {
@@ -7026,6 +7183,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -7072,6 +7230,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookDelivery: {
@@ -7102,6 +7261,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     resendWebhookDelivery: {
@@ -7137,6 +7297,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     sendTestEvent: {
@@ -7182,6 +7343,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     onBookingCancelledEvent: {

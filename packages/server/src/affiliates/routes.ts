@@ -7,6 +7,7 @@ import { write } from '../http/idempotency.ts';
 import type { CommissionSettings } from './commissions.ts';
 import { Affiliate, AffiliateCreateBody, AffiliateListQuery, AffiliateUpdateBody } from './schemas.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 const Id = Type.Object({ id: Type.String({ description: 'The affiliate id (`aff_…`).' }) });
 // Affiliates are part of what a brand sells through (like its catalog): managed with products:write;
@@ -27,7 +28,7 @@ export function affiliateRoutes(app: App, { db, config }: { db: Db; config: { pa
       body: AffiliateCreateBody,
       response: { 200: Envelope(Affiliate) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.createAffiliate },
   }, async (req, reply) => write(db, req, reply, (tx) => service.createAffiliate(tx, principalOf(req), req.body, settings), 'Affiliate created'));
 
   app.get('/affiliates', {
@@ -38,7 +39,7 @@ export function affiliateRoutes(app: App, { db, config }: { db: Db; config: { pa
       querystring: AffiliateListQuery,
       response: { 200: Envelope(ListOf(Affiliate)) },
     },
-    config: read,
+    config: { ...read, operation: contract.listAffiliates },
   }, async (req) => ok('Affiliates retrieved', await service.listAffiliates(db, principalOf(req), req.query, settings)));
 
   app.get('/affiliates/:id', {
@@ -49,7 +50,7 @@ export function affiliateRoutes(app: App, { db, config }: { db: Db; config: { pa
       params: Id,
       response: { 200: Envelope(Affiliate) },
     },
-    config: read,
+    config: { ...read, operation: contract.getAffiliate },
   }, async (req) => ok('Affiliate retrieved', await service.getAffiliate(db, principalOf(req), req.params.id, settings)));
 
   app.patch('/affiliates/:id', {
@@ -62,6 +63,6 @@ export function affiliateRoutes(app: App, { db, config }: { db: Db; config: { pa
       body: AffiliateUpdateBody,
       response: { 200: Envelope(Affiliate) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.updateAffiliate },
   }, async (req, reply) => write(db, req, reply, (tx) => service.updateAffiliate(tx, principalOf(req), req.params.id, req.body, settings), 'Affiliate updated'));
 }

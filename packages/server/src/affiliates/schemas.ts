@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { VersionFields } from '../object-version.ts';
+import { OneOf } from '../http/shapes.ts';
 
 /**
  * Affiliates (our addition, docs/affiliates.md): people a brand pays a commission on the sales
@@ -38,7 +39,7 @@ export const Affiliate = Type.Object({
   commissionPercent: Type.Number(),
   productCommissions: Type.Array(ProductCommission, { description: 'Products with their own percent; others earn `commissionPercent`.' }),
   recurring: Type.Boolean({ description: 'Whether renewals of a subscription the affiliate brought earn commission too.' }),
-  status: Type.String({ description: '`active`, or `archived` (its code attributes nothing new; what it earned stays).' }),
+  status: OneOf(['active', 'archived'], { description: '`active`, or `archived` (its code attributes nothing new; what it earned stays).' }),
   stats: Type.Array(AffiliateStats, { description: 'Per currency, in this mode.' }),
   createdAt: Type.String({ format: 'date-time' }),
   ...VersionFields,

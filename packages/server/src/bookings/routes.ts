@@ -6,6 +6,7 @@ import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { write } from '../http/idempotency.ts';
 import { AvailabilityQuery, Booking, BookingListQuery, CancelBookingBody, ProductAvailability, RescheduleBookingBody } from './schemas.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 /** Bookable products' slots and their bookings (docs/bookings.md). Every route is our addition. */
 export function bookingRoutes(app: App, { db }: { db: Db }) {
@@ -20,7 +21,7 @@ export function bookingRoutes(app: App, { db }: { db: Db }) {
       querystring: AvailabilityQuery,
       response: { 200: Envelope(ProductAvailability) },
     },
-    config: { auth: { scope: 'products:read' } },
+    config: { operation: contract.getProductAvailability, auth: { scope: 'products:read' } },
   }, async (req) => ok('Availability retrieved', await service.productAvailability(db, principalOf(req), req.params.id, req.query)));
 
   app.get('/bookings', {
@@ -32,7 +33,7 @@ export function bookingRoutes(app: App, { db }: { db: Db }) {
       querystring: BookingListQuery,
       response: { 200: Envelope(ListOf(Booking)) },
     },
-    config: { auth: { scope: 'customers:read' } },
+    config: { operation: contract.listBookings, auth: { scope: 'customers:read' } },
   }, async (req) => ok('Bookings retrieved', await service.listBookings(db, principalOf(req), req.query)));
 
   app.get('/bookings/:id', {
@@ -42,7 +43,7 @@ export function bookingRoutes(app: App, { db }: { db: Db }) {
       params: Type.Object({ id: Type.String() }),
       response: { 200: Envelope(Booking) },
     },
-    config: { auth: { scope: 'customers:read' } },
+    config: { operation: contract.getBooking, auth: { scope: 'customers:read' } },
   }, async (req) => ok('Booking retrieved', await service.getBooking(db, principalOf(req), req.params.id)));
 
   app.post('/bookings/:id/cancel', {
@@ -56,7 +57,7 @@ export function bookingRoutes(app: App, { db }: { db: Db }) {
       body: Type.Optional(CancelBookingBody),
       response: { 200: Envelope(Booking) },
     },
-    config: { auth: { scope: 'customers:write' } },
+    config: { operation: contract.cancelBooking, auth: { scope: 'customers:write' } },
   }, async (req, reply) => write(db, req, reply, (tx) => service.cancelBooking(tx, principalOf(req), req.params.id, req.body ?? {}), 'Booking cancelled'));
 
   app.post('/bookings/:id/reschedule', {
@@ -69,6 +70,6 @@ export function bookingRoutes(app: App, { db }: { db: Db }) {
       body: RescheduleBookingBody,
       response: { 200: Envelope(Booking) },
     },
-    config: { auth: { scope: 'customers:write' } },
+    config: { operation: contract.rescheduleBooking, auth: { scope: 'customers:write' } },
   }, async (req, reply) => write(db, req, reply, (tx) => service.rescheduleBooking(tx, principalOf(req), req.params.id, req.body), 'Booking rescheduled'));
 }

@@ -5,6 +5,7 @@ import { Envelope, ok } from '../http/envelope.ts';
 import { write } from '../http/idempotency.ts';
 import { Brand, BrandUpdateBody } from './schemas.ts';
 import * as profile from './profile.ts';
+import * as contract from './contract.ts';
 
 /** Our addition: the brand profile the public pages show (docs/storefront.md). Shared by test and live mode. */
 export function brandRoutes(app: App, { db, config }: { db: Db; config: { publicUrl: string } }) {
@@ -16,7 +17,7 @@ export function brandRoutes(app: App, { db, config }: { db: Db; config: { public
       tags: ['Brand'],
       response: { 200: Envelope(Brand) },
     },
-    config: { auth: { scope: 'products:read' } },
+    config: { operation: contract.getBrand, auth: { scope: 'products:read' } },
   }, async (req) => ok('Brand retrieved', await profile.getBrand(db, principalOf(req), config.publicUrl)));
 
   app.patch('/brand', {
@@ -29,6 +30,6 @@ export function brandRoutes(app: App, { db, config }: { db: Db; config: { public
       body: BrandUpdateBody,
       response: { 200: Envelope(Brand) },
     },
-    config: { auth: { scope: 'products:write' } },
+    config: { operation: contract.updateBrand, auth: { scope: 'products:write' } },
   }, async (req, reply) => write(db, req, reply, (tx) => profile.updateBrand(tx, principalOf(req), req.body, config.publicUrl), 'Brand updated'));
 }

@@ -6,6 +6,7 @@ import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { write } from '../http/idempotency.ts';
 import { CheckoutLink, CheckoutLinkCreateBody, CheckoutLinkUpdateBody } from './schemas.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 const Id = Type.Object({ id: Type.String() });
 // Reading a link shows its sales: the scopes that read transactions or make checkouts both fit.
@@ -25,7 +26,7 @@ export function checkoutLinkRoutes(app: App, { db, config }: { db: Db; config: {
       body: CheckoutLinkCreateBody,
       response: { 200: Envelope(CheckoutLink) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.createCheckoutLink },
   }, async (req, reply) => write(db, req, reply, (tx) => service.createCheckoutLink(tx, principalOf(req), req.body, publicUrl), 'Checkout link created'));
 
   app.get('/checkout-links', {
@@ -40,7 +41,7 @@ export function checkoutLinkRoutes(app: App, { db, config }: { db: Db; config: {
       }),
       response: { 200: Envelope(ListOf(CheckoutLink)) },
     },
-    config: read,
+    config: { ...read, operation: contract.listCheckoutLinks },
   }, async (req) => ok('Checkout links retrieved', await service.listCheckoutLinks(db, principalOf(req), req.query, publicUrl)));
 
   app.get('/checkout-links/:id', {
@@ -51,7 +52,7 @@ export function checkoutLinkRoutes(app: App, { db, config }: { db: Db; config: {
       params: Id,
       response: { 200: Envelope(CheckoutLink) },
     },
-    config: read,
+    config: { ...read, operation: contract.getCheckoutLink },
   }, async (req) => ok('Checkout link retrieved', await service.getCheckoutLink(db, principalOf(req), req.params.id, publicUrl)));
 
   app.patch('/checkout-links/:id', {
@@ -64,6 +65,6 @@ export function checkoutLinkRoutes(app: App, { db, config }: { db: Db; config: {
       body: CheckoutLinkUpdateBody,
       response: { 200: Envelope(CheckoutLink) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.updateCheckoutLink },
   }, async (req, reply) => write(db, req, reply, (tx) => service.updateCheckoutLink(tx, principalOf(req), req.params.id, req.body, publicUrl), 'Checkout link updated'));
 }

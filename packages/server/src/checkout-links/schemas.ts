@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { OneOf } from '../http/shapes.ts';
 
 /**
  * Reusable checkout links (our addition, docs/checkout.md): a URL a creator shares once (a bio, a
@@ -21,7 +22,7 @@ export const CheckoutLink = Type.Object({
   mode: Type.String({ description: '`test` or `live`, from the key that made it: a test link takes sandbox cards only.' }),
   name: Type.Optional(Type.String()),
   items: Type.Array(CheckoutLinkItem),
-  status: Type.String({ description: '`active`, or `disabled` (its page says it is closed).' }),
+  status: OneOf(['active', 'disabled'], { description: '`active`, or `disabled` (its page says it is closed).' }),
   expiresAt: Type.Optional(Timestamp),
   maxSales: Type.Optional(Type.Integer({ description: 'Total sales cap; payments beyond it are refused before anyone pays.' })),
   sales: Type.Integer({ description: 'Payments completed through the link.' }),

@@ -8,6 +8,7 @@ import { Transaction } from '../transactions/schemas.ts';
 import { PaymentLink, PaymentLinkBody, VerifyBody } from './schemas.ts';
 import { verifyPayment } from './flows.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: string }; payments: PaymentProviders }) {
   const { db } = deps;
@@ -21,7 +22,7 @@ export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: st
       body: PaymentLinkBody,
       response: { 200: Envelope(PaymentLink) },
     },
-    config: { auth: { scope: 'checkout:write' }, budget: 'checkout' },
+    config: { operation: contract.createPaymentLink, auth: { scope: 'checkout:write' }, budget: 'checkout' },
   }, async (req, reply) => write(db, req, reply, (tx) => service.createPaymentLink(tx, principalOf(req), req.body, deps.config.publicUrl, deps.payments), 'Payment link created'));
 
   app.post('/payments/verify', {
@@ -35,6 +36,6 @@ export function checkoutRoutes(app: App, deps: { db: Db; config: { publicUrl: st
     },
     // The reference names no scope for verify. Reconciling a payment is reading a transaction, and
     // the server that made the link should be able to check it too, so either scope will do.
-    config: { auth: { scope: ['transactions:read', 'checkout:write'] } },
+    config: { operation: contract.verifyPayment, auth: { scope: ['transactions:read', 'checkout:write'] } },
   }, async (req, reply) => writeFlow(db, req, reply, () => verifyPayment(db, deps.payments, principalOf(req), req.body.txref), 'Transaction verified'));
 }

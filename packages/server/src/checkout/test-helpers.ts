@@ -11,6 +11,7 @@ import { Transaction } from '../transactions/schemas.ts';
 import { renderTransaction } from '../transactions/service.ts';
 import { payLink } from './flows.ts';
 import * as repo from './repository.ts';
+import * as contract from './contract.ts';
 
 /**
  * `POST /test/payment-links/{id}/pay` (our addition): pays a test-mode link from code with a
@@ -42,6 +43,6 @@ export function testHelperRoutes(app: App, deps: { db: Db; payments: PaymentProv
       body: TestPayBody,
       response: { 200: Envelope(Transaction) },
     },
-    config: { auth: { scope: 'checkout:write' } },
+    config: { operation: contract.payTestPaymentLink, auth: { scope: 'checkout:write' } },
   }, async (req, reply) => writeFlow(deps.db, req, reply, () => payTestLink(deps.db, deps.payments, principalOf(req), req.params.id, req.body.card), 'Test payment link paid'));
 }

@@ -6,6 +6,7 @@ import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { write } from '../http/idempotency.ts';
 import { Coupon, CouponCreateBody, CouponListQuery, CouponUpdateBody, CouponWithRedemptions } from './schemas.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 const Id = Type.Object({ id: Type.String() });
 const read = { auth: { scope: 'products:read' as const } };
@@ -23,7 +24,7 @@ export function couponRoutes(app: App, { db }: { db: Db }) {
       body: CouponCreateBody,
       response: { 200: Envelope(Coupon) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.createCoupon },
   }, async (req, reply) => write(db, req, reply, (tx) => service.createCoupon(tx, principalOf(req), req.body), 'Coupon created'));
 
   app.get('/coupons', {
@@ -34,7 +35,7 @@ export function couponRoutes(app: App, { db }: { db: Db }) {
       querystring: CouponListQuery,
       response: { 200: Envelope(ListOf(Coupon)) },
     },
-    config: read,
+    config: { ...read, operation: contract.listCoupons },
   }, async (req) => ok('Coupons retrieved', await service.listCoupons(db, principalOf(req), req.query)));
 
   app.get('/coupons/:id', {
@@ -45,7 +46,7 @@ export function couponRoutes(app: App, { db }: { db: Db }) {
       params: Id,
       response: { 200: Envelope(CouponWithRedemptions) },
     },
-    config: read,
+    config: { ...read, operation: contract.getCoupon },
   }, async (req) => ok('Coupon retrieved', await service.getCoupon(db, principalOf(req), req.params.id)));
 
   app.patch('/coupons/:id', {
@@ -58,7 +59,7 @@ export function couponRoutes(app: App, { db }: { db: Db }) {
       body: CouponUpdateBody,
       response: { 200: Envelope(Coupon) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.updateCoupon },
   }, async (req, reply) => write(db, req, reply, (tx) => service.updateCoupon(tx, principalOf(req), req.params.id, req.body), 'Coupon updated'));
 
   app.delete('/coupons/:id', {
@@ -70,6 +71,6 @@ export function couponRoutes(app: App, { db }: { db: Db }) {
       params: Id,
       response: { 200: Envelope(Coupon) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.archiveCoupon },
   }, async (req, reply) => write(db, req, reply, (tx) => service.archiveCoupon(tx, principalOf(req), req.params.id), 'Coupon archived'));
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Money } from '../money.ts';
+import { OneOf } from '../http/shapes.ts';
 
 /**
  * Coupons (our addition, docs/coupons.md): a code a buyer types at checkout for a percentage or an
@@ -46,7 +47,7 @@ const couponFields = {
   minimumAmounts: Type.Array(Money),
   duration: Duration,
   durationPeriods: Type.Optional(Type.Integer({ description: 'With `repeating`: how many payments in all are discounted, the first included.' })),
-  status: Type.String({ description: '`active`, or `archived` (no new buyer can use it; subscriptions keep their discount).' }),
+  status: OneOf(['active', 'archived'], { description: '`active`, or `archived` (no new buyer can use it; subscriptions keep their discount).' }),
   redemptions: Type.Integer({ description: 'Paid payments that used it.' }),
   reserved: Type.Integer({ description: 'Payments under way that hold a use of it; released if they fail.' }),
   createdAt: Timestamp,
@@ -66,7 +67,7 @@ export type Coupon = Static<typeof Coupon>;
 export const CouponRedemption = Type.Object({
   txref: Type.String(),
   email: Type.String({ description: 'The buyer, as they typed it.' }),
-  status: Type.String({ description: '`pending`, `succeeded` or `refunded` (the payment\'s status); released uses are not listed.' }),
+  status: OneOf(['pending', 'succeeded', 'refunded'], { description: '`pending`, `succeeded` or `refunded` (the payment\'s status); released uses are not listed.' }),
   discount: Money,
   paid: Money,
   createdAt: Timestamp,

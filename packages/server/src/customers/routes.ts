@@ -4,6 +4,7 @@ import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import type { FeeSettings } from '../transactions/service.ts';
 import { Customer, CustomerDetail, CustomerListQuery, CustomerParams } from './schemas.ts';
+import * as contract from './contract.ts';
 import * as service from './service.ts';
 
 /** Our additions (docs/customers.md): everyone who bought or joined, one entry per email, and one person's page. */
@@ -19,7 +20,7 @@ export function customerRoutes(app: App, { db, config }: { db: Db; config: { pay
       querystring: CustomerListQuery,
       response: { 200: Envelope(ListOf(Customer)) },
     },
-    config: { auth: { scope: 'customers:read' } },
+    config: { operation: contract.listCustomers, auth: { scope: 'customers:read' } },
   }, async (req) => ok('Customers retrieved', await service.listCustomers(db, principalOf(req), req.query)));
 
   app.get('/customers/:id', {
@@ -31,6 +32,6 @@ export function customerRoutes(app: App, { db, config }: { db: Db; config: { pay
       params: CustomerParams,
       response: { 200: Envelope(CustomerDetail) },
     },
-    config: { auth: { scope: 'customers:read' } },
+    config: { operation: contract.getCustomer, auth: { scope: 'customers:read' } },
   }, async (req) => ok('Customer retrieved', await service.getCustomer(db, principalOf(req), req.params.id, config.payouts)));
 }

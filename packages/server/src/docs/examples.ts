@@ -135,7 +135,11 @@ export function exampleOf(schema: Json | undefined, ctx: ExampleContext, name?: 
   if (schema.example !== undefined) return structuredClone(schema.example);
   if (schema.const !== undefined) return schema.const;
   if (schema.default !== undefined) return structuredClone(schema.default);
-  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  if (Array.isArray(schema.enum) && schema.enum.length) {
+    // A string from a closed set (http/shapes.ts, OneOf) keeps the value its field and shape name, when the set has it.
+    const named = schema.type === 'string' ? stringExample(schema, name, shape) : undefined;
+    return schema.enum.includes(named) ? named : schema.enum[0];
+  }
   const variants = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
   if (variants?.length) {
     const chosen = variants.find((v) => v.type !== 'null') ?? variants[0];

@@ -1,9 +1,10 @@
+import type { FastifySchema, RouteOptions } from 'fastify';
 import { errorStatus } from '../errors.ts';
 import { eventPayloads } from '../events/payloads.ts';
 import { eventTypes } from '../events/types.ts';
 import { sampleEventData } from '../webhooks/samples.ts';
 import { exampleId, exampleMessage, exampleOf, exampleTime } from './examples.ts';
-import { derivedOperationId, operationDocs } from './operations.ts';
+import type { Operation } from '../http/operation.ts';
 import { guides } from './page.ts';
 
 /**
@@ -42,9 +43,6 @@ export const tags = [
   { name: 'Test clock', description: 'Moving a brand\'s test-mode time forward to run renewals, retries and payouts now.' },
   { name: 'Test helpers', description: 'Test mode only: doing from code what a buyer does on the hosted pages (paying a payment link with a sandbox card).' },
 ];
-
-/** The events routes are tagged Webhooks in their route files; the document gives them their own tag. */
-const tagOverrides: Record<string, string> = { '/events': 'Events', '/events/{id}': 'Events' };
 
 export const errorCodes = Object.keys(errorStatus);
 
@@ -289,25 +287,23 @@ export function finishDocument(raw: Json): Json {
     },
   }]));
 
+  const contracts = new Map<Json, Operation>();
   for (const [path, methods] of Object.entries(doc.paths as Json)) {
     for (const [method, op] of Object.entries(methods as Json)) {
-      const known = operationDocs[`${method} ${path}`];
+      // The route's own contract (its `config.operation`), carried here by operationTransform.
+      const known: Operation | undefined = op[contractKey];
+      delete op[contractKey];
+      if (known) contracts.set(op, known);
+      // Set after swagger's keys, where the document has always had it.
+      delete op.operationId;
       op.operationId = known?.id ?? derivedOperationId(method, path);
-      if (tagOverrides[path]) op.tags = [tagOverrides[path]];
       op.tags = (op.tags ?? []).filter(Boolean);
       if (!op.tags.length) op.tags = ['Account'];
       for (const t of op.tags) if (!doc.tags.some((d: { name: string }) => d.name === t)) doc.tags.push({ name: t, description: t });
 
       const hasBody = Boolean(op.requestBody);
       if (hasBody) op.requestBody.required = true;
-      for (const p of op.parameters ?? []) {
-        if (path === '/events' && p.name === 'type') p.schema = schemaRef('EventType');
-        if (path === '/webhooks/deliveries' && p.name === 'eventType') p.schema = schemaRef('EventType');
-      }
-      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-      if (bodySchema?.properties?.events?.items) bodySchema.properties.events.items = schemaRef('EventType');
-      if (path === '/webhooks/test' && bodySchema?.properties?.eventType) bodySchema.properties.eventType = schemaRef('EventType');
-      if (path.endsWith('/import') && bodySchema?.properties?.records) bodySchema.properties.records.items = schemaRef('ImportRecord');
+      showInputsAs(op, known?.inputShapes ?? {}, `${method.toUpperCase()} ${path}`);
       if (method !== 'get') {
         // The route declares the header (http/idempotency.ts); the document names it once, as a component.
         op.parameters = (op.parameters ?? []).filter((p: Json) => !(p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key'));
@@ -329,16 +325,76 @@ export function finishDocument(raw: Json): Json {
           ...(!schema && response.content ? { content: response.content } : {}),
         };
       }
-      const statuses = new Set<number>([400, ...(secured ? [401, 403] : []), 429, ...(known?.errors ?? (path.includes('{') ? [404] : []))]);
-      if (hasBody) for (const s of [413, 415]) statuses.add(s);
-      if (method !== 'get') for (const s of [409, 422]) statuses.add(s);
-      for (const status of [...statuses].sort()) responses[status] = { $ref: `#/components/responses/${errorResponses[status].name}` };
+      const statuses = errorStatuses({ method, path, secured, hasBody, extra: known?.errors ?? [] });
+      for (const status of statuses) responses[status] = { $ref: `#/components/responses/${errorResponses[status].name}` };
       op.responses = responses;
 
     }
   }
-  addExamples(doc);
+  addExamples(doc, contracts);
   return doc;
+}
+
+/**
+ * The error statuses an operation can answer, by rule from what the route is (errors.ts has the
+ * codes behind each): 400 for any bad parameter; 401 and 403 behind auth; 404 when a path id can
+ * miss; 409 and 422 on a write (`idempotency_in_progress`, `idempotency_key_reused`, and the
+ * state conflicts writes have); 413 and 415 with a body; 429 from the rate limits; 503 when the
+ * database is unreachable, a request outlives its deadline, or the server is draining
+ * (http/error-handler.ts, http/edges.ts), which any operation can meet. `extra` is what the route
+ * declares that no rule sees (`config.operation.errors`).
+ */
+export function errorStatuses(route: { method: string; path: string; secured: boolean; hasBody: boolean; extra: number[] }): number[] {
+  const statuses = new Set<number>([400, 429, 503, ...route.extra]);
+  if (route.secured) for (const s of [401, 403]) statuses.add(s);
+  if (route.path.includes('{')) statuses.add(404);
+  if (route.method.toLowerCase() !== 'get') for (const s of [409, 422]) statuses.add(s);
+  if (route.hasBody) for (const s of [413, 415]) statuses.add(s);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/**
+ * `get /products/{id}/customers` → `getProductsIdCustomers`: the id of a route that declares none,
+ * so that the document still builds; docs/contract.test.ts fails naming such a route.
+ */
+function derivedOperationId(method: string, path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+/**
+ * The inputs a route's contract shows as a named component (`inputShapes`: `{ type: 'EventType' }`,
+ * `{ 'records[]': 'ImportRecord' }`): a query or path parameter, or a body field (`[]`: its
+ * items). Validation keeps the route's own shape; a name the route has no input for is a mistake
+ * in its contract, so it stops the document.
+ */
+function showInputsAs(op: Json, inputShapes: Record<string, string>, name: string) {
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  for (const [input, component] of Object.entries(inputShapes)) {
+    const items = input.endsWith('[]');
+    const field = items ? input.slice(0, -2) : input;
+    const param = (op.parameters ?? []).find((p: Json) => p.name === field && (p.in === 'query' || p.in === 'path'));
+    const owner = param ?? body?.properties;
+    const key = param ? 'schema' : field;
+    if (!owner?.[key]) throw new Error(`${name} shows ${input} as ${component}, but has no input ${field}`);
+    if (items) owner[key] = { ...owner[key], items: schemaRef(component) };
+    else owner[key] = schemaRef(component);
+  }
+}
+
+/** Where operationTransform puts a route's contract for finishDocument, which takes it out again. */
+const contractKey = 'x-operation';
+
+/**
+ * @fastify/swagger's transform: an operation's id and contract come from its route's
+ * `config.operation` (http/operation.ts). The contract rides in the operation under an `x-` key
+ * (the only extra key swagger copies) until finishDocument reads it and removes it.
+ */
+export function operationTransform({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }) {
+  const operation = route.config?.operation;
+  if (!operation || !schema) return { schema, url };
+  const { mcp: _tool, ...contract } = operation;
+  return { schema: { ...schema, operationId: operation.id, [contractKey]: contract }, url };
 }
 
 /**
@@ -347,11 +403,11 @@ export function finishDocument(raw: Json): Json {
  * A route's own example (a TypeBox `examples` annotation on its shapes) wins, then the table's
  * curl body, then one made up from the schema (docs/examples.ts).
  */
-function addExamples(doc: Json) {
+function addExamples(doc: Json, contracts: Map<Json, Operation>) {
   const ctx = { schemas: doc.components.schemas };
   for (const [path, methods] of Object.entries(doc.paths as Json)) {
     for (const [method, op] of Object.entries(methods as Json)) {
-      const known = operationDocs[`${method} ${path}`];
+      const known = contracts.get(op);
       const params = Object.fromEntries((op.parameters ?? []).filter((p: Json) => p.in === 'path')
         .map((p: Json) => [p.name, exampleOf(p.schema, ctx, p.name, idShapeOf(path, p.name))]));
       let requestExample: unknown;
@@ -373,7 +429,7 @@ function addExamples(doc: Json) {
         media.examples = { success: { summary: op.summary ?? 'Success', value: { status: 'success', message: exampleMessage(op.summary, method), data: exampleOf(data, ctx) } } };
       }
       op['x-codeSamples'] = [
-        ...(known ? [{ lang: 'TypeScript', label: 'SDK', source: sdkSample(known.sdk) }] : []),
+        ...(known?.sdk ? [{ lang: 'TypeScript', label: 'SDK', source: sdkSample(known.sdk) }] : []),
         { lang: 'Shell', label: 'curl', source: curlSample(String(doc.servers?.[0]?.url ?? 'http://localhost:3000/api/v1'), method, path, params, requestExample) },
       ];
     }

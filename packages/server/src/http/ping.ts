@@ -19,7 +19,7 @@ export function pingRoute(app: App) {
         })),
       },
     },
-    config: { auth: { scope: null } },
+    config: { auth: { scope: null }, operation: { id: 'ping', sdk: 'const { brandID, mode, scopes } = await client.ping();' } },
   }, async (req) => {
     const p = principalOf(req);
     return ok('pong', { ok: true, brandID: p.brandId, mode: p.mode, scopes: p.scopes });

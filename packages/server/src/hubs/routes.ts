@@ -9,6 +9,7 @@ import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { write } from '../http/idempotency.ts';
 import { Hub, HubCreateBody, HubSummary, HubUpdateBody } from './schemas.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 const Id = Type.Object({ id: Type.String() });
 const read = { auth: { scope: 'products:read' as const } };
@@ -25,7 +26,7 @@ export function hubRoutes(app: App, { db, catalogCache }: { db: Db; catalogCache
       querystring: PageQuery,
       response: { 200: Envelope(ListOf(HubSummary)) },
     },
-    config: read,
+    config: { ...read, operation: contract.listHubs },
   }, async (req, reply) => cachedAnswer(catalogCache, req, reply, pageKey('hubs', req.query),
     async () => ok('Hubs retrieved', await service.listHubs(db, principalOf(req), req.query))));
 
@@ -37,7 +38,7 @@ export function hubRoutes(app: App, { db, catalogCache }: { db: Db; catalogCache
       params: Id,
       response: { 200: Envelope(Hub) },
     },
-    config: read,
+    config: { ...read, operation: contract.getHub },
   }, async (req, reply) => cachedAnswer(catalogCache, req, reply, `hub/${req.params.id}`,
     async () => ok('Hub retrieved', await service.getHub(db, principalOf(req), req.params.id))));
 
@@ -49,7 +50,7 @@ export function hubRoutes(app: App, { db, catalogCache }: { db: Db; catalogCache
       body: HubCreateBody,
       response: { 200: Envelope(Hub) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.createHub },
   }, async (req, reply) => write(db, req, reply, (tx) => service.createHub(tx, principalOf(req), req.body), 'Hub created'));
 
   app.patch('/hubs/:id', {
@@ -62,6 +63,6 @@ export function hubRoutes(app: App, { db, catalogCache }: { db: Db; catalogCache
       body: HubUpdateBody,
       response: { 200: Envelope(Hub) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.updateHub },
   }, async (req, reply) => write(db, req, reply, (tx) => service.updateHub(tx, principalOf(req), req.params.id, req.body), 'Hub updated'));
 }

@@ -6,6 +6,7 @@ import { Envelope, ok } from '../http/envelope.ts';
 import { write } from '../http/idempotency.ts';
 import { Import, ImportBody, importBodyLimitBytes, ImportQuery, ImportQueued, maxImportRecords } from './schemas.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 const rules = `Every record is checked before anything is queued: if any record is invalid the answer is 400 `
   + `with up to 100 problems in \`data.details\` as \`{ index, field, message }\`, and nothing is imported. `
@@ -26,7 +27,7 @@ export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyL
       body: ImportBody,
       response: { 202: Envelope(ImportQueued) },
     },
-    config: { auth: { scope: 'customers:write' }, budget: 'imports' },
+    config: { operation: contract.importHubMembers, auth: { scope: 'customers:write' }, budget: 'imports' },
   }, async (req, reply) => write(db, req, reply, (tx) => service.queueHubImport(tx, principalOf(req), req.params.hubID, req.body, config.importBatchSize), 'Import queued', 202));
 
   app.post('/products/:id/customers/import', {
@@ -40,7 +41,7 @@ export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyL
       body: ImportBody,
       response: { 202: Envelope(ImportQueued) },
     },
-    config: { auth: { scope: 'customers:write' }, budget: 'imports' },
+    config: { operation: contract.importProductCustomers, auth: { scope: 'customers:write' }, budget: 'imports' },
   }, async (req, reply) => write(db, req, reply, (tx) => service.queueProductImport(tx, principalOf(req), req.params.id, req.body, config.importBatchSize), 'Import queued', 202));
 
   app.get('/imports/:id', {
@@ -55,6 +56,6 @@ export function importRoutes(app: App, { db, config }: { db: Db; config: { bodyL
       querystring: ImportQuery,
       response: { 200: Envelope(Import) },
     },
-    config: { auth: { scope: 'customers:write' } },
+    config: { operation: contract.getImport, auth: { scope: 'customers:write' } },
   }, async (req) => ok('Import retrieved', await service.getImport(db, principalOf(req), req.params.id, req.query)));
 }

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
 import { invoiceHtml, invoicePdf } from './document.ts';
 import { invoiceFacts } from './service.ts';
+import * as contract from './contract.ts';
 
 /**
  * Our addition (docs/email.md, Invoices): a succeeded transaction's invoice as a PDF, or as a
@@ -29,7 +30,7 @@ export function invoiceRoutes(app: App, { db }: { db: Db }) {
         },
       },
     },
-    config: { auth: { scope: 'transactions:read' } },
+    config: { operation: contract.getTransactionInvoice, auth: { scope: 'transactions:read' } },
   }, async (req, reply) => {
     const facts = await invoiceFacts(db, principalOf(req), req.params.id);
     const name = `invoice-${facts.number}`;

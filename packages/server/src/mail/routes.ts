@@ -7,6 +7,7 @@ import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { write } from '../http/idempotency.ts';
 import { Email, EmailListQuery, EmailSettings, EmailSettingsChange, EmailSummary } from './schemas.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 /** Our addition (docs/email.md): the brand's outbox and its mail settings. */
 export function mailRoutes(app: App, deps: Pick<Deps, 'db' | 'config'>) {
@@ -22,7 +23,7 @@ export function mailRoutes(app: App, deps: Pick<Deps, 'db' | 'config'>) {
       querystring: EmailListQuery,
       response: { 200: Envelope(ListOf(EmailSummary)) },
     },
-    config: read,
+    config: { ...read, operation: contract.listEmails },
   }, async (req) => {
     const { kind, status, to } = req.query;
     return ok('Emails retrieved', await service.listEmails(db, principalOf(req), pageRequest('emails', req.query), { kind, status, to }));
@@ -36,7 +37,7 @@ export function mailRoutes(app: App, deps: Pick<Deps, 'db' | 'config'>) {
       params: Type.Object({ id: Type.String({ description: 'The email id (`msg_…`).' }) }),
       response: { 200: Envelope(Email) },
     },
-    config: read,
+    config: { ...read, operation: contract.getEmail },
   }, async (req) => ok('Email retrieved', await service.getEmail(db, principalOf(req), req.params.id, deps.config.publicUrl)));
 
   app.get('/email-settings', {
@@ -46,7 +47,7 @@ export function mailRoutes(app: App, deps: Pick<Deps, 'db' | 'config'>) {
       tags: ['Emails'],
       response: { 200: Envelope(EmailSettings) },
     },
-    config: read,
+    config: { ...read, operation: contract.getEmailSettings },
   }, async (req) => ok('Email settings retrieved', await service.getSettings(db, principalOf(req))));
 
   app.patch('/email-settings', {
@@ -58,6 +59,6 @@ export function mailRoutes(app: App, deps: Pick<Deps, 'db' | 'config'>) {
       body: EmailSettingsChange,
       response: { 200: Envelope(EmailSettings) },
     },
-    config: { auth: { scope: 'customers:write' as const } },
+    config: { operation: contract.updateEmailSettings, auth: { scope: 'customers:write' as const } },
   }, async (req, reply) => write(db, req, reply, (tx) => service.updateSettings(tx, principalOf(req), req.body), 'Email settings updated'));
 }

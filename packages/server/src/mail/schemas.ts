@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { buyerKinds, mailKindNames } from './kinds.ts';
+import { OneOf } from '../http/shapes.ts';
 
 const status = Type.Union([Type.Literal('queued'), Type.Literal('sending'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('unsent')], {
   description: '`queued` (waiting for a first try or a retry), `sending`, `sent`, `failed` (refused for good or out of tries) or '
@@ -8,7 +9,7 @@ const status = Type.Union([Type.Literal('queued'), Type.Literal('sending'), Type
 
 export const EmailSummary = Type.Object({
   id: Type.String({ description: '`msg_…`' }),
-  kind: Type.String({ description: `What the mail is: ${mailKindNames.map((k) => `\`${k}\``).join(', ')}.` }),
+  kind: OneOf(mailKindNames, { description: `What the mail is: ${mailKindNames.map((k) => `\`${k}\``).join(', ')}.` }),
   class: Type.Union([Type.Literal('transactional'), Type.Literal('marketing')]),
   to: Type.String(),
   subject: Type.String(),

@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import type { Principal, Scope } from '../auth/principal.ts';
 import { eventTypes } from '../events/types.ts';
-import { idDescriptions, toolSpecs, type ToolSpec } from './tools.ts';
+import { idDescriptions, type ToolSpec } from './tools.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -13,6 +13,8 @@ export interface ToolRoute {
   output?: JsonSchema;
 }
 
+const isToolMethod = (method: string): method is ToolSpec['method'] => ['GET', 'POST', 'PATCH', 'DELETE'].includes(method);
+
 /** Collects /api/v1 routes as they register (an onRoute hook), so tools take their schemas and scope. */
 export function routeCatalog() {
   const routes = new Map<string, RouteOptions>();
@@ -20,8 +22,18 @@ export function routeCatalog() {
     onRoute(route: RouteOptions) {
       for (const method of [route.method].flat()) routes.set(`${method} ${route.url}`, route);
     },
+    /** The routes that declare an MCP tool (`config.operation.mcp`), in the order they registered. */
     tools(): ToolRoute[] {
-      return toolSpecs.flatMap((spec) => {
+      const declared = [...routes.entries()].flatMap(([key, route]): ToolSpec[] => {
+        const tool = route.config?.operation?.mcp;
+        const [method, url] = key.split(' ') as [string, string];
+        // Fastify adds a HEAD twin of every GET route, with the same config.
+        if (!tool || !isToolMethod(method) || !url.startsWith('/api/v1/')) return [];
+        const eventTypeInputs = Object.entries(route.config?.operation?.inputShapes ?? {})
+          .filter(([, shape]) => shape === 'EventType').map(([input]) => input.replace(/\[\]$/, ''));
+        return [{ ...tool, method, path: url.slice('/api/v1'.length), eventTypeInputs }];
+      });
+      return declared.flatMap((spec) => {
         const route = routes.get(`${spec.method} /api/v1${spec.path}`);
         const scope = route?.config?.auth?.scope;
         if (!route || scope === undefined || scope === null) return [];

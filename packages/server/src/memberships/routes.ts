@@ -5,6 +5,7 @@ import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { Membership, MembershipListQuery } from './schemas.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 export function membershipRoutes(app: App, { db }: { db: Db }) {
   app.get('/hubs/:hubID/members', {
@@ -16,7 +17,7 @@ export function membershipRoutes(app: App, { db }: { db: Db }) {
       querystring: MembershipListQuery,
       response: { 200: Envelope(ListOf(Membership)) },
     },
-    config: { auth: { scope: 'customers:read' } },
+    config: { operation: contract.listHubMembers, auth: { scope: 'customers:read' } },
   }, async (req) => ok('Hub members retrieved', await service.listHubMembers(db, principalOf(req), req.params.hubID, req.query)));
 
   app.get('/hubs/:hubID/members/:id', {
@@ -26,7 +27,7 @@ export function membershipRoutes(app: App, { db }: { db: Db }) {
       params: Type.Object({ hubID: Type.String(), id: Type.String({ description: 'The membership id.' }) }),
       response: { 200: Envelope(Membership) },
     },
-    config: { auth: { scope: 'customers:read' } },
+    config: { operation: contract.getHubMember, auth: { scope: 'customers:read' } },
   }, async (req) => ok('Hub member retrieved', await service.getHubMember(db, principalOf(req), req.params.hubID, req.params.id)));
 
   app.get('/products/:id/customers', {
@@ -38,6 +39,6 @@ export function membershipRoutes(app: App, { db }: { db: Db }) {
       querystring: MembershipListQuery,
       response: { 200: Envelope(ListOf(Membership)) },
     },
-    config: { auth: { scope: 'customers:read' } },
+    config: { operation: contract.listProductCustomers, auth: { scope: 'customers:read' } },
   }, async (req) => ok('Customers retrieved', await service.listProductCustomers(db, principalOf(req), req.params.id, req.query)));
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { VersionFields } from '../object-version.ts';
 import { Subscription } from '../subscriptions/schemas.ts';
+import { OneOf } from '../http/shapes.ts';
 
 /** The reference's Membership record: a hub member or a product's customer. */
 export const Membership = Type.Object({
@@ -9,7 +10,7 @@ export const Membership = Type.Object({
   email: Type.String(),
   phone: Type.Optional(Type.String({ description: 'Present when the person gave one.' })),
   hubID: Type.Optional(Type.String({ description: 'The hub, for hub memberships.' })),
-  status: Type.String({ description: '`active`, `expired`, `removed` or `cancelled`.' }),
+  status: OneOf(['active', 'expired', 'removed', 'cancelled'], { description: '`active`, `expired`, `removed` or `cancelled`.' }),
   plan: Type.Optional(Type.String({ description: 'The tier id the membership is on.' })),
   joinedAt: Type.String({ format: 'date-time' }),
   receiveEmails: Type.Optional(Type.Boolean({ description: 'Our addition: the marketing consent the person gave at checkout (the `receive_emails` opt-in); absent when never asked.' })),

@@ -6,6 +6,7 @@ import type { FeeSettings } from '../transactions/service.ts';
 import { MetricsSummary, SetupState } from './schemas.ts';
 import { setupState } from './setup.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 export function metricsRoutes(app: App, { db, config }: { db: Db; config: { payouts: FeeSettings } }) {
   app.get('/metrics/summary', {
@@ -17,7 +18,7 @@ export function metricsRoutes(app: App, { db, config }: { db: Db; config: { payo
       tags: ['Metrics'],
       response: { 200: Envelope(MetricsSummary) },
     },
-    config: { auth: { scope: 'transactions:read' } },
+    config: { operation: contract.getMetricsSummary, auth: { scope: 'transactions:read' } },
   }, async (req) => ok('Metrics retrieved', await service.metricsSummary(db, principalOf(req), { now: new Date(), fees: config.payouts })));
 }
 

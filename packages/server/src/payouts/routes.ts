@@ -6,6 +6,7 @@ import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
 import { Payout, PayoutDetail } from './schemas.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 export function payoutRoutes(app: App, { db }: { db: Db }) {
   app.get('/payouts', {
@@ -16,7 +17,7 @@ export function payoutRoutes(app: App, { db }: { db: Db }) {
       querystring: PageQuery,
       response: { 200: Envelope(ListOf(Payout)) },
     },
-    config: { auth: { scope: 'transactions:read' } },
+    config: { operation: contract.listPayouts, auth: { scope: 'transactions:read' } },
   }, async (req) => ok('Payouts retrieved', await service.listPayouts(db, principalOf(req), req.query)));
 
   app.get('/payouts/:id', {
@@ -27,6 +28,6 @@ export function payoutRoutes(app: App, { db }: { db: Db }) {
       params: Type.Object({ id: Type.String({ description: 'The payout id (`po_…`).' }) }),
       response: { 200: Envelope(PayoutDetail) },
     },
-    config: { auth: { scope: 'transactions:read' } },
+    config: { operation: contract.getPayout, auth: { scope: 'transactions:read' } },
   }, async (req) => ok('Payout retrieved', await service.getPayout(db, principalOf(req), req.params.id)));
 }

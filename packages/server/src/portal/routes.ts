@@ -7,6 +7,7 @@ import { write } from '../http/idempotency.ts';
 import { portalPath } from './paths.ts';
 import { CustomerSession, CustomerSessionBody } from './schemas.ts';
 import { createCustomerSession } from './service.ts';
+import * as contract from './contract.ts';
 
 /** POST /customer-sessions (docs/portal.md): the brand's developer sends a buyer into the portal. */
 export function customerSessionRoutes(app: App, { db, config }: { db: Db; config: { publicUrl: string } }) {
@@ -21,7 +22,7 @@ export function customerSessionRoutes(app: App, { db, config }: { db: Db; config
       body: CustomerSessionBody,
       response: { 200: Envelope(CustomerSession) },
     },
-    config: { auth: { scope: 'customers:write' } },
+    config: { operation: contract.createCustomerSession, auth: { scope: 'customers:write' } },
   }, async (req, reply) => write(db, req, reply, async (tx) => {
     const principal = principalOf(req);
     const brand = await findProfile(tx, principal.brandId);

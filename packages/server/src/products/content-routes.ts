@@ -9,6 +9,7 @@ import { write } from '../http/idempotency.ts';
 import type { FileStore } from '../files/store.ts';
 import * as content from './content.ts';
 import { Item, ItemContentBody } from './schemas.ts';
+import * as contract from './contract.ts';
 
 const edit = { auth: { scope: 'products:write' as const } };
 const Params = Type.Object({ id: Type.String(), itemId: Type.String() });
@@ -47,7 +48,7 @@ export function itemContentRoutes(parent: App, { db, store, files, secrets, publ
         consumes: ['application/pdf', 'audio/mpeg', 'video/mp4', 'application/zip', 'application/octet-stream'],
         response: { 200: Envelope(Item) },
       },
-      config: { ...edit, deadlineMs: files.uploadTimeoutMs },
+      config: { operation: contract.uploadItemFile, ...edit, deadlineMs: files.uploadTimeoutMs },
     }, async (req) => ok('File uploaded', await content.uploadItemFile(db, store, principalOf(req), {
       productId: req.params.id, itemId: req.params.itemId, body: req.body as unknown as Readable,
       contentType: req.headers['content-type'], fileName: req.query.filename, maxBytes: files.maxBytes,
@@ -64,7 +65,7 @@ export function itemContentRoutes(parent: App, { db, store, files, secrets, publ
       produces: ['application/octet-stream'],
       response: { 200: Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'The file\'s bytes.' }) },
     },
-    config: { auth: { scope: 'products:read' } },
+    config: { operation: contract.downloadItemFile, auth: { scope: 'products:read' } },
   }, async (req, reply) => {
     const { stream, item } = await content.openItemFile(db, store, principalOf(req), req.params.id, req.params.itemId);
     return reply.type(item.file_type ?? 'application/octet-stream')
@@ -84,7 +85,7 @@ export function itemContentRoutes(parent: App, { db, store, files, secrets, publ
       body: ItemContentBody,
       response: { 200: Envelope(Item) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.setItemLink },
   }, async (req, reply) => releasing(store, (keep) => write(db, req, reply, async (tx) => {
     const { item, released } = await content.setItemUrl(tx, principalOf(req), req.params.id, req.params.itemId, req.body.url, req.query.notifyBuyers ? news : undefined);
     keep(released ?? null);
@@ -99,7 +100,7 @@ export function itemContentRoutes(parent: App, { db, store, files, secrets, publ
       params: Params,
       response: { 200: Envelope(Item) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.removeItemContent },
   }, async (req, reply) => releasing(store, (keep) => write(db, req, reply, async (tx) => {
     const { item, released } = await content.setItemUrl(tx, principalOf(req), req.params.id, req.params.itemId, null);
     keep(released ?? null);

@@ -10,6 +10,7 @@ import { write } from '../http/idempotency.ts';
 import { Product, ProductCreateBody, ProductSummary, ProductUpdateBody } from './schemas.ts';
 import * as service from './service.ts';
 import * as writes from './writes.ts';
+import * as contract from './contract.ts';
 
 const edit = { auth: { scope: 'products:write' as const } };
 const shared = 'The catalog is shared by test and live mode: a test key with products:write edits the product live buyers see.';
@@ -24,7 +25,7 @@ export function productRoutes(app: App, { db, catalogCache, config }: { db: Db; 
       querystring: PageQuery,
       response: { 200: Envelope(ListOf(ProductSummary)) },
     },
-    config: { auth: { scope: 'products:read' } },
+    config: { operation: contract.listProducts, auth: { scope: 'products:read' } },
   }, async (req, reply) => cachedAnswer(catalogCache, req, reply, pageKey('products', req.query),
     async () => ok('Products retrieved', await service.listProducts(db, principalOf(req), req.query, publicUrl))));
 
@@ -36,7 +37,7 @@ export function productRoutes(app: App, { db, catalogCache, config }: { db: Db; 
       params: Type.Object({ id: Type.String() }),
       response: { 200: Envelope(Product) },
     },
-    config: { auth: { scope: 'products:read' } },
+    config: { operation: contract.getProduct, auth: { scope: 'products:read' } },
   }, async (req, reply) => cachedAnswer(catalogCache, req, reply, `product/${req.params.id}`,
     async () => ok('Product retrieved', await service.getProduct(db, principalOf(req), req.params.id, publicUrl))));
 
@@ -49,7 +50,7 @@ export function productRoutes(app: App, { db, catalogCache, config }: { db: Db; 
       body: ProductCreateBody,
       response: { 200: Envelope(Product) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.createProduct },
   }, async (req, reply) => write(db, req, reply, (tx) => writes.createProduct(tx, principalOf(req), req.body, publicUrl), 'Product created'));
 
   app.patch('/products/:id', {
@@ -64,6 +65,6 @@ export function productRoutes(app: App, { db, catalogCache, config }: { db: Db; 
       body: ProductUpdateBody,
       response: { 200: Envelope(Product) },
     },
-    config: edit,
+    config: { ...edit, operation: contract.updateProduct },
   }, async (req, reply) => write(db, req, reply, (tx) => writes.updateProduct(tx, principalOf(req), req.params.id, req.body, publicUrl), 'Product updated'));
 }

@@ -1,13 +1,13 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { checkoutFieldFields, EventInput, itemFields, productFields as writableFields, tierFields } from '../catalog/fields.ts';
+import { checkoutFieldFields, checkoutFieldTypes, EventInput, itemFields, productFields as writableFields, tierFields } from '../catalog/fields.ts';
 import { refPattern } from '../catalog/schema.ts';
 import { Money } from '../money.ts';
-import { Timestamp } from '../http/shapes.ts';
+import { Timestamp, OneOf } from '../http/shapes.ts';
 import { Availability } from '../bookings/schemas.ts';
 
 
 export const EventDetails = Type.Object({
-  eventType: Type.String({ description: '`in_person`, `online` or `hybrid`.' }),
+  eventType: OneOf(['in_person', 'online', 'hybrid'], { description: '`in_person`, `online` or `hybrid`.' }),
   venue: Type.String(),
   dateTime: Timestamp,
   endDate: Type.Optional(Timestamp),
@@ -22,7 +22,7 @@ export const Recurrence = Type.Object({
 export const Tier = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  type: Type.String({ description: '`free`, `one_off`, `recurring` or `pay_what_you_want`.' }),
+  type: OneOf(['free', 'one_off', 'recurring', 'pay_what_you_want'], { description: '`free`, `one_off`, `recurring` or `pay_what_you_want`.' }),
   price: Money,
   discount: Type.Optional(Money),
   recurrence: Type.Optional(Recurrence),
@@ -73,20 +73,20 @@ export const Item = Type.Object({
 export const CheckoutField = Type.Object({
   id: Type.String({ description: 'The key used in formData and in import records; derived from the label.' }),
   label: Type.String(),
-  type: Type.String({ description: 'text, email, phone, number, select, checkbox or date.' }),
+  type: OneOf(checkoutFieldTypes, { description: 'text, email, phone, number, select, checkbox or date.' }),
   required: Type.Boolean(),
   options: Type.Optional(Type.Array(Type.String())),
 }, { $id: 'CheckoutField' });
 
 const productFields = {
   id: Type.String(),
-  type: Type.String({ description: '`digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`).' }),
-  status: Type.String({ description: '`draft`, `published` or `archived`.' }),
+  type: OneOf(['digital', 'course', 'event', 'service', 'membership', 'physical', 'appointment'], { description: '`digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`).' }),
+  status: OneOf(['draft', 'published', 'archived'], { description: '`draft`, `published` or `archived`.' }),
   title: Type.String(),
   description: Type.String(),
   imageUrl: Type.Optional(Type.String({ format: 'uri' })),
   url: Type.Optional(Type.String({ format: 'uri', description: 'The creator\'s own page for the product; when they set none, the product page of this service\'s storefront (/s/{brand}/p/{id}, docs/storefront.md).' })),
-  visibility: Type.String({ description: '`public`, `unlisted` or `private`.' }),
+  visibility: OneOf(['public', 'unlisted', 'private'], { description: '`public`, `unlisted` or `private`.' }),
   isFree: Type.Boolean(),
   keywords: Type.Array(Type.String()),
   createdAt: Timestamp,

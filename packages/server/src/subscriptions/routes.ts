@@ -10,6 +10,7 @@ import { CancelBody, SubscriptionListQuery, SubscriptionSummary } from './schema
 import { listSubscriptions } from './list.ts';
 import { endMembershipWithProvider } from './flows.ts';
 import { resumeMembership } from './service.ts';
+import * as contract from './contract.ts';
 
 /** Our additions for ending memberships (docs/subscriptions.md): cancel (now or at period end) and remove a hub member. */
 export function subscriptionRoutes(app: App, { db, payments }: { db: Db; payments: PaymentProviders }) {
@@ -23,7 +24,7 @@ export function subscriptionRoutes(app: App, { db, payments }: { db: Db; payment
       querystring: SubscriptionListQuery,
       response: { 200: Envelope(ListOf(SubscriptionSummary)) },
     },
-    config: { auth: { scope: 'customers:read' } },
+    config: { operation: contract.listSubscriptions, auth: { scope: 'customers:read' } },
   }, async (req) => ok('Subscriptions retrieved', await listSubscriptions(db, principalOf(req), req.query)));
 
   app.post('/memberships/:id/cancel', {
@@ -38,7 +39,7 @@ export function subscriptionRoutes(app: App, { db, payments }: { db: Db; payment
       body: CancelBody,
       response: { 200: Envelope(Membership) },
     },
-    config: { auth: { scope: 'customers:write' } },
+    config: { operation: contract.cancelMembership, auth: { scope: 'customers:write' } },
   }, async (req, reply) => writeFlow(db, req, reply,
     () => endMembershipWithProvider(db, payments, principalOf(req), { membershipId: req.params.id, atPeriodEnd: req.body.atPeriodEnd }), 'Membership cancelled'));
 
@@ -53,7 +54,7 @@ export function subscriptionRoutes(app: App, { db, payments }: { db: Db; payment
       params: Type.Object({ id: Type.String({ description: 'The membership id (a hub member or a product\'s customer).' }) }),
       response: { 200: Envelope(Membership) },
     },
-    config: { auth: { scope: 'customers:write' } },
+    config: { operation: contract.resumeMembership, auth: { scope: 'customers:write' } },
   }, async (req, reply) => write(db, req, reply, (tx) => resumeMembership(tx, principalOf(req), req.params.id), 'Membership kept'));
 
   app.delete('/hubs/:hubID/members/:id', {
@@ -66,7 +67,7 @@ export function subscriptionRoutes(app: App, { db, payments }: { db: Db; payment
       params: Type.Object({ hubID: Type.String(), id: Type.String({ description: 'The membership id.' }) }),
       response: { 200: Envelope(Membership) },
     },
-    config: { auth: { scope: 'customers:write' } },
+    config: { operation: contract.removeHubMember, auth: { scope: 'customers:write' } },
   }, async (req, reply) => writeFlow(db, req, reply,
     () => endMembershipWithProvider(db, payments, principalOf(req), { membershipId: req.params.id, atPeriodEnd: false, hubId: req.params.hubID }), 'Hub member removed'));
 }

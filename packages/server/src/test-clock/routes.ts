@@ -6,6 +6,7 @@ import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import { writeFlow } from '../http/idempotency.ts';
 import { advanceClock, clockNow } from './flows.ts';
+import * as contract from './contract.ts';
 
 const ClockNow = Type.Object({ now: Type.String({ format: 'date-time', description: 'The brand\'s test-mode time.' }) }, { $id: 'TestClock' });
 
@@ -18,7 +19,7 @@ export function clockRoutes(app: App, { db, config }: { db: Db; config: Config }
       tags: ['Test clock'],
       response: { 200: Envelope(ClockNow) },
     },
-    config: { auth: { scope: null } },
+    config: { operation: contract.getTestClock, auth: { scope: null } },
   }, async (req) => ok('Test clock read', await clockNow(db, principalOf(req))));
 
   app.post('/test-clock/advance', {
@@ -34,6 +35,6 @@ export function clockRoutes(app: App, { db, config }: { db: Db; config: Config }
       }, { additionalProperties: false }),
       response: { 200: Envelope(Type.Object({ now: Type.String({ format: 'date-time' }), jobsRun: Type.Integer({ minimum: 0 }) })) },
     },
-    config: { auth: { scope: null } },
+    config: { operation: contract.advanceTestClock, auth: { scope: null } },
   }, async (req, reply) => writeFlow(db, req, reply, () => advanceClock(db, config, principalOf(req), req.body), 'Test clock advanced'));
 }

@@ -9,6 +9,7 @@ import { refundTransaction } from './flows.ts';
 import { RefundBody, Transaction, TransactionListQuery, TransactionTotals, TransactionTotalsQuery } from './schemas.ts';
 import * as service from './service.ts';
 import type { FeeSettings } from './service.ts';
+import * as contract from './contract.ts';
 
 export function transactionRoutes(app: App, { db, payments, config }: { db: Db; payments: PaymentProviders; config: { payouts: FeeSettings } }) {
   const fees = config.payouts;
@@ -21,7 +22,7 @@ export function transactionRoutes(app: App, { db, payments, config }: { db: Db; 
       querystring: TransactionListQuery,
       response: { 200: Envelope(ListOf(Transaction)) },
     },
-    config: { auth: { scope: 'transactions:read' } },
+    config: { operation: contract.listTransactions, auth: { scope: 'transactions:read' } },
   }, async (req) => ok('Transactions retrieved', await service.listTransactions(db, principalOf(req), req.query, fees)));
 
   app.get('/transactions/totals', {
@@ -33,7 +34,7 @@ export function transactionRoutes(app: App, { db, payments, config }: { db: Db; 
       querystring: TransactionTotalsQuery,
       response: { 200: Envelope(TransactionTotals) },
     },
-    config: { auth: { scope: 'transactions:read' } },
+    config: { operation: contract.getTransactionTotals, auth: { scope: 'transactions:read' } },
   }, async (req) => ok('Totals retrieved', await service.transactionTotals(db, principalOf(req), req.query)));
 
   app.get('/transactions/:id', {
@@ -43,7 +44,7 @@ export function transactionRoutes(app: App, { db, payments, config }: { db: Db; 
       params: Type.Object({ id: Type.String({ description: 'The txref.' }) }),
       response: { 200: Envelope(Transaction) },
     },
-    config: { auth: { scope: 'transactions:read' } },
+    config: { operation: contract.getTransaction, auth: { scope: 'transactions:read' } },
   }, async (req) => ok('Transaction retrieved', await service.getTransaction(db, principalOf(req), req.params.id, fees)));
 
   app.post('/transactions/:id/refund', {
@@ -60,6 +61,6 @@ export function transactionRoutes(app: App, { db, payments, config }: { db: Db; 
       body: RefundBody,
       response: { 200: Envelope(Transaction) },
     },
-    config: { auth: { scope: 'transactions:write' } },
+    config: { operation: contract.refundTransaction, auth: { scope: 'transactions:write' } },
   }, async (req, reply) => writeFlow(db, req, reply, () => refundTransaction(db, payments, principalOf(req), req.params.id, req.body ?? {}, fees), 'Refund made'));
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { VersionFields } from '../object-version.ts';
 import { TransactionAffiliate } from '../affiliates/schemas.ts';
+import { OneOf } from '../http/shapes.ts';
 
 /** One refund of a transaction (docs/refunds.md). Our addition. */
 export const Refund = Type.Object({
@@ -30,8 +31,8 @@ export const Dispute = Type.Object({
 
 export const Transaction = Type.Object({
   txref: Type.String({ description: 'The transaction reference; the id in /transactions/{id}.' }),
-  type: Type.String({ description: '`purchase` or `renewal`.' }),
-  status: Type.String({ description: '`pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md).' }),
+  type: OneOf(['purchase', 'renewal'], { description: '`purchase` or `renewal`.' }),
+  status: OneOf(['pending', 'succeeded', 'failed', 'refunded'], { description: '`pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md).' }),
   amount: Type.Number({ description: 'Decimal amount, e.g. 25.5.' }),
   currency: Type.String(),
   customer: Type.Object({ name: Type.String(), email: Type.String() }),

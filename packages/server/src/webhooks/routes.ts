@@ -11,6 +11,7 @@ import {
 } from './schemas.ts';
 import { resendDelivery } from './flows.ts';
 import * as service from './service.ts';
+import * as contract from './contract.ts';
 
 const scope = { auth: { scope: 'webhooks:write' as const } };
 const Id = Type.Object({ id: Type.String() });
@@ -31,7 +32,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       querystring: PageQuery,
       response: { 200: Envelope(ListOf(WebhookEndpoint)) },
     },
-    config: scope,
+    config: { ...scope, operation: contract.listWebhookEndpoints },
   }, async (req) => ok('Webhook endpoints retrieved', await service.listEndpoints(db, principalOf(req), req.query)));
 
   app.post('/webhooks', {
@@ -42,7 +43,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       body: CreateEndpointBody,
       response: { 200: Envelope(CreatedWebhookEndpoint) },
     },
-    config: scope,
+    config: { ...scope, operation: contract.createWebhookEndpoint },
   }, async (req, reply) => write(db, req, reply, (tx) => service.createEndpoint(tx, principalOf(req), req.body, w), 'Webhook endpoint created'));
 
   app.post('/webhooks/test', {
@@ -53,7 +54,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       body: TestEventBody,
       response: { 200: Envelope(Type.Object({ created: Type.Number() })) },
     },
-    config: scope,
+    config: { ...scope, operation: contract.sendTestEvent },
   }, async (req, reply) => write(db, req, reply, (tx) => service.sendTestEvent(tx, principalOf(req), req.body), 'Test event queued'));
 
   app.get('/webhooks/deliveries', {
@@ -64,7 +65,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       querystring: DeliveryListQuery,
       response: { 200: Envelope(ListOf(WebhookDelivery)) },
     },
-    config: scope,
+    config: { ...scope, operation: contract.listWebhookDeliveries },
   }, async (req) => ok('Webhook deliveries retrieved', await service.listDeliveries(db, principalOf(req), req.query)));
 
   app.get('/webhooks/deliveries/:id', {
@@ -75,7 +76,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       params: Id,
       response: { 200: Envelope(WebhookDeliveryDetail) },
     },
-    config: scope,
+    config: { ...scope, operation: contract.getWebhookDelivery },
   }, async (req) => ok('Webhook delivery retrieved', await service.getDelivery(db, principalOf(req), req.params.id)));
 
   app.post('/webhooks/deliveries/:id/resend', {
@@ -86,7 +87,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       params: Id,
       response: { 200: Envelope(WebhookDeliveryDetail) },
     },
-    config: scope,
+    config: { ...scope, operation: contract.resendWebhookDelivery },
   }, async (req, reply) => writeFlow(db, req, reply, () => resendDelivery(db, principalOf(req), req.params.id, w), 'Webhook delivery resent'));
 
   app.get('/webhooks/:id', {
@@ -96,7 +97,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       params: Id,
       response: { 200: Envelope(WebhookEndpoint) },
     },
-    config: scope,
+    config: { ...scope, operation: contract.getWebhookEndpoint },
   }, async (req) => ok('Webhook endpoint retrieved', await service.getEndpoint(db, principalOf(req), req.params.id)));
 
   app.patch('/webhooks/:id', {
@@ -108,7 +109,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       body: UpdateEndpointBody,
       response: { 200: Envelope(WebhookEndpoint) },
     },
-    config: scope,
+    config: { ...scope, operation: contract.updateWebhookEndpoint },
   }, async (req, reply) => write(db, req, reply, (tx) => service.updateEndpoint(tx, principalOf(req), req.params.id, req.body, w), 'Webhook endpoint updated'));
 
   app.post('/webhooks/:id/secret/roll', {
@@ -122,7 +123,7 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       body: RollSecretBody,
       response: { 200: Envelope(RolledSigningSecret) },
     },
-    config: scope,
+    config: { ...scope, operation: contract.rollWebhookSigningSecret },
     // Every field is optional, so a POST without a body means the defaults (curl -X POST).
     preValidation: async (req) => { req.body ??= {}; },
   }, async (req, reply) => write(db, req, reply, (tx) => service.rollSigningSecret(tx, principalOf(req), req.params.id, req.body, w), 'Webhook signing secret rolled'));
@@ -135,6 +136,6 @@ export function webhookRoutes(app: App, deps: Pick<Deps, 'db' | 'config' | 'look
       params: Id,
       response: { 200: Envelope(Type.Object({ id: Type.String(), deleted: Type.Boolean() })) },
     },
-    config: scope,
+    config: { ...scope, operation: contract.deleteWebhookEndpoint },
   }, async (req, reply) => write(db, req, reply, (tx) => service.deleteEndpoint(tx, principalOf(req), req.params.id), 'Webhook endpoint deleted'));
 }

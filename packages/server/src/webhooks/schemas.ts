@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Mode } from '../http/shapes.ts';
+import { Mode, OneOf } from '../http/shapes.ts';
 import { Timestamp } from '../http/shapes.ts';
 
 
@@ -70,12 +70,12 @@ const deliveryFields = {
   endpointID: Type.String(),
   eventID: Type.String({ description: 'The event sent; also the `webhook-id` header and the body\'s `id`.' }),
   eventType: Type.String(),
-  resourceType: Type.Optional(Type.String({ description: '`transaction`, `membership` or `payout`.' })),
+  resourceType: Type.Optional(OneOf(['transaction', 'membership', 'payout'], { description: '`transaction`, `membership` or `payout`.' })),
   resourceID: Type.Optional(Type.String()),
-  status: Type.String({ description: '`pending` (waiting for its first or next attempt), `succeeded` or `failed` (out of attempts, 410 Gone, or its endpoint was disabled or deleted).' }),
+  status: OneOf(['pending', 'succeeded', 'failed'], { description: '`pending` (waiting for its first or next attempt), `succeeded` or `failed` (out of attempts, 410 Gone, or its endpoint was disabled or deleted).' }),
   attempts: Type.Number({ description: 'Attempts made so far, resends included.' }),
   responseCode: Type.Optional(Type.Number({ description: 'HTTP status of the latest answer; absent when no receiver ever answered.' })),
-  failureReason: Type.Optional(Type.String({ description: 'For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`.' })),
+  failureReason: Type.Optional(OneOf(['attempts_exhausted', 'endpoint_gone', 'endpoint_disabled', 'endpoint_deleted'], { description: 'For `failed`: `attempts_exhausted`, `endpoint_gone`, `endpoint_disabled` or `endpoint_deleted`.' })),
   mode: Mode,
   createdAt: Timestamp,
   lastAttemptAt: Type.Optional(Timestamp),

@@ -1,0 +1,49 @@
+/**
+ * What the OpenAPI document and the MCP tool list say about this folder's operations beyond their
+ * schemas (http/operation.ts): each route passes its entry as `config.operation`.
+ */
+import { readTool, type Operation } from '../http/operation.ts';
+
+/** GET /transactions */
+export const listTransactions: Operation = {
+  id: 'listTransactions',
+  sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);',
+  mcp: {
+    name: 'list_transactions',
+    description: 'List transactions, newest first (page with cursor; filter by status, product or hub id, created dates, or search by txref or email).',
+    ...readTool
+  }
+};
+
+/** GET /transactions/totals */
+export const getTransactionTotals: Operation = {
+  id: 'getTransactionTotals',
+  sdk: "const { items } = await client.transactions.totals({ status: 'succeeded', createdFrom: '2026-11-01T00:00:00Z' });",
+  mcp: {
+    name: 'get_transaction_totals',
+    description: 'Add up transactions per currency (how many, paid, refunded), filtered like list_transactions by status, product or hub, dates and search.',
+    ...readTool
+  }
+};
+
+/** GET /transactions/{id} */
+export const getTransaction: Operation = {
+  id: 'getTransaction',
+  sdk: "const transaction = await client.transactions.get('tx_…');",
+  mcp: { name: 'get_transaction', description: 'Get one transaction by its txref.', ...readTool }
+};
+
+/** POST /transactions/{id}/refund */
+export const refundTransaction: Operation = {
+  id: 'refundTransaction',
+  sdk: '// Partial: 10.00 back, access kept. Leave out amount to refund all that is left (and end the access it bought).\n' +
+    "const transaction = await client.transactions.refund('tx_…', { amount: 10, reason: 'Bought twice by mistake' });\n" +
+    'console.log(transaction.refundedAmount, transaction.refunds);',
+  body: { amount: 10, reason: 'Bought twice by mistake' },
+  mcp: {
+    name: 'refund_transaction',
+    description: 'Give money back to the buyer of a transaction (txref), through the provider that took it. This moves real money in live mode and cannot be undone: before calling, tell the user the exact amount and currency (get_transaction shows what is left) and get their confirmation. Without amount it refunds all that is left and, unless revokeAccess is false, ends the access the payment bought; a partial refund keeps access unless revokeAccess is true. Pass an idempotencyKey so that a retry never refunds twice.',
+    destructive: true,
+    openWorld: true
+  }
+};
