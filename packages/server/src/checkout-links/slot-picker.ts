@@ -29,6 +29,8 @@ export interface SlotPicker {
   slots: { startsAt: string; words: string; left: number }[];
   /** A session's places (more than 1: a group class, so the places left are shown). */
   capacity: number;
+  /** When the zones' short names are read (summer or winter time): the first slot listed. */
+  at: Date;
 }
 
 const dayWords = (at: Date, timeZone: string) =>
@@ -55,7 +57,7 @@ export async function slotPickerOf(db: Queryable, principal: Principal, offer: O
     });
   } catch {
     // A bookable product without availability yet: no slots (the service says why on submit).
-    return { timezone: asked && isZone(asked) ? asked : 'UTC', productTimezone: 'UTC', days: [], slots: [], capacity: 1 };
+    return { timezone: asked && isZone(asked) ? asked : 'UTC', productTimezone: 'UTC', days: [], slots: [], capacity: 1, at: from };
   }
   const zone = availability.timezone;
   const byDay = new Map<string, typeof availability.slots>();
@@ -71,7 +73,8 @@ export async function slotPickerOf(db: Queryable, principal: Principal, offer: O
     startsAt: s.startsAt, words: `${timeWords(new Date(s.startsAt), zone)} to ${timeWords(new Date(s.endsAt), zone)}`, left: s.placesLeft,
   }));
   const capacity = Math.max(1, ...availability.slots.map((s) => s.placesLeft));
-  return { timezone: zone, productTimezone: availability.productTimezone, days, ...(day ? { day } : {}), slots, capacity };
+  const at = new Date(slots[0]?.startsAt ?? from);
+  return { timezone: zone, productTimezone: availability.productTimezone, days, ...(day ? { day } : {}), slots, capacity, at };
 }
 
 let zones: string[] | undefined;
@@ -85,7 +88,7 @@ export function slotPickerHtml(p: SlotPicker, values: Record<string, string>, er
   const dayName = p.days.find((d) => d.date === p.day)?.words;
   const zoneList = allZones().includes(p.timezone) ? allZones() : [p.timezone, ...allZones()];
   return `<fieldset id="booking"><legend>Choose a time</legend>
-<p class="hint" id="booking-zone-hint">Times are shown in ${esc(zoneWords(p.timezone))}${p.timezone !== p.productTimezone ? `; the host is in ${esc(zoneWords(p.productTimezone))}` : ''}. Choose your time zone and day, then press Show times.</p>
+<p class="hint" id="booking-zone-hint">Times are shown in ${esc(zoneWords(p.timezone, p.at))}${p.timezone !== p.productTimezone ? `; the host is in ${esc(zoneWords(p.productTimezone, p.at))}` : ''}. Choose your time zone and day, then press Show times.</p>
 <div class="field"><label for="booking.timezone">Your time zone</label>
 <select id="booking.timezone" name="booking.timezone" aria-describedby="booking-zone-hint">${zoneList.map((z) => `<option value="${esc(z)}"${z === p.timezone ? ' selected' : ''}>${esc(z.replace(/_/g, ' '))}</option>`).join('')}</select></div>
 ${p.days.length ? `<div class="field"><label for="booking.day">Day</label>
