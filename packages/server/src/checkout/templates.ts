@@ -36,7 +36,7 @@ export interface PageContext {
 function failureHelp(ctx: PageContext): string {
   return `<h3 class="next-h">What you can do</h3>
 <ul>
-<li>Check the card number, expiry date and security code, then pay again.</li>
+<li>Check the card details you typed, then pay again.</li>
 <li>Try another card: your bank can tell you why it declined this one.</li>
 ${ctx.supportEmail ? `<li>Still stuck? Write to ${esc(ctx.brandName)} at <a href="mailto:${esc(ctx.supportEmail)}">${esc(ctx.supportEmail)}</a>.</li>` : ''}
 </ul>`;
