@@ -72,11 +72,11 @@ describe('checkout links and the slot picker in a browser', () => {
     await form.getByRole('button', { name: 'Create checkout link' }).click();
     // The API refuses a lowest price under the tier's own, beside the input.
     await form.locator('[data-field-error]', { hasText: 'may not be below the tier\'s price of 20.00 USD' }).waitFor();
+    await shots(page, 'dashboard-checkout-link-editor');
+    await page.setViewportSize({ width: 1366, height: 900 });
     await form.getByLabel('Lowest price').fill('25');
     await form.getByLabel('Highest price').fill('100');
     await form.getByLabel('Label (optional)').fill('Newsletter');
-    await shots(page, 'dashboard-checkout-link-editor');
-    await page.setViewportSize({ width: 1366, height: 900 });
     await form.getByRole('button', { name: 'Create checkout link' }).click();
     const url = page.getByTestId('share-url').filter({ hasText: '/buy/' }).last();
     await page.getByText('Checkout link: Newsletter (2 tiers)').waitFor();

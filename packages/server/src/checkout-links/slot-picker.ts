@@ -16,7 +16,7 @@ import type { Offer } from './form-page.ts';
  */
 
 /** How far ahead the picker lists days (the product's own maxDaysAhead still applies). */
-const daysListed = 21;
+const daysListed = 14;
 
 export interface SlotPicker {
   /** The zone the times are shown in: the buyer's choice, else the product's. */
@@ -33,10 +33,21 @@ export interface SlotPicker {
   at: Date;
 }
 
-const dayWords = (at: Date, timeZone: string) =>
-  new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone }).format(at);
-const timeWords = (at: Date, timeZone: string) =>
-  new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone }).format(at);
+// Making an Intl.DateTimeFormat costs far more than using one: one of each kind per zone, kept.
+const formats = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
+const formatsOf = (timeZone: string) => {
+  let f = formats.get(timeZone);
+  if (!f) {
+    f = {
+      day: new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone }),
+      time: new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone }),
+    };
+    if (formats.size < 1000) formats.set(timeZone, f);
+  }
+  return f;
+};
+const dayWords = (at: Date, timeZone: string) => formatsOf(timeZone).day.format(at);
+const timeWords = (at: Date, timeZone: string) => formatsOf(timeZone).time.format(at);
 /** "Europe/Lisbon (WEST)": the zone's name and its short name on that day. */
 export const zoneWords = (zone: string, at = new Date()) => {
   const short = new Intl.DateTimeFormat('en-GB', { timeZone: zone, timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
@@ -77,20 +88,30 @@ export async function slotPickerOf(db: Queryable, principal: Principal, offer: O
   return { timezone: zone, productTimezone: availability.productTimezone, days, ...(day ? { day } : {}), slots, capacity, at };
 }
 
-let zones: string[] | undefined;
-/** Every IANA zone the runtime knows, for the time-zone list (made once). */
-const allZones = () => (zones ??= Intl.supportedValuesOf('timeZone'));
+let zoneOptions: { zones: Set<string>; html: string } | undefined;
+/** Every IANA zone the runtime knows as <option>s, made once (the list is the same on every page; only the selected one differs). */
+function zoneList() {
+  if (!zoneOptions) {
+    const zones = Intl.supportedValuesOf('timeZone');
+    zoneOptions = { zones: new Set(zones), html: zones.map((z) => `<option value="${esc(z)}">${esc(z.replace(/_/g, ' '))}</option>`).join('') };
+  }
+  return zoneOptions;
+}
+const zoneSelect = (selected: string) => {
+  const { zones, html } = zoneList();
+  const option = `<option value="${esc(selected)}">`;
+  return zones.has(selected) ? html.replace(option, `<option value="${esc(selected)}" selected>`) : `<option value="${esc(selected)}" selected>${esc(selected)}</option>${html}`;
+};
 
 /** The picker's fieldset; `error` is the problem with `booking.startsAt` (or the zone), shown beside the times. */
 export function slotPickerHtml(p: SlotPicker, values: Record<string, string>, errors: Record<string, string>): string {
   const error = errors['booking.startsAt'] ?? errors['booking.timezone'];
   const chosen = values['booking.startsAt'];
   const dayName = p.days.find((d) => d.date === p.day)?.words;
-  const zoneList = allZones().includes(p.timezone) ? allZones() : [p.timezone, ...allZones()];
   return `<fieldset id="booking"><legend>Choose a time</legend>
 <p class="hint" id="booking-zone-hint">Times are shown in ${esc(zoneWords(p.timezone, p.at))}${p.timezone !== p.productTimezone ? `; the host is in ${esc(zoneWords(p.productTimezone, p.at))}` : ''}. Choose your time zone and day, then press Show times.</p>
 <div class="field"><label for="booking.timezone">Your time zone</label>
-<select id="booking.timezone" name="booking.timezone" aria-describedby="booking-zone-hint">${zoneList.map((z) => `<option value="${esc(z)}"${z === p.timezone ? ' selected' : ''}>${esc(z.replace(/_/g, ' '))}</option>`).join('')}</select></div>
+<select id="booking.timezone" name="booking.timezone" aria-describedby="booking-zone-hint">${zoneSelect(p.timezone)}</select></div>
 ${p.days.length ? `<div class="field"><label for="booking.day">Day</label>
 <select id="booking.day" name="booking.day">${p.days.map((d) => `<option value="${esc(d.date)}"${d.date === p.day ? ' selected' : ''}>${esc(d.words)}</option>`).join('')}</select></div>
 <button type="submit" name="choose" value="1" formnovalidate class="secondary">Show times</button>
