@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { cards, courseBody, createLink, submitCard } from '../testing/checkout-fixtures.ts';
@@ -15,7 +16,8 @@ let shop: Awaited<ReturnType<typeof createBrandWithCatalog>>;
 before(async () => {
   t = await startTestApp({ publicUrl: 'https://shop.example.com' });
   shop = await createBrandWithCatalog(t.db);
-  await t.request({ method: 'PATCH', url: '/api/v1/brand', key: shop.testKey, payload: { slug: `ink-${shop.brand.id.slice(-6).toLowerCase()}`, supportEmail: 'help@ink.example' } });
+  const profile = await t.request({ method: 'PATCH', url: '/api/v1/brand', key: shop.testKey, payload: { slug: `ink-${randomBytes(4).toString('hex')}`, supportEmail: 'help@ink.example' } });
+  assert.equal(profile.statusCode, 200, profile.body);
 });
 after(async () => { await t.close(); });
 
@@ -33,7 +35,7 @@ describe('the result page', () => {
     assert.ok(page.includes('Payment successful'));
     assert.ok(page.includes('Your purchase of Brushwork fundamentals (Standard) is confirmed for ada.next@example.com'), 'says what was bought');
     assert.ok(page.includes('A receipt was emailed to ada.next@example.com.'), 'the receipt was queued, so the page says so');
-    assert.match(page, /<a class="button" id="portal" href="\/portal\/ink-[a-z0-9_-]+" target="_top">Go to your purchases<\/a>/);
+    assert.match(page, /<a class="button" id="portal" href="\/portal\/ink-[a-f0-9]{8}" target="_top">Go to your purchases<\/a>/);
     assert.ok(page.includes('mailto:help@ink.example'), 'says whom to ask');
     const txref = /txref=([^&]+)/.exec(location)![1];
     const [queued] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM mail_messages WHERE brand_id = $1 AND dedupe_key = $2`, [shop.brand.id, `receipt:${txref}`]);
