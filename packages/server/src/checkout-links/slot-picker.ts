@@ -5,7 +5,6 @@ import { productAvailability } from '../bookings/service.ts';
 import { modeNow } from '../clock/repository.ts';
 import type { Queryable } from '../db/client.ts';
 import { esc } from '../pages/html.ts';
-import type { Offer } from './form-page.ts';
 
 /**
  * The web checkout's slot picker for a bookable (appointment) product (issue 25): the buyer picks
@@ -54,10 +53,13 @@ export const zoneWords = (zone: string, at = new Date()) => {
   return short && short !== zone ? `${zone.replace(/_/g, ' ')} (${short})` : zone.replace(/_/g, ' ');
 };
 
-export const isBookable = (offer: Offer) => offer.product?.type === bookableType;
+/** What the picker needs of an offer (form-page.ts's Offer; typed here by shape so the two files do not import each other). */
+interface Offered { product?: { id: string; type: string } }
+
+export const isBookable = (offer: Offered) => offer.product?.type === bookableType;
 
 /** The picker for the offer shown, from the form's values (`booking.timezone`, `booking.day`, `booking.startsAt`); undefined when the product is not bookable. */
-export async function slotPickerOf(db: Queryable, principal: Principal, offer: Offer, values: Record<string, string>): Promise<SlotPicker | undefined> {
+export async function slotPickerOf(db: Queryable, principal: Principal, offer: Offered, values: Record<string, string>): Promise<SlotPicker | undefined> {
   if (!isBookable(offer) || !offer.product) return undefined;
   const asked = values['booking.timezone'];
   const from = await modeNow(db, principal.brandId, principal.mode);
