@@ -3,7 +3,8 @@
  * products-server.ts. One brand with a published product (three tiers, one with places, items,
  * perks) and a checkout link, on the embedded database (or BENCH_DATABASE_URL). Serves:
  *   - the real app: the product page /s/{slug}/p/{id} (from the catalog cache) and the web
- *     checkout /buy/{brand}/{link} (rendered on every request: it reads stock and the link);
+ *     checkout /buy/{brand}/{link} (rendered on every request: it reads stock and the link), and the
+ *     web checkout of a bookable call with its slot picker (it also reads the open slots);
  *   - the framework ceiling: a bare Fastify route answering the product page's bytes from memory
  *     with the same content type.
  * Prints one JSON line with the paths and ports, then serves until killed.
@@ -51,6 +52,18 @@ if (patched.statusCode !== 200) throw new Error(`PATCH /brand answered ${patched
 const link = await app.inject({ method: 'POST', url: '/api/v1/checkout-links', headers, payload: { items: [{ id: ids.workshop, plan: ids.single }] } });
 if (link.statusCode !== 200) throw new Error(`POST /checkout-links answered ${link.statusCode}: ${link.body}`);
 
+// A bookable coaching call (issue 25): its checkout page also lists the open slots of a day, read on every request.
+const weekdays = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday'].map((d) => [d, [{ start: '09:00', end: '17:00' }]]));
+const call = await app.inject({ method: 'POST', url: '/api/v1/products', headers, payload: {
+  type: 'appointment', title: '1:1 coaching call', tiers: [{ name: 'Call', price: { amount: 40, currency: 'USD' } }],
+  availability: { timezone: 'Europe/Lisbon', sessionMinutes: 30, bufferMinutes: 10, weeklyHours: weekdays },
+} });
+if (call.statusCode !== 200) throw new Error(`POST /products answered ${call.statusCode}: ${call.body}`);
+await app.inject({ method: 'PATCH', url: `/api/v1/products/${call.json().data.id}`, headers, payload: { status: 'published' } });
+const callLink = await app.inject({ method: 'POST', url: '/api/v1/checkout-links', headers, payload: { items: [{ id: call.json().data.id, plan: call.json().data.tiers[0].id }] } });
+if (callLink.statusCode !== 200) throw new Error(`POST /checkout-links answered ${callLink.statusCode}: ${callLink.body}`);
+const bookingPath = new URL(callLink.json().data.url).pathname;
+
 const productPath = `/s/bench-studio/p/${ids.workshop}`;
 const checkoutPath = new URL(link.json().data.url).pathname;
 const real = await app.inject({ method: 'GET', url: productPath });
@@ -63,7 +76,7 @@ bare.get('/framework', async (_req, reply) => reply.type(contentType).send(bytes
 await bare.listen({ port: 0, host: '127.0.0.1' });
 const barePort = (bare.server.address() as { port: number }).port;
 
-process.stdout.write(`${JSON.stringify({ appPort, barePort, productPath, checkoutPath, kind: db.kind, bytes: bytes.length })}\n`);
+process.stdout.write(`${JSON.stringify({ appPort, barePort, productPath, checkoutPath, bookingPath, kind: db.kind, bytes: bytes.length })}\n`);
 process.on('SIGTERM', async () => {
   await app.close();
   await bare.close();

@@ -1950,6 +1950,21 @@ export interface components {
             expiresAt?: string;
             id: string;
             items: {
+                /** @description Add-on item ids of that product, ticked when the form opens on this tier (the buyer may untick them). */
+                addons?: string[];
+                /**
+                 * @description Pay-what-you-want tiers only: the amounts the checkout accepts through this link (the form says the range; an amount outside it is refused beside the price field).
+                 * @example {
+                 *       "min": 25,
+                 *       "max": 200
+                 *     }
+                 */
+                customAmountRange?: {
+                    /** @description The most a buyer may pay, as a decimal amount; at least `min` (or the tier's price). */
+                    max?: number;
+                    /** @description The least a buyer may pay, as a decimal amount in the tier's currency; at least the tier's own price. */
+                    min?: number;
+                };
                 /** @description A product id of your brand, or a hub id to sell one of its plans. */
                 id: string;
                 /** @description A tier of that product (or hub). When a link names several, the buyer picks one. */
@@ -4536,6 +4551,21 @@ export interface operations {
                      */
                     expiresAt?: string;
                     items: {
+                        /** @description Add-on item ids of that product, ticked when the form opens on this tier (the buyer may untick them). */
+                        addons?: string[];
+                        /**
+                         * @description Pay-what-you-want tiers only: the amounts the checkout accepts through this link (the form says the range; an amount outside it is refused beside the price field).
+                         * @example {
+                         *       "min": 25,
+                         *       "max": 200
+                         *     }
+                         */
+                        customAmountRange?: {
+                            /** @description The most a buyer may pay, as a decimal amount; at least `min` (or the tier's price). */
+                            max?: number;
+                            /** @description The least a buyer may pay, as a decimal amount in the tier's currency; at least the tier's own price. */
+                            min?: number;
+                        };
                         /** @description A product id of your brand, or a hub id to sell one of its plans. */
                         id: string;
                         /** @description A tier of that product (or hub). When a link names several, the buyer picks one. */
@@ -4626,6 +4656,21 @@ export interface operations {
                     coupon?: string | null;
                     expiresAt?: string | null;
                     items?: {
+                        /** @description Add-on item ids of that product, ticked when the form opens on this tier (the buyer may untick them). */
+                        addons?: string[];
+                        /**
+                         * @description Pay-what-you-want tiers only: the amounts the checkout accepts through this link (the form says the range; an amount outside it is refused beside the price field).
+                         * @example {
+                         *       "min": 25,
+                         *       "max": 200
+                         *     }
+                         */
+                        customAmountRange?: {
+                            /** @description The most a buyer may pay, as a decimal amount; at least `min` (or the tier's price). */
+                            max?: number;
+                            /** @description The least a buyer may pay, as a decimal amount in the tier's currency; at least the tier's own price. */
+                            min?: number;
+                        };
                         /** @description A product id of your brand, or a hub id to sell one of its plans. */
                         id: string;
                         /** @description A tier of that product (or hub). When a link names several, the buyer picks one. */

@@ -83,7 +83,9 @@ export function gridSlots(s: Settings, from: Date, to: Date): GridSlot[] {
       const end = minutesOf(h.end);
       for (let m = minutesOf(h.start); m + s.sessionMinutes <= end; m += step) {
         const local = DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(m / 60), minute: m % 60 }, { zone: s.timezone });
-        if (local.hour * 60 + local.minute !== m || !local.hasSame(day, 'day')) continue; // in a spring-forward gap
+        // In a spring-forward gap. The fields are compared, not hasSame(day, 'day'): that builds the
+        // day's start and end in the zone each time, and those offset look-ups were most of a listing's cost.
+        if (local.hour * 60 + local.minute !== m || local.day !== day.day || local.month !== day.month || local.year !== day.year) continue;
         const start = local.toJSDate();
         if (start < from || start >= to) continue;
         out.push({ start, end: new Date(start.getTime() + s.sessionMinutes * 60_000) });
@@ -111,11 +113,18 @@ export function placesLeft(s: Settings, slot: GridSlot, taken: Taken[]): number 
   return Math.max(s.capacity - same, 0);
 }
 
-/** Why a start is not bookable now by the product's rules (not counting what is taken), or undefined. */
-export function ruleProblem(s: Settings, start: Date, now: Date): string | undefined {
+/** Why a start is too early, too soon or too far ahead now, or undefined: for slots that come from the grid, which need no grid check. */
+export function timingProblem(s: Settings, start: Date, now: Date): string | undefined {
   if (start.getTime() <= now.getTime()) return 'is in the past';
   if (start.getTime() < now.getTime() + s.minNoticeMinutes * 60_000) return `is too soon: bookings need ${s.minNoticeMinutes} minutes' notice`;
   if (start.getTime() > now.getTime() + s.maxDaysAhead * 86_400_000) return `is too far ahead: bookings open ${s.maxDaysAhead} days ahead`;
+  return undefined;
+}
+
+/** Why a start is not bookable now by the product's rules (not counting what is taken), or undefined. */
+export function ruleProblem(s: Settings, start: Date, now: Date): string | undefined {
+  const timing = timingProblem(s, start, now);
+  if (timing) return timing;
   const onGrid = gridSlots(s, start, new Date(start.getTime() + 1)).some((g) => g.start.getTime() === start.getTime());
   if (!onGrid) return 'is outside the product\'s hours (not the start of one of its sessions)';
   return undefined;

@@ -65,6 +65,83 @@ describe('POST /checkout-links', () => {
   });
 });
 
+describe('checkout links with several tiers, preselected add-ons and an amount range', () => {
+  const pwyw = () => ({ id: shop.ids['brush-course'], plan: shop.ids['brush-pwyw'] });
+
+  it('stores several tiers with their add-ons and range, and answers them back (the one-tier shape is unchanged)', async () => {
+    const res = await api('POST', '/checkout-links', { items: [
+      { ...course(), addons: [shop.ids['brush-kit']] },
+      { ...pwyw(), customAmountRange: { min: 25, max: 100 } },
+    ] });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json().data.items, [
+      { ...course(), addons: [shop.ids['brush-kit']] },
+      { ...pwyw(), customAmountRange: { min: 25, max: 100 } },
+    ]);
+    const plain = await makeLink({ items: [course()] }) as unknown as { items: unknown[] };
+    assert.deepEqual(plain.items, [course()]);
+  });
+
+  it('refuses an add-on not on the product, a range on a fixed-price tier or below the tier\'s price, and a max below min, naming each field', async () => {
+    const other = await createBrandWithCatalog(t.db);
+    for (const [items, field, words] of [
+      [[{ ...course(), addons: [shop.ids['lesson-1']] }], 'items[0].addons[0]', 'is not an add-on of product'],
+      [[{ ...course(), addons: [other.ids['brush-kit']] }], 'items[0].addons[0]', 'is not an add-on of product'],
+      [[{ id: shop.ids['studio-club'], plan: shop.ids['club-pro'], addons: [shop.ids['brush-kit']] }], 'items[0].addons[0]', 'has no add-ons'],
+      [[{ ...course(), customAmountRange: { min: 40 } }], 'items[0].customAmountRange', 'applies only to pay-what-you-want tiers'],
+      [[course(), { ...pwyw(), customAmountRange: { min: 10 } }], 'items[1].customAmountRange.min', 'may not be below the tier\'s price of 20.00 USD'],
+      [[{ ...pwyw(), customAmountRange: { min: 50, max: 30 } }], 'items[0].customAmountRange.max', 'may not be below min (50.00 USD)'],
+      [[{ ...pwyw(), customAmountRange: { min: 25.001 } }], 'items[0].customAmountRange.min', 'has more decimals'],
+      [[{ ...pwyw(), customAmountRange: {} }], 'items[0].customAmountRange', ''],
+    ] as const) {
+      const res = await api('POST', '/checkout-links', { items });
+      assert.equal(res.statusCode, 400, `${field}: ${res.body}`);
+      const body = res.json();
+      assert.ok(body.message.includes(`\`${field}\``), `${field}: ${body.message}`);
+      assert.ok(JSON.stringify(body).includes(words), `${field}: says "${words}": ${res.body}`);
+    }
+    const link = await makeLink({ items: [course()] });
+    const patched = await api('PATCH', `/checkout-links/${link.id}`, { items: [{ ...course(), customAmountRange: { max: 90 } }] });
+    assert.equal(patched.statusCode, 400);
+    assert.ok(patched.json().message.includes('`items[0].customAmountRange`'));
+  });
+
+  it('lets the buyer choose the tier, ticks the preselected add-ons, and holds the amount to the link\'s range', async () => {
+    const link = await makeLink({ items: [
+      { ...course(), addons: [shop.ids['brush-kit']] },
+      { ...pwyw(), customAmountRange: { min: 25, max: 100 } },
+    ] });
+    const path = new URL(link.url).pathname;
+    const page = (await t.app.inject({ method: 'GET', url: path })).body;
+    assert.ok(page.includes('Choose an option') && page.includes(`value="${shop.ids['brush-pwyw']}"`), 'both tiers are offered');
+    assert.match(page, new RegExp(`id="addon_${shop.ids['brush-kit']}" name="addon_${shop.ids['brush-kit']}" value="on" checked`), 'the add-on is ticked');
+    assert.ok(page.includes('54.50 USD plus the add-ons you tick'), 'the button states the price with the ticked add-on');
+
+    // The buyer picks the pay-what-you-want tier: its range is said, and the add-on is not ticked for it.
+    const chosen = await submitForm(path, { tier: shop.ids['brush-pwyw'], shown_tier: shop.ids['brush-standard'], choose: '1', [`addon_${shop.ids['brush-kit']}`]: 'on' });
+    assert.equal(chosen.statusCode, 200);
+    assert.ok(chosen.body.includes('From 25.00 to 100.00 USD.'), 'the range is said beside the price');
+    assert.doesNotMatch(chosen.body, new RegExp(`name="addon_${shop.ids['brush-kit']}" value="on" checked`));
+
+    const form = { ...buyer('range'), tier: shop.ids['brush-pwyw'], field_experienceLevel: 'Beginner' };
+    for (const [amount, words] of [['150', 'Your price may not be above 100.00 USD through this link'], ['22', 'Your price may not be below 25.00 USD through this link']]) {
+      const refused = await submitForm(path, { ...form, customAmount: amount });
+      assert.equal(refused.statusCode, 400, amount);
+      assert.ok(refused.body.includes(`id="customAmount-error">${words}`), `${amount}: ${words}`);
+    }
+    const fine = await submitForm(path, { ...form, customAmount: '100' });
+    assert.equal(fine.statusCode, 303, fine.body);
+    assert.ok((await t.app.inject({ method: 'GET', url: String(fine.headers.location) })).body.includes('Pay 100.00 USD'));
+
+    // The fixed tier with its preselected add-on, as the buyer leaves it ticked.
+    const standard = await submitForm(path, { ...buyer('kit'), tier: shop.ids['brush-standard'], field_experienceLevel: 'Beginner', [`addon_${shop.ids['brush-kit']}`]: 'on' });
+    assert.equal(standard.statusCode, 303, standard.body);
+    const paid = await submitCard(t, String(standard.headers.location), cards.ok);
+    const txref = /txref=([^&]+)/.exec(String(paid.headers.location))![1];
+    assert.equal((await api('GET', `/transactions/${txref}`)).json().data.amount, 54.5);
+  });
+});
+
 describe('GET and PATCH /checkout-links', () => {
   runCommonRouteTests('GET /checkout-links/{id}', {
     method: 'GET', scope: ['checkout:write', 'transactions:read'], foreign: 404, modeScoped: true,

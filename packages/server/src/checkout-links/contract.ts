@@ -11,7 +11,7 @@ export const createCheckoutLink: Operation = {
   body: { items: [{ id: 'prod_…', plan: 'tier_…' }], name: 'Instagram bio', maxSales: 100 },
   mcp: {
     name: 'create_checkout_link',
-    description: 'Create a reusable checkout link for one or more tiers (any number of buyers); returns the URL to share.'
+    description: 'Create a reusable checkout link for one or more tiers (any number of buyers; the buyer picks a tier), optionally with add-ons ticked in advance, an amount range for pay-what-you-want tiers, a preset coupon, an expiry and a sales cap; returns the URL to share.'
   }
 };
 
@@ -40,7 +40,7 @@ export const updateCheckoutLink: Operation = {
   body: { status: 'disabled' },
   mcp: {
     name: 'update_checkout_link',
-    description: 'Change a checkout link: disable it, move its expiry, change its sales cap or tiers.',
+    description: 'Change a checkout link: disable it, move its expiry, change its sales cap, coupon or tiers (items, with their preselected add-ons and amount ranges, is the whole list).',
     destructive: true,
     idempotent: true
   }

@@ -1,6 +1,7 @@
 import type { PaymentLinkBody } from '../checkout/schemas.ts';
 import type { CheckoutLinkRow } from './repository.ts';
 import type { Offer } from './form-page.ts';
+import { isBookable } from './slot-picker.ts';
 
 /**
  * The web checkout's form fields -> the body of POST /payment-links, so that the one service
@@ -63,6 +64,16 @@ export function toPaymentLinkBody(offer: Offer, values: Record<string, string>, 
   }
   const addons = offer.items.filter((a) => a.is_addon && values[`addon_${a.id}`] === 'on').map((a) => a.id);
 
+  // A bookable product: the slot picked (slot-picker.ts), in the buyer's zone for their confirmation.
+  let booking: PaymentLinkBody['booking'];
+  if (isBookable(offer)) {
+    const startsAt = (values['booking.startsAt'] ?? '').trim();
+    const timezone = (values['booking.timezone'] ?? '').trim();
+    if (!startsAt) errors['booking.startsAt'] = 'Choose a time for your session';
+    else if (Number.isNaN(Date.parse(startsAt)) || startsAt.length > 40) errors['booking.startsAt'] = 'The time chosen is not one of the times listed; choose one again';
+    else booking = { startsAt, ...(timezone && timezone.length <= 64 ? { timezone } : {}) };
+  }
+
   const coupon = text('coupon', 'Coupon', 100);
 
   const countryCode = (values.countryCode ?? '').trim();
@@ -72,6 +83,7 @@ export function toPaymentLinkBody(offer: Offer, values: Record<string, string>, 
     items: [item],
     form: { formData: formData as PaymentLinkBody['form']['formData'], ...(guests.length ? { guests } : {}) },
     ...(addons.length ? { addons } : {}),
+    ...(booking ? { booking } : {}),
     ...(coupon && !errors.coupon ? { coupon } : {}),
     ...(countryCode && !errors.countryCode ? { countryCode: countryCode.toUpperCase() } : {}),
     receive_emails: values.receive_emails === 'on',
@@ -97,6 +109,8 @@ export function fieldOfProblem(field: string | undefined, offer: Offer): { input
   }
   if (/^items\[\d+\]\.customAmount$/.test(field ?? '')) return { input: 'customAmount', label: 'Your price' };
   if (field === 'countryCode') return { input: 'countryCode', label: 'Country code' };
+  if (field === 'booking.startsAt' || field === 'booking') return { input: 'booking.startsAt', label: 'The time chosen' };
+  if (field === 'booking.timezone') return { input: 'booking.timezone', label: 'Your time zone' };
   // The coupon's reasons start with 'coupon "X"' (coupons/apply.ts): they read as a sentence without a label.
   if (field === 'coupon') return { input: 'coupon', label: '' };
   if (/^items\[\d+\]\.affiliate$/.test(field ?? '')) return { input: '_form', label: 'Referral code (ref)' };

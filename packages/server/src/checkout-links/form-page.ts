@@ -7,6 +7,8 @@ import { exponentOf, toMajor } from '../money.ts';
 import { storefrontCss } from '../storefront/templates.ts';
 import { dateTimeWords, durationWords, eventTypeWords, recurrenceWords, tierPrice } from '../storefront/words.ts';
 import { storefrontPath } from '../brands/profile.ts';
+import { amountRangeOf } from './service.ts';
+import { slotPickerHtml, type SlotPicker } from './slot-picker.ts';
 
 /**
  * The web checkout form behind a checkout link: what POST /payment-links carries, asked of the
@@ -22,6 +24,9 @@ export interface Offer {
   items: ItemRow[];
   fields: CheckoutFieldRow[];
   left?: number;
+  /** The checkout link's choices for this tier: add-ons ticked when the form opens, and the amounts a pay-what-you-want tier takes. */
+  presetAddons?: string[];
+  customAmountRange?: { min?: number; max?: number };
 }
 
 export interface FormView {
@@ -38,6 +43,8 @@ export interface FormView {
   capLeft?: number;
   /** The coupon in the coupon field, in words ("SPRING20: 20% off"), when it names an active coupon. */
   couponNote?: string;
+  /** A bookable product's open slots (slot-picker.ts). */
+  slots?: SlotPicker;
 }
 
 const testBanner = '<p class="notice test" role="note">Test mode: the sandbox takes no real money. Pay with the test card 4242 4242 4242 4242.</p>';
@@ -146,18 +153,24 @@ ${brand.support_email ? `<p>Ask ${esc(brand.display_name ?? brand.name)} about m
       ...(brand.accent_color ? { accent: brand.accent_color } : {}),
     }).replace('<main>', '<main class="checkout">');
   }
-  const minimum = toMajor(o.tier.price_amount - (o.tier.discount_amount ?? 0), o.tier.currency).toFixed(exponentOf(o.tier.currency));
+  const range = amountRangeOf(o, o.tier);
+  const decimal = (minor: number) => toMajor(minor, o.tier.currency).toFixed(exponentOf(o.tier.currency));
+  const rangeHint = range.max !== undefined
+    ? `From ${decimal(range.min)} to ${decimal(range.max)} ${o.tier.currency}.`
+    : `At least ${decimal(range.min)} ${o.tier.currency}. Pay more if you like.`;
   const body = `${summary}
 <section class="card" aria-labelledby="details-h">
 <h2 id="details-h">Your details</h2>
 ${errorList.length ? `<div class="notice error" role="alert"><p style="margin:0">Please fix ${errorList.length === 1 ? 'this' : `these ${errorList.length} things`}:</p><ul class="plain">${errorList.map(([name, msg]) => `<li>${name === '_form' ? esc(msg) : `<a href="#${esc(name)}">${esc(msg)}</a>`}</li>`).join('')}</ul></div>` : ''}
 <form method="post" action="${esc(view.action)}" novalidate>
 ${tierChoice}
+<input type="hidden" name="shown_tier" value="${esc(o.tier.id)}">
 ${input('fullName', 'Full name', view, 'type="text" autocomplete="name" required maxlength="500"')}
 ${input('email', 'Email', view, 'type="email" autocomplete="email" required maxlength="320"', 'Your receipt and access go to this address.')}
 ${input('phone', 'Phone', view, 'type="tel" autocomplete="tel" maxlength="40"', undefined, true)}
 ${o.fields.map((f) => checkoutField(f, view)).join('\n')}
-${price.pwyw ? input('customAmount', `Your price (${o.tier.currency})`, view, `type="text" inputmode="decimal" required`, `At least ${minimum} ${o.tier.currency}. Pay more if you like.`) : ''}
+${view.slots ? slotPickerHtml(view.slots, view.values, view.errors) : ''}
+${price.pwyw ? input('customAmount', `Your price (${o.tier.currency})`, view, `type="text" inputmode="decimal" required`, rangeHint) : ''}
 ${guests > 0 ? `<fieldset><legend>Guests (this ticket admits ${o.tier.no_of_tickets}: you and ${guests} more)</legend>${Array.from({ length: guests }, (_, i) => `${input(`guest${i + 1}_name`, `Guest ${i + 1} name`, view, 'type="text" required maxlength="500"')}${input(`guest${i + 1}_email`, `Guest ${i + 1} email`, view, 'type="email" required maxlength="320"')}`).join('')}</fieldset>` : ''}
 ${addons.length ? `<fieldset><legend>Add-ons</legend>${addons.map((a) => checkbox(`addon_${a.id}`, `${a.title} (+${formatMoney(a.price_amount!, a.currency!)})`, view, view.values[`addon_${a.id}`] === 'on')).join('')}</fieldset>` : ''}
 ${input('countryCode', 'Country code', view, 'type="text" autocomplete="country" maxlength="2" required', 'Two letters, such as US or PT.')}

@@ -20,10 +20,13 @@ import { findActiveByCode } from '../affiliates/repository.ts';
 import { checkPaymentLink, createPaymentLink } from '../checkout/service.ts';
 import { slotsLeft } from '../checkout/stock.ts';
 import { findCheckoutLink, type CheckoutLinkRow } from './repository.ts';
-import { checkoutLinkPath } from './service.ts';
+import { amountRangeOf, checkoutLinkPath } from './service.ts';
+import { formatMoney } from '../checkout/pricing.ts';
+import { exponentOf } from '../money.ts';
 import { couponInWords } from '../coupons/service.ts';
 import { checkoutFormPage, closedLinkPage, type FormView, type Offer } from './form-page.ts';
 import { toPaymentLinkBody, fieldOfProblem } from './form-body.ts';
+import { slotPickerOf } from './slot-picker.ts';
 
 /**
  * The web checkout behind a checkout link (docs/checkout.md, "The web checkout"), public:
@@ -109,6 +112,7 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets, 
       }
       const selected = pick(loaded.offers, query.tier);
       if (selected.tier.type === 'pay_what_you_want') values.customAmount = '';
+      tickPresetAddons(selected, values);
       return render(reply, 200, await view(loaded, selected, values, {}, query.embed), loaded.brand);
     });
 
@@ -134,10 +138,23 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets, 
       const values = req.body as Record<string, string>;
       const embed = (req.query as Record<string, string | undefined>).embed;
       const selected = pick(loaded.offers, values.tier);
-      // "Update order" only changes the tier shown; nothing is checked or made.
-      if (values.choose) return render(reply, 200, await view(loaded, selected, values, {}, embed), loaded.brand);
+      // "Update order" only changes the tier shown; nothing is checked or made. A tier newly chosen
+      // starts with the add-ons the link ticks for it, as if the buyer had opened the link on it.
+      if (values.choose) {
+        if (values.shown_tier !== selected.tier.id) tickPresetAddons(selected, values);
+        return render(reply, 200, await view(loaded, selected, values, {}, embed), loaded.brand);
+      }
       if (selected.left === 0) return render(reply, 409, await view(loaded, selected, values, { _form: `Sold out: "${selected.tier.name}" has no places left. Nothing was charged.` }, embed), loaded.brand);
       const built = toPaymentLinkBody(selected, values, loaded.link);
+      // The link's amount range for a pay-what-you-want tier (the tier's own minimum is the service's rule).
+      const range = amountRangeOf(selected, selected.tier);
+      const chosen = built.body.items[0].customAmount;
+      if (chosen !== undefined && !built.errors.customAmount) {
+        const minor = Math.round(chosen * 10 ** exponentOf(selected.tier.currency));
+        const words = (m: number) => formatMoney(m, selected.tier.currency);
+        if (range.max !== undefined && minor > range.max) built.errors.customAmount = `Your price may not be above ${words(range.max)} through this link`;
+        else if (minor < range.min && selected.customAmountRange?.min !== undefined) built.errors.customAmount = `Your price may not be below ${words(range.min)} through this link`;
+      }
       const principal = principalFor(loaded.link);
       try {
         const made = await db.transaction(async (tx) => {
@@ -162,10 +179,11 @@ export function checkoutLinkPages(parent: App, { db, config, payments, secrets, 
   /** `embed`: the overlay's site (pages/embed.ts), kept in the form's address when the brand allows it. */
   async function view(loaded: NonNullable<Awaited<ReturnType<typeof load>>>, selected: Offer, values: Record<string, string>, errors: Record<string, string>, embed?: string): Promise<FormView> {
     const couponNote = values.coupon && !errors.coupon ? await couponInWords(db, loaded.link.brand_id, loaded.link.mode, values.coupon.trim()) : undefined;
+    const slots = await slotPickerOf(db, principalFor(loaded.link), selected, values);
     return {
       brand: loaded.brand, mode: loaded.link.mode, action: withEmbed(checkoutLinkPath(loaded.link.brand_id, loaded.link.id), embedTarget(embed, loaded.brand.embed_origins)),
       offers: loaded.offers, selected, values, errors, ...(loaded.capLeft !== undefined ? { capLeft: loaded.capLeft } : {}),
-      ...(couponNote ? { couponNote } : {}),
+      ...(couponNote ? { couponNote } : {}), ...(slots ? { slots } : {}),
     };
   }
 }
@@ -198,9 +216,22 @@ async function offersOf(db: Queryable, link: CheckoutLinkRow): Promise<Offer[]> 
     const [items, fields] = product
       ? await Promise.all([productItems(db, link.brand_id, product.id), productCheckoutFields(db, link.brand_id, product.id)])
       : [[], []];
-    offers.push({ tier, ...(product ? { product } : {}), ...(hub ? { hub } : {}), items, fields });
+    offers.push({
+      tier, ...(product ? { product } : {}), ...(hub ? { hub } : {}), items, fields,
+      ...(item.addons?.length ? { presetAddons: item.addons } : {}),
+      ...(item.customAmountRange ? { customAmountRange: item.customAmountRange } : {}),
+    });
   }
   return offers;
+}
+
+/** Ticks the add-ons the link preselects for this tier (still on sale, in the tier's currency), as the form's starting values. */
+function tickPresetAddons(offer: Offer, values: Record<string, string>) {
+  for (const a of offer.items) {
+    if (!a.is_addon) continue;
+    if (offer.presetAddons?.includes(a.id) && !a.archived) values[`addon_${a.id}`] = 'on';
+    else delete values[`addon_${a.id}`];
+  }
 }
 
 /** utm_* as one query string (utmRef), and gclid/fbclid as the ad click (adClickID, adType), from the page's address. */
@@ -225,7 +256,7 @@ function countryOf(req: FastifyRequest): string {
 /** Errors listed in the order their inputs appear, so the summary reads top to bottom. */
 function inFormOrder(errors: Record<string, string>, offer: Offer): Record<string, string> {
   const guests = Array.from({ length: Math.max(offer.tier.no_of_tickets - 1, 0) }, (_, i) => [`guest${i + 1}_name`, `guest${i + 1}_email`]).flat();
-  const order = ['_form', 'tier', 'fullName', 'email', 'phone', ...offer.fields.map((f) => `field_${f.id}`), 'customAmount', ...guests, 'coupon', 'countryCode'];
+  const order = ['_form', 'tier', 'fullName', 'email', 'phone', ...offer.fields.map((f) => `field_${f.id}`), 'booking.timezone', 'booking.startsAt', 'customAmount', ...guests, 'coupon', 'countryCode'];
   const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
   return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b)));
 }

@@ -7,7 +7,8 @@ export interface CheckoutLinkRow {
   id: string;
   mode: Mode;
   name: string | null;
-  items: { id: string; plan: string }[];
+  /** The tiers it sells, each with its preselected add-ons and amount range (stored in the jsonb as sent, checked on write). */
+  items: { id: string; plan: string; addons?: string[]; customAmountRange?: { min?: number; max?: number } }[];
   status: 'active' | 'disabled';
   expires_at: Date | null;
   max_sales: number | null;

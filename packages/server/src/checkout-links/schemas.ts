@@ -9,10 +9,26 @@ import { OneOf } from '../http/shapes.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 
+export const CustomAmountRange = Type.Object({
+  min: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9, description: 'The least a buyer may pay, as a decimal amount in the tier\'s currency; at least the tier\'s own price.' })),
+  max: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9, description: 'The most a buyer may pay, as a decimal amount; at least `min` (or the tier\'s price).' })),
+}, {
+  additionalProperties: false,
+  minProperties: 1,
+  description: 'Pay-what-you-want tiers only: the amounts the checkout accepts through this link (the form says the range; an amount outside it is refused beside the price field).',
+  examples: [{ min: 25, max: 200 }],
+});
+
 export const CheckoutLinkItem = Type.Object({
   id: { ...Id, description: 'A product id of your brand, or a hub id to sell one of its plans.' },
   plan: { ...Id, description: 'A tier of that product (or hub). When a link names several, the buyer picks one.' },
+  addons: Type.Optional(Type.Array(Id, {
+    maxItems: 50,
+    description: 'Add-on item ids of that product, ticked when the form opens on this tier (the buyer may untick them).',
+  })),
+  customAmountRange: Type.Optional(CustomAmountRange),
 }, { additionalProperties: false });
+export type CheckoutLinkItem = Static<typeof CheckoutLinkItem>;
 
 const Timestamp = Type.String({ format: 'date-time' });
 

@@ -5,12 +5,14 @@ import { invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
 import { appOf, type Principal } from '../auth/principal.ts';
-import { findProduct, findTier } from '../products/repository.ts';
+import { findProduct, findTier, productItems, type TierRow } from '../products/repository.ts';
+import { formatMoney } from '../checkout/pricing.ts';
+import { exponentOf, toMinor } from '../money.ts';
 import { urlShapeProblem } from '../security/url-guard.ts';
 import { findActiveByCode } from '../coupons/repository.ts';
 import * as repo from './repository.ts';
 import type { CheckoutLinkRow } from './repository.ts';
-import type { CheckoutLink, CheckoutLinkCreateBody, CheckoutLinkUpdateBody } from './schemas.ts';
+import type { CheckoutLink, CheckoutLinkCreateBody, CheckoutLinkItem, CheckoutLinkUpdateBody } from './schemas.ts';
 
 /** The public page of a checkout link: brand and link id find it by primary key, like the hosted checkout. */
 export const checkoutLinkPath = (brandId: string, id: string) => `/buy/${encodeURIComponent(brandId)}/${encodeURIComponent(id)}`;
@@ -21,7 +23,11 @@ export function renderCheckoutLink(row: CheckoutLinkRow, publicUrl: string): Che
     url: `${publicUrl}${checkoutLinkPath(row.brand_id, row.id)}`,
     mode: row.mode,
     ...(row.name ? { name: row.name } : {}),
-    items: row.items.map((i) => ({ id: i.id, plan: i.plan })),
+    items: row.items.map((i) => ({
+      id: i.id, plan: i.plan,
+      ...(i.addons?.length ? { addons: i.addons } : {}),
+      ...(i.customAmountRange ? { customAmountRange: i.customAmountRange } : {}),
+    })),
     status: row.status,
     ...(row.expires_at ? { expiresAt: row.expires_at.toISOString() } : {}),
     ...(row.max_sales !== null ? { maxSales: row.max_sales } : {}),
@@ -52,8 +58,51 @@ async function checkItems(tx: Queryable, brandId: string, items: CheckoutLinkCre
       problems.push({ field: `items[${i}].plan`, index: i, message: `"${item.plan}" is not a tier of ${product ? `product "${product.title}"` : `hub "${hub!.name}"`}` });
     } else if (tier.archived) {
       problems.push({ field: `items[${i}].plan`, index: i, message: `tier "${tier.name}" is archived and not on sale` });
+    } else if (item.customAmountRange) {
+      rangeProblems(tier, item.customAmountRange, `items[${i}].customAmountRange`, problems);
+    }
+    if (item.addons?.length) {
+      const addons = product ? (await productItems(tx, brandId, product.id)).filter((x) => x.is_addon && !x.archived) : [];
+      item.addons.forEach((id, j) => {
+        const field = `items[${i}].addons[${j}]`;
+        if (item.addons!.indexOf(id) !== j) problems.push({ field, index: i, message: `"${id}" is listed twice` });
+        else if (!product) problems.push({ field, index: i, message: `hub "${hub!.name}" has no add-ons; add-ons belong to products` });
+        else if (!addons.some((a) => a.id === id)) problems.push({ field, index: i, message: `"${id}" is not an add-on of product "${product.title}"` });
+        else if (tier && addons.find((a) => a.id === id)!.currency !== tier.currency) problems.push({ field, index: i, message: `add-on "${id}" is priced in another currency than tier "${tier.name}" (${tier.currency})` });
+      });
     }
   }
+}
+
+/** A link's amount range must fit a pay-what-you-want tier: not below its price, max not below min, whole minor units. */
+function rangeProblems(tier: TierRow, range: NonNullable<CheckoutLinkItem['customAmountRange']>, field: string, problems: ErrorDetail[]) {
+  if (tier.type !== 'pay_what_you_want') {
+    problems.push({ field, message: `applies only to pay-what-you-want tiers; tier "${tier.name}" is ${tier.type}` });
+    return;
+  }
+  const listed = tier.price_amount - (tier.discount_amount ?? 0);
+  const min = range.min === undefined ? undefined : toMinor(range.min, tier.currency);
+  const max = range.max === undefined ? undefined : toMinor(range.max, tier.currency);
+  if (min === null) problems.push({ field: `${field}.min`, message: `has more decimals than ${tier.currency} allows` });
+  else if (min !== undefined && min < listed) problems.push({ field: `${field}.min`, message: `may not be below the tier's price of ${formatMoney(listed, tier.currency)}` });
+  if (max === null) problems.push({ field: `${field}.max`, message: `has more decimals than ${tier.currency} allows` });
+  else if (max !== undefined && max < Math.max(min ?? 0, listed)) {
+    problems.push({ field: `${field}.max`, message: `may not be below ${min ? `min (${formatMoney(min, tier.currency)})` : `the tier's price of ${formatMoney(listed, tier.currency)}`}` });
+  }
+}
+
+/**
+ * The amount range the link allows for a tier, in minor units: its own, or the tier's price
+ * upward. The checkout form enforces it (pages.ts); the tier's price stays the floor whatever the link says.
+ */
+export function amountRangeOf(item: Pick<CheckoutLinkItem, 'customAmountRange'> | undefined, tier: TierRow): { min: number; max?: number } {
+  const listed = tier.price_amount - (tier.discount_amount ?? 0);
+  const range = item?.customAmountRange;
+  const units = (v: number) => Math.round(v * 10 ** exponentOf(tier.currency));
+  return {
+    min: Math.max(listed, range?.min !== undefined ? units(range.min) : 0),
+    ...(range?.max !== undefined ? { max: units(range.max) } : {}),
+  };
 }
 
 /** A preset coupon must be an active coupon of the link's mode; whether it fits each buyer's order is judged when they submit. */

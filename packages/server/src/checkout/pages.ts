@@ -13,7 +13,7 @@ import type { TransactionRow } from '../transactions/repository.ts';
 import { payLink, reconcilePayment } from './flows.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import * as service from './service.ts';
-import { checkoutPage, codePage, resultPage, type PageContext } from './templates.ts';
+import { checkoutPage, codePage, failedPage, resultPage, type PageContext } from './templates.ts';
 import { checkCode, codeState, sendCode } from './email-code.ts';
 
 /**
@@ -106,17 +106,25 @@ export function checkoutPages(parent: App, { db, config, payments, secrets }: {
       const target = embedTarget(embed, view.embedOrigins);
       const ctx: PageContext = {
         brandName: view.brandName, link: view.link, payAction: withEmbed(paths(brandId, linkId).pay, target), ...(hostedBy ? { hostedBy } : {}),
+        ...(view.supportEmail ? { supportEmail: view.supportEmail } : {}), ...(view.portalPath ? { portalPath: view.portalPath } : {}),
         // Stripe's page refuses to be framed: from the overlay, the buyer goes there in the whole window.
         ...(hostedBy && target ? { payTarget: '_top' as const } : {}),
       };
       return { ctx, paid: view.paid, target, framing: { origins: view.embedOrigins } };
     };
     /** The result page, telling the overlay's site about a success (checkout.completed). */
-    const result = (reply: FastifyReply, ctx: PageContext, payment: TransactionRow, target: string | undefined, framing: { origins: readonly string[] }) => {
+    const result = async (reply: FastifyReply, ctx: PageContext, payment: TransactionRow, target: string | undefined, framing: { origins: readonly string[] }) => {
       const tell = target && payment.status === 'succeeded'
         ? completedScript(target, { txref: payment.txref, amount: payment.amount, currency: payment.currency, ...(ctx.link.redirect_url ? { redirectUrl: afterPayment(ctx.link, payment) } : {}) })
         : '';
-      return html(reply, ctx.link, 200, resultPage(ctx, payment) + tell, { ...framing, script: tell !== '' });
+      const paid = payment.status === 'succeeded';
+      const receiptTo = paid ? await service.receiptQueued(db, payment) : undefined;
+      const booking = paid ? await service.bookingWords(db, payment) : undefined;
+      const after = {
+        ...(receiptTo ? { receiptTo } : {}), ...(booking ? { booking } : {}),
+        ...(ctx.link.redirect_url && paid ? { continueTo: afterPayment(ctx.link, payment) } : {}),
+      };
+      return html(reply, ctx.link, 200, resultPage(ctx, payment, after) + tell, { ...framing, script: tell !== '' });
     };
     const detailFields = (link: PaymentLinkRow) => payments.forMode(link.mode)?.detailFields ?? [];
 
@@ -223,8 +231,8 @@ export function checkoutPages(parent: App, { db, config, payments, secrets }: {
           ? `Payment failed: ${payment.failure_message ?? 'the payment did not go through.'} No money was taken. You can try again.`
           : `Payment failed: ${payment.failure_message ?? 'the payment did not go through.'}`;
         return html(reply, ctx.link, 200, ctx.link.status === 'open'
-          ? checkoutPage(ctx, detailFields(ctx.link), again)
-          : messagePage('Payment failed', again), framing);
+          ? checkoutPage(ctx, detailFields(ctx.link), again, true)
+          : failedPage(ctx, again), framing);
       }
       return result(reply, ctx, payment, target, framing);
     });

@@ -1,4 +1,6 @@
 import { findProfile } from '../brands/repository.ts';
+import { portalPath } from '../portal/paths.ts';
+import { findReceiptOf } from '../mail/repository.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
@@ -22,7 +24,8 @@ import { urlShapeProblem } from '../security/url-guard.ts';
 import { applyCoupon, discountOrder, orderLines } from '../coupons/apply.ts';
 import { attributeSale, resolveAffiliateCodes } from '../affiliates/commissions.ts';
 import * as repo from './repository.ts';
-import { checkBooking, holdSlot, settleBooking } from '../bookings/service.ts';
+import { bookingOfTransaction, checkBooking, holdSlot, settleBooking } from '../bookings/service.ts';
+import { dateTimeWords } from '../storefront/words.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
 
@@ -218,7 +221,23 @@ export async function checkoutView(db: Queryable, brandId: string, linkId: strin
   const brand = await findProfile(db, brandId);
   const paid = link.status === 'completed' && link.transaction_id ? await transactions.findById(db, brandId, link.transaction_id) : undefined;
   // embedOrigins: the sites that may frame the page (the overlay, pages/embed.ts).
-  return { link, brandName: brand?.display_name ?? brand?.name ?? '', embedOrigins: brand?.embed_origins ?? [], paid };
+  return {
+    link, brandName: brand?.display_name ?? brand?.name ?? '', embedOrigins: brand?.embed_origins ?? [], paid,
+    // The result page's next steps: where the buyer finds what they bought, and whom to ask.
+    supportEmail: brand?.support_email ?? undefined, portalPath: brand ? portalPath(brand) : undefined,
+  };
+}
+
+/** Whether a receipt for this payment was queued to the buyer (and not given up on): the result page says so only then. */
+export async function receiptQueued(db: Queryable, payment: TransactionRow): Promise<string | undefined> {
+  const receipt = await findReceiptOf(db, payment.brand_id, payment.txref);
+  return receipt && receipt.status !== 'failed' && receipt.status !== 'unsent' ? receipt.to_address : undefined;
+}
+
+/** The session a payment booked, in words in the buyer's time zone (the result page). */
+export async function bookingWords(db: Queryable, payment: TransactionRow): Promise<string | undefined> {
+  const booked = await bookingOfTransaction(db, payment.brand_id, payment.id);
+  return booked ? dateTimeWords(booked.starts_at, booked.timezone) : undefined;
 }
 
 /** One payment of this link, by its txref (the result page). */

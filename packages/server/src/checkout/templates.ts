@@ -10,7 +10,10 @@ import type { PaymentLinkRow } from './repository.ts';
  */
 
 const testBanner = '<p class="notice test" role="note">Test mode: the sandbox takes no real money.</p>';
-const page = (title: string, mode: string, body: string) => layout(title, body, mode === 'test' ? testBanner : '');
+// The result page's next steps and its one button (a link styled as the form's button).
+const css = `.next-h{font-size:1rem;margin:1rem 0 .25rem}
+a.button{display:block;text-align:center;margin-top:1rem;font-size:1.1rem;font-weight:600;padding:.8rem;border-radius:8px;background:#2b59c3;color:#fff;text-decoration:none}`;
+const page = (title: string, mode: string, body: string) => layout(title, body, mode === 'test' ? testBanner : '', { css });
 
 export interface PageContext {
   brandName: string;
@@ -23,6 +26,30 @@ export interface PageContext {
   note?: string;
   /** `_top` inside the overlay when the provider's own page takes the card (it refuses to be framed). */
   payTarget?: '_top';
+  /** The brand's support address, for "questions" and "what to do" lines. */
+  supportEmail?: string;
+  /** The buyer portal of the brand (`/portal/{slug}`), where the buyer signs in to reach what they bought. */
+  portalPath?: string;
+}
+
+/** What a buyer can do about a declined or failed payment, in words. */
+function failureHelp(ctx: PageContext): string {
+  return `<h3 class="next-h">What you can do</h3>
+<ul>
+<li>Check the card details you typed, then pay again.</li>
+<li>Try another card: your bank can tell you why it declined this one.</li>
+${ctx.supportEmail ? `<li>Still stuck? Write to ${esc(ctx.brandName)} at <a href="mailto:${esc(ctx.supportEmail)}">${esc(ctx.supportEmail)}</a>.</li>` : ''}
+</ul>`;
+}
+
+/** A payment that failed on a link that can no longer be paid (closed, or paid another way). */
+export function failedPage(ctx: PageContext, text: string): string {
+  return page(`Payment failed: ${ctx.brandName}`, ctx.link.mode, `${summary(ctx)}
+<section class="card" aria-label="Result">
+<h2>Payment failed</h2>
+<p class="notice error" role="alert">${esc(text)}</p>
+<p>This checkout can no longer be paid. Ask ${esc(ctx.brandName)} for a new link${ctx.supportEmail ? ` at <a href="mailto:${esc(ctx.supportEmail)}">${esc(ctx.supportEmail)}</a>` : ''}.</p>
+</section>`);
 }
 
 function summary({ brandName, link }: PageContext): string {
@@ -48,7 +75,7 @@ ${link.line_items.filter((l) => l.terms).map((l) => `<p class="terms" id="terms"
 }
 
 /** The checkout form; `error` is what went wrong with the last submission, shown above it. */
-export function checkoutPage(ctx: PageContext, fields: PaymentDetailField[], error?: string): string {
+export function checkoutPage(ctx: PageContext, fields: PaymentDetailField[], error?: string, failed = false): string {
   const { link } = ctx;
   const free = link.amount === 0;
   const inputs = free ? '' : fields.map((f) => `<label for="${esc(f.name)}">${esc(f.label)}</label>
@@ -62,6 +89,7 @@ ${f.hint ? `<p class="hint" id="${esc(f.name)}-hint">${esc(f.hint)}</p>` : ''}`)
 <p>For ${esc(link.buyer_name)} (${esc(link.buyer_email)})</p>
 ${ctx.note ? `<p class="notice test" role="status">${esc(ctx.note)}</p>` : ''}
 ${error ? `<p class="notice error" role="alert">${esc(error)}</p>` : ''}
+${failed ? failureHelp(ctx) : ''}
 ${elsewhere ? `<p class="hint">You enter your card on ${esc(ctx.hostedBy!)}'s secure page, then come back here.</p>` : ''}
 <form method="post" action="${esc(ctx.payAction)}"${ctx.payTarget ? ` target="${ctx.payTarget}"` : ''}>
 ${inputs}
@@ -95,23 +123,30 @@ ${sent ? `<form method="post" action="${esc(actions.verify)}">
 </section>`);
 }
 
-/** After a successful (or still processing) payment. A failed one shows the checkout form again instead. */
-export function resultPage(ctx: PageContext, attempt: TransactionRow): string {
+/**
+ * After a successful (or still processing) payment: what was bought and what happens next, truthfully
+ * (issue 24). `receiptTo` is the address a receipt was really queued to for this payment (mail/);
+ * `continueTo` is the brand's redirectUrl when the buyer is still here (the overlay).
+ */
+export function resultPage(ctx: PageContext, attempt: TransactionRow, after: { receiptTo?: string; continueTo?: string; booking?: string } = {}): string {
   const paid = attempt.status === 'succeeded';
   const heading = paid ? (attempt.amount === 0 ? 'You\'re all set' : 'Payment successful') : 'Payment processing';
   const text = paid
     ? `Thank you, ${esc(ctx.link.buyer_name)}. ${attempt.amount === 0 ? 'Your order is complete.' : `We received ${esc(formatMoney(attempt.amount, attempt.currency))}.`}`
     : 'The payment has not been confirmed yet. Refresh this page in a moment.';
-  const bought = ctx.link.line_items.filter((l) => l.product).map((l) => l.product!);
+  const bought = ctx.link.line_items.filter((l) => l.product).map((l) => `${l.product}${l.tier ? ` (${l.tier})` : ''}`);
   const recurring = ctx.link.line_items.some((l) => l.terms);
-  // What happens next, in words (issue 24): what the buyer now holds and where to turn. No email
-  // is sent by this service yet, so the page says to keep the reference rather than promise a receipt.
-  const next = paid ? `<h3 style="font-size:1rem;margin:1rem 0 .25rem">What happens next</h3>
+  const next = paid ? `<h3 class="next-h">What happens next</h3>
 <ul>
 <li>Your ${bought.length ? `purchase of ${esc(bought.join(', '))}` : 'purchase'} is confirmed for ${esc(ctx.link.buyer_email)}${ctx.link.guests.length ? `, and your ${ctx.link.guests.length === 1 ? 'guest is' : `${ctx.link.guests.length} guests are`} on the list` : ''}.</li>
+${after.booking ? `<li>Your session is booked for <strong>${esc(after.booking)}</strong>.</li>` : ''}
+${after.receiptTo ? `<li id="receipt-note">A receipt was emailed to ${esc(after.receiptTo)}.</li>` : ''}
 ${recurring ? '<li>Your plan renews as shown above until you cancel it.</li>' : ''}
-<li>Keep the reference below: ${esc(ctx.brandName)} can find your order with it.</li>
-</ul>` : '';
+${ctx.portalPath && !after.continueTo ? `<li>Your purchases page has what you bought: sign in there with ${esc(ctx.link.buyer_email)}.</li>` : ''}
+<li>Keep the reference below: ${esc(ctx.brandName)} can find your order with it${ctx.supportEmail ? ` (questions: <a href="mailto:${esc(ctx.supportEmail)}">${esc(ctx.supportEmail)}</a>)` : ''}.</li>
+</ul>
+${after.continueTo ? `<p><a class="button" id="continue" href="${esc(after.continueTo)}" target="_top">Continue to ${esc(new URL(after.continueTo).host)}</a></p>`
+    : ctx.portalPath ? `<p><a class="button" id="portal" href="${esc(ctx.portalPath)}" target="_top">Go to your purchases</a></p>` : ''}` : '';
   return page(`${heading}: ${ctx.brandName}`, ctx.link.mode, `${summary(ctx)}
 <section class="card" aria-label="Result">
 <h2>${heading}</h2>

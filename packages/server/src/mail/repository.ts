@@ -190,3 +190,15 @@ export function claimEndpointNotices(tx: Queryable, limit: number): Promise<Disa
     [limit],
   );
 }
+
+/**
+ * The receipt queued for a payment, if one was (the brand may have turned receipts off): the
+ * checkout's result page says "a receipt was emailed" only when this finds one that was not given up on.
+ */
+export async function findReceiptOf(db: Queryable, brandId: string, txref: string): Promise<Pick<MailRow, 'status' | 'to_address'> | undefined> {
+  const [row] = await db.query<Pick<MailRow, 'status' | 'to_address'>>(
+    `SELECT status, to_address FROM mail_messages WHERE brand_id = $1 AND dedupe_key = $2 AND kind = 'receipt'`,
+    [brandId, `receipt:${txref}`],
+  );
+  return row;
+}

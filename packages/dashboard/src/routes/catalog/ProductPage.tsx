@@ -77,7 +77,7 @@ export function ProductPage() {
           />
         </TabsContent>
         <TabsContent value="share">
-          <ShareBox ownerId={p.id} tiers={p.tiers} {...(p.status === 'published' && p.visibility !== 'private' && p.url ? { pageUrl: p.url } : {})} />
+          <ShareBox ownerId={p.id} tiers={p.tiers} addons={p.items} {...(p.status === 'published' && p.visibility !== 'private' && p.url ? { pageUrl: p.url } : {})} />
         </TabsContent>
         <TabsContent value="sell">
           <PaymentLinkBuilder key={p.updatedAt} product={p} />

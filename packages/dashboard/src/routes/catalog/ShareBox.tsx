@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { ExternalLink } from 'lucide-react';
 import QRCode from 'qrcode';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CheckoutLink, Tier } from '@creator-commerce/sdk';
+import type { CheckoutLink, Item, Tier } from '@creator-commerce/sdk';
 import { api, v1, type ListPage } from '@/api';
 import { CopyButton } from '@/components/copy-button';
 import { Button } from '@/components/ui/button';
@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { toast } from '@/components/ui/toast';
 import { ErrorNote } from '../people/parts.tsx';
 import { SelectField } from './fields.tsx';
+import { CheckoutLinkEditor } from './CheckoutLinkEditor.tsx';
 
 /** A QR code of `value`, drawn by the qrcode library as an SVG data URL (no canvas, no network). */
 function QrCode({ value, label }: { value: string; label: string }) {
@@ -44,12 +45,14 @@ function LinkRow({ url, name }: { url: string; name: string }) {
  * Share: the reusable checkout link of a tier (`/api/v1/checkout-links`), any number of buyers
  * pay through it, with a copy button and a QR code; and the public product page (`url`).
  */
-export function ShareBox({ ownerId, tiers, pageUrl }: { ownerId: string; tiers: Tier[]; pageUrl?: string }) {
+export function ShareBox({ ownerId, tiers, pageUrl, addons = [] }: { ownerId: string; tiers: Tier[]; pageUrl?: string; addons?: Item[] }) {
   const qc = useQueryClient();
   const onSale = tiers.filter((t) => !t.archived && t.status !== 'inactive');
   const [tierId, setTierId] = useState((onSale.find((t) => t.isDefault) ?? onSale[0])?.id ?? '');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
+  const [editing, setEditing] = useState(false);
+  const [made, setMade] = useState<CheckoutLink | null>(null);
   const key = ['list', v1('/checkout-links'), tierId];
   const links = useQuery({
     queryKey: key,
@@ -93,6 +96,19 @@ export function ShareBox({ ownerId, tiers, pageUrl }: { ownerId: string; tiers: 
             </div>)}
         {failure !== null && <ErrorNote error={failure} />}
         {pageUrl && <LinkRow url={pageUrl} name="Public page" />}
+        {onSale.length > 0 && (
+          <div className="space-y-4 border-t pt-4">
+            <div>
+              <p className="text-sm font-medium">A link made to measure</p>
+              <p className="text-sm text-muted-foreground">Several tiers to choose from, add-ons ticked in advance, a price range, a coupon, an end date or a sales cap.</p>
+            </div>
+            {made && <LinkRow url={made.url} name={`Checkout link${made.name ? `: ${made.name}` : ''} (${made.items.length} tier${made.items.length === 1 ? '' : 's'})`} />}
+            {editing
+              ? <CheckoutLinkEditor ownerId={ownerId} tiers={onSale} addons={addons.filter((a) => a.isAddon && !a.archived)}
+                  onMade={(link) => { setMade(link); setEditing(false); void qc.invalidateQueries({ queryKey: ['list', v1('/checkout-links')] }); }} />
+              : <Button variant="outline" onClick={() => setEditing(true)}>New checkout link…</Button>}
+          </div>
+        )}
       </CardContent>
     </Card>
   );
