@@ -32,6 +32,12 @@ export interface NewPayment {
     customerEmail: string;
     /** The recurring tier's terms when the link buys one: a provider that bills renewals itself sets that up now. */
     recurrence?: Recurrence;
+    /**
+     * The link's coupon (coupons/apply.ts): what it took off this payment (already out of
+     * `amount`) and, on a recurring tier, what it takes off each renewal and for how many
+     * payments in all (null: every one). A provider that bills renewals itself carries it on.
+     */
+    coupon?: { code: string; discount: number; renewals?: { amount: number; periods: number | null } };
   };
 }
 
