@@ -167,6 +167,12 @@ export const operationDocs: Record<string, OperationDoc> = {
     body: { amount: 10, reason: 'Bought twice by mistake' },
     errors: [404, 503, ...withBody],
   },
+  'post /test/transactions/{id}/dispute/close': {
+    id: 'closeTestDispute',
+    sdk: "// Test mode: a payment made with test card 4000 0000 0000 0259 is disputed as soon as it is paid.\nconst transaction = await client.testHelpers.closeDispute('tx_…', { outcome: 'lost' });\nconsole.log(transaction.dispute?.status, transaction.refundedAmount);",
+    body: { outcome: 'lost' },
+    errors: [404, ...withBody],
+  },
   'get /transactions/{id}/invoice': { id: 'getTransactionInvoice', sdk: "const pdf = await client.transactions.invoice('tx_…'); // Uint8Array\nawait writeFile('invoice.pdf', pdf);", errors: [404] },
   'get /webhooks': { id: 'listWebhookEndpoints', sdk: 'const endpoints = await client.webhooks.list().toArray({ max: 100 });' },
   'post /webhooks': {

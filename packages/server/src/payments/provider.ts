@@ -89,6 +89,12 @@ export interface PaymentProvider {
    * than is left, say) is `failed` with its reason; one it is still processing is `pending`.
    */
   refundPayment(db: Queryable, input: NewRefund): Promise<RefundState>;
+  /**
+   * For a provider that plays disputes offline (the sandbox's test card 4000 0000 0000 0259): the
+   * dispute a payment that has just succeeded opens, or null. Asked once, when the payment
+   * settles; what follows is what a provider's dispute report does (transactions/disputes.ts).
+   */
+  disputeOpenedBy?(db: Queryable, input: { brandId: string; reference: string }): Promise<{ reference: string; reason: string } | null>;
   /** Where a refund the provider answered `pending` stands now, by the reference it gave. */
   lookupRefund?(db: Queryable, input: { brandId: string; reference: string }): Promise<RefundState>;
 }

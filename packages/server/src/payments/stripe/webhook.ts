@@ -88,7 +88,7 @@ async function applyRefundEvent(tx: Queryable, ctx: StripeEventContext, refund: 
     ({ brandId, txref } = ours(intent.metadata));
   }
   const { outcome, cancellations } = await applyReportedRefund(tx, {
-    provider: 'stripe', reference: refund.id, amount: refund.amount, state: refundState(refund),
+    provider: 'stripe', mode: live, reference: refund.id, amount: refund.amount, state: refundState(refund),
     reason: text(meta.reason) ?? (refund.reason ? `${refund.reason.replaceAll('_', ' ')} (refunded in Stripe)` : 'Refunded in Stripe'),
     refundId: text(meta.refund_id), brandId, txref,
   });
@@ -107,7 +107,7 @@ async function applyDisputeEvent(tx: Queryable, ctx: StripeEventContext, dispute
   if (!intentId) return 'ignored';
   const intent = await callStripe(() => ctx.stripe.paymentIntents.retrieve(intentId));
   const { outcome, cancellations } = await applyReportedDispute(tx, {
-    provider: 'stripe', reference: dispute.id, ...ours(intent.metadata), amount: dispute.amount, status: dispute.status,
+    provider: 'stripe', mode: live, reference: dispute.id, ...ours(intent.metadata), amount: dispute.amount, status: dispute.status,
     reason: text(dispute.reason), closed,
   });
   stop.push(...cancellations);
