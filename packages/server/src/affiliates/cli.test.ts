@@ -49,7 +49,7 @@ describe('affiliate commands of the admin CLI', () => {
     assert.match(taken.stderr, /code.*another active affiliate/);
     const badCode = await runCli(['affiliate', 'create', ...at, '--name', 'X', '--email', 'x@example.com', '--code', 'NO SPACES', '--percent', '5'], env);
     assert.equal(badCode.code, 1);
-    assert.match(badCode.stderr, /code/);
+    assert.match(badCode.stderr, /`code`: may hold only letters, digits, - and _/);
     const badPercent = await runCli(['affiliate', 'create', ...at, '--name', 'X', '--email', 'x@example.com', '--code', 'XX', '--percent', 'lots'], env);
     assert.equal(badPercent.code, 1, badPercent.stderr);
     assert.match(badPercent.stderr, /--percent must be a number/);

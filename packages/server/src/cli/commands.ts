@@ -17,6 +17,7 @@ import { createConfidentialClient } from '../oauth/clients.ts';
 import { addUserToBrand, createPasswordReset } from '../users/service.ts';
 import { seedDemoActivity } from './demo.ts';
 import { Mode } from '../http/shapes.ts';
+import { patternMessage } from '../http/error-handler.ts';
 import { listOutbox, showOutboxMessage } from '../mail/outbox.ts';
 import Value from 'typebox/value';
 import { archiveCoupon, createCoupon, listCoupons } from '../coupons/service.ts';
@@ -199,5 +200,7 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
 /** A body the CLI built, checked against the API route's own schema: the first problem, naming its field. */
 function checkBody(schema: TSchema, body: unknown, what: string) {
   const problem = [...Value.Errors(schema, body)][0];
-  if (problem) throw invalid(problem.instancePath.replace(/^\//, '').replaceAll('/', '.') || what, problem.message);
+  if (!problem) return;
+  const pattern = problem.keyword === 'pattern' ? patternMessage(String((problem.params as { pattern?: unknown }).pattern)) : undefined;
+  throw invalid(problem.instancePath.replace(/^\//, '').replaceAll('/', '.') || what, pattern ?? problem.message);
 }

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { Payout } from '@creator-commerce/sdk';
 import { v1 } from '@/api';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -65,7 +66,7 @@ export function PayoutsPage() {
                 <TableCell>{p.transactionCount}</TableCell>
                 <TableCell className="whitespace-nowrap">{when(p.periodStart)} – {when(p.periodEnd)}</TableCell>
                 <TableCell className="whitespace-nowrap">{when(p.settledAt)}</TableCell>
-                <TableCell className="font-mono text-xs">{p.id}</TableCell>
+                <TableCell className="font-mono text-xs"><Link className="text-primary underline" to={`/money/payouts/${encodeURIComponent(p.id)}`}>{p.id}</Link></TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -5,6 +5,7 @@ const CustomersPage = lazyPage(() => import('./CustomersPage.tsx'), 'CustomersPa
 const PayoutsPage = lazyPage(() => import('./PayoutsPage.tsx'), 'PayoutsPage');
 const TransactionsPage = lazyPage(() => import('./TransactionsPage.tsx'), 'TransactionsPage');
 const TransactionPage = lazyPage(() => import('./TransactionPage.tsx'), 'TransactionPage');
+const PayoutPage = lazyPage(() => import('./PayoutPage.tsx'), 'PayoutPage');
 
 function MoneySection() {
   return (
@@ -30,4 +31,5 @@ export const moneyRoutes: RouteObject[] = [
     ],
   },
   { path: 'transactions/:txref', element: <TransactionPage /> },
+  { path: 'payouts/:id', element: <PayoutPage /> },
 ];
