@@ -161,8 +161,7 @@ describe('coupons in the browser', () => {
     assert.deepEqual(shown.sort(), ['4.5', '5', '700']);
     await page.getByRole('button', { name: /^Remove EUR from minimum order/ }).click();
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByRole('button', { name: 'Add a minimum' }).waitFor();
-    await page.waitForFunction(() => !document.querySelector('#coupon-minimum-0'));
+    await page.getByText('Saved', { exact: true }).first().waitFor();
     const [after] = await t.db.query<{ minimum_amounts: Record<string, unknown> }>('SELECT minimum_amounts FROM coupons WHERE id = $1', [id]);
     assert.deepEqual(after.minimum_amounts, {});
     await shots(page, 'coupons-detail-currencies');
