@@ -110,6 +110,7 @@ export type HubUpdateParams = RequestBody<'updateHub'>;
 export type PaymentLinkCreateParams = RequestBody<'createPaymentLink'>;
 export type PaymentVerifyParams = RequestBody<'verifyPayment'>;
 export type RefundParams = RequestBody<'refundTransaction'>;
+export type DisputeCloseParams = RequestBody<'closeTestDispute'>;
 export type BrandUpdateParams = RequestBody<'updateBrand'>;
 export type CheckoutLinkCreateParams = RequestBody<'createCheckoutLink'>;
 export type CheckoutLinkUpdateParams = RequestBody<'updateCheckoutLink'>;

@@ -195,6 +195,17 @@ describe('the client against the real server', () => {
     assert.ok(twice instanceof ConflictError);
   });
 
+  it('closes a dispute the sandbox\'s disputed test card opened', async () => {
+    const link = await client.paymentLinks.create(courseBody(ids) as any);
+    await submitCard(live.t, new URL(link.link).pathname, cards.disputed);
+    const txn = (await client.transactions.list({ limit: 5 })).items.find((x) => x.dispute && !x.dispute.closedAt)!;
+    assert.equal(txn.dispute?.status, 'needs_response');
+    const lost = await client.testHelpers.closeDispute(txn.txref, { outcome: 'lost' });
+    assert.deepEqual([lost.dispute?.status, lost.status, lost.refundedAmount], ['lost', 'refunded', txn.amount]);
+    const again = await client.testHelpers.closeDispute(txn.txref, { outcome: 'won' }).catch((e: unknown) => e);
+    assert.ok(again instanceof ConflictError);
+  });
+
   it('imports hub members and product customers, and follows the import', async () => {
     const queued = await client.hubs.members.import(ids['studio-club'], {
       records: [{ fullName: 'Grace Hopper', email: 'grace@example.com' }, { fullName: 'Alan Turing', email: 'alan@example.com' }],

@@ -1062,6 +1062,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/test/transactions/{id}/dispute/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a sandbox dispute
+         * @description Our addition, test keys only (docs/refunds.md, Disputes in the sandbox). Decides the dispute a payment with test card 4000 0000 0000 0259 opened, as the buyer's bank would: `won` changes nothing else; `lost` is a refund of the disputed amount (`transaction.refunded`, access ended). Sends `transaction.disputed` with the dispute closed, as Stripe's `charge.dispute.closed` does for a live payment. 409 when the transaction is not disputed or the dispute is already closed; 404 for a live key (a live dispute is decided by the bank and reported by Stripe).
+         *
+         *     Scope: `transactions:write`.
+         */
+        post: operations["closeTestDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions": {
         parameters: {
             query?: never;
@@ -6753,13 +6775,59 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description A sandbox test card: `4242 4242 4242 4242` succeeds, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` has insufficient funds, `4000 0000 0000 0341` succeeds once per brand and is declined after. Spaces are ignored. */
+                    /** @description A sandbox test card: `4242 4242 4242 4242` succeeds, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` has insufficient funds, `4000 0000 0000 0341` succeeds once per brand and is declined after, `4000 0000 0000 0259` succeeds and is then disputed (close the dispute with POST /test/transactions/{id}/dispute/close). Spaces are ignored. */
                     card: string;
                 };
             };
         };
         responses: {
             /** @description Pay a test payment link */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Transaction"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeTestDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The txref. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `won`: the payment stands. `lost`: the disputed amount goes back to the buyer, recorded as a refund (reason "dispute lost (…)"). */
+                    outcome: "won" | "lost";
+                };
+            };
+        };
+        responses: {
+            /** @description Close a sandbox dispute */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -1,5 +1,5 @@
 import type { Requester, RequestOptions } from '../request.ts';
-import type { RequestBody, Transaction } from '../types.ts';
+import type { DisputeCloseParams, RequestBody, Transaction } from '../types.ts';
 import { segment } from './resource.ts';
 
 /** Test mode only (a live key gets NotFoundError): what a buyer does on the hosted pages, from code. */
@@ -14,5 +14,14 @@ export class TestHelpers {
    */
   payPaymentLink(paymentLinkId: string, params: RequestBody<'payTestPaymentLink'>, options?: RequestOptions): Promise<Transaction> {
     return this.#r.request({ method: 'POST', path: `/test/payment-links/${segment(paymentLinkId, 'paymentLinkId')}/pay`, body: params, options });
+  }
+
+  /**
+   * POST /test/transactions/{txref}/dispute/close: decides the dispute that sandbox card
+   * `4000 0000 0000 0259` opened, as the buyer's bank would: `won`, or `lost` (a refund of the
+   * disputed amount; docs/refunds.md, Disputes). Resolves to the transaction. Scope `transactions:write`.
+   */
+  closeDispute(txref: string, params: DisputeCloseParams, options?: RequestOptions): Promise<Transaction> {
+    return this.#r.request({ method: 'POST', path: `/test/transactions/${segment(txref, 'txref')}/dispute/close`, body: params, options });
   }
 }

@@ -40,6 +40,6 @@ export const payTestPaymentLink: Operation = {
   body: { card: '4242 4242 4242 4242' },
   mcp: {
     name: 'pay_test_payment_link',
-    description: 'Test mode only: pay a test payment link with a sandbox card (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined), as a buyer on the hosted page would; returns the transaction.'
+    description: 'Test mode only: pay a test payment link with a sandbox card (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, 4000 0000 0000 0259 succeeds and is then disputed), as a buyer on the hosted page would; returns the transaction.'
   }
 };

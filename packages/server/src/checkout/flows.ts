@@ -82,11 +82,16 @@ export async function beginPayment(tx: Queryable, providers: PaymentProviders, b
   const txref = newTxref();
   const stockHeld = await holdStock(tx, link, txref);
   await renewHold(tx, link);
-  const recurrence = link.purchases.find((p) => p.recurrence)?.recurrence;
+  const recurring = link.purchases.find((p) => p.recurrence);
+  const recurrence = recurring?.recurrence;
+  const applied = link.extras.coupon as AppliedCoupon | undefined;
+  const coupon = applied
+    ? { code: applied.code, discount: applied.discount, ...(recurring?.discount ? { renewals: recurring.discount } : {}) }
+    : undefined;
   const opened = provider
     ? await provider.createPayment(tx, {
       brandId, txref, amount: link.amount, currency: link.currency, description: link.line_items[0]?.description ?? 'Purchase',
-      checkout: { paymentLinkId: link.id, customerEmail: link.buyer_email, ...(recurrence ? { recurrence } : {}) },
+      checkout: { paymentLinkId: link.id, customerEmail: link.buyer_email, ...(recurrence ? { recurrence } : {}), ...(coupon ? { coupon } : {}) },
     })
     : undefined;
   const payment = await transactions.insertTransaction(tx, {

@@ -21,6 +21,7 @@ import { releaseStock } from './stock.ts';
 import { noteMarketingConsent } from '../memberships/repository.ts';
 import { priceLink, type PurchaseTarget } from './pricing.ts';
 import { urlShapeProblem } from '../security/url-guard.ts';
+import { openPlayedDispute } from '../transactions/disputes.ts';
 import { applyCoupon, discountOrder, orderLines } from '../coupons/apply.ts';
 import { attributeSale, resolveAffiliateCodes } from '../affiliates/commissions.ts';
 import * as repo from './repository.ts';
@@ -181,8 +182,19 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
     return moved;
   }
   if (moved.amount > 0) await notePayable(tx, moved.brand_id, moved.mode, await modeNow(tx, moved.brand_id, moved.mode));
+  await grantPurchases(tx, providers, moved);
+  // The sandbox's disputed test card: the buyer disputes it as soon as it is paid (transactions/disputes.ts).
+  const provider = moved.provider && moved.provider_reference ? providers.named(moved.provider) : undefined;
+  const dispute = await provider?.disputeOpenedBy?.(tx, { brandId: moved.brand_id, reference: moved.provider_reference! });
+  if (!dispute) return moved;
+  await openPlayedDispute(tx, moved, dispute, provider!.name);
+  return (await transactions.findById(tx, moved.brand_id, moved.id))!;
+}
+
+/** What a paid link grants: memberships of its products and hubs, a subscription for a recurring tier, and their member.joined. */
+async function grantPurchases(tx: Queryable, providers: PaymentProviders, moved: TransactionRow): Promise<void> {
   const link = moved.payment_link_id ? await repo.completeLink(tx, moved.brand_id, moved.payment_link_id, moved.id) : undefined;
-  if (!link) return moved;
+  if (!link) return;
   for (const purchase of link.purchases) {
     const targets = [
       ...(purchase.productId ? [{ productId: purchase.productId, hubId: null }] : []),
@@ -211,7 +223,6 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
     if (recurrence && granted.length) await startSubscription(tx, providers, moved, { ...purchase, recurrence }, granted);
     else await announceJoined(tx, granted, { appId: moved.app_id ?? null });
   }
-  return moved;
 }
 
 /** What the hosted checkout page shows: the link, its brand's name, and the payment that paid it once paid. */

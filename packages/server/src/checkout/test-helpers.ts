@@ -20,7 +20,7 @@ import * as contract from './contract.ts';
  * live key, another brand's link or a live link is 404.
  */
 export const TestPayBody = Type.Object({
-  card: Type.String({ minLength: 1, maxLength: 40, description: 'A sandbox test card: `4242 4242 4242 4242` succeeds, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` has insufficient funds, `4000 0000 0000 0341` succeeds once per brand and is declined after. Spaces are ignored.' }),
+  card: Type.String({ minLength: 1, maxLength: 40, description: 'A sandbox test card: `4242 4242 4242 4242` succeeds, `4000 0000 0000 0002` is declined, `4000 0000 0000 9995` has insufficient funds, `4000 0000 0000 0341` succeeds once per brand and is declined after, `4000 0000 0000 0259` succeeds and is then disputed (close the dispute with POST /test/transactions/{id}/dispute/close). Spaces are ignored.' }),
 }, { additionalProperties: false });
 
 export async function payTestLink(db: Db, providers: PaymentProviders, principal: Principal, linkId: string, card: string) {

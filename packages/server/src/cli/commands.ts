@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { setPlan, setRateLimits } from '../brands/repository.ts';
 import { createBrand, requireBrand } from '../brands/service.ts';
 import { AppError, invalid } from '../errors.ts';
@@ -17,10 +17,13 @@ import { createConfidentialClient } from '../oauth/clients.ts';
 import { addUserToBrand, createPasswordReset } from '../users/service.ts';
 import { seedDemoActivity } from './demo.ts';
 import { Mode } from '../http/shapes.ts';
+import { patternMessage } from '../http/error-handler.ts';
 import { listOutbox, showOutboxMessage } from '../mail/outbox.ts';
 import Value from 'typebox/value';
 import { archiveCoupon, createCoupon, listCoupons } from '../coupons/service.ts';
 import { CouponCreateBody } from '../coupons/schemas.ts';
+import { createAffiliate, getAffiliate, listAffiliates, updateAffiliate } from '../affiliates/service.ts';
+import { AffiliateCreateBody, AffiliateUpdateBody } from '../affiliates/schemas.ts';
 
 const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...scopes] });
 
@@ -75,6 +78,11 @@ export const Command = Type.Union([
   // The body is checked against POST /coupons's own schema when it runs, so the CLI and the API refuse the same things.
   Type.Object({ command: Type.Literal('coupon create'), brandId: Type.String(), mode: Mode, body: Type.Record(Type.String(), Type.Unknown()) }),
   Type.Object({ command: Type.Literal('coupon archive'), brandId: Type.String(), mode: Mode, couponId: Type.String() }),
+  Type.Object({ command: Type.Literal('affiliate list'), brandId: Type.String(), mode: Mode, status: Type.Union([Type.Literal('active'), Type.Literal('archived'), Type.Null()]) }),
+  // Bodies are checked against the API's own schemas when they run, as for coupons.
+  Type.Object({ command: Type.Literal('affiliate create'), brandId: Type.String(), mode: Mode, body: Type.Record(Type.String(), Type.Unknown()) }),
+  Type.Object({ command: Type.Literal('affiliate show'), brandId: Type.String(), mode: Mode, affiliateId: Type.String() }),
+  Type.Object({ command: Type.Literal('affiliate update'), brandId: Type.String(), mode: Mode, affiliateId: Type.String(), body: Type.Record(Type.String(), Type.Unknown()) }),
 ]);
 export type Command = Static<typeof Command>;
 
@@ -164,8 +172,7 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
       await requireBrand(db, cmd.brandId);
       return listCoupons(db, ownerOf(cmd.brandId, cmd.mode), { limit: 100 });
     case 'coupon create': {
-      const problem = [...Value.Errors(CouponCreateBody, cmd.body)][0];
-      if (problem) throw invalid(problem.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'coupon', problem.message);
+      checkBody(CouponCreateBody, cmd.body, 'coupon');
       return db.transaction(async (tx) => {
         await requireBrand(tx, cmd.brandId);
         return createCoupon(tx, ownerOf(cmd.brandId, cmd.mode), cmd.body as CouponCreateBody);
@@ -173,5 +180,27 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
     }
     case 'coupon archive':
       return db.transaction((tx) => archiveCoupon(tx, ownerOf(cmd.brandId, cmd.mode), cmd.couponId));
+    case 'affiliate list':
+      await requireBrand(db, cmd.brandId);
+      return listAffiliates(db, ownerOf(cmd.brandId, cmd.mode), { limit: 100, ...(cmd.status ? { status: cmd.status } : {}) }, config.payouts);
+    case 'affiliate create':
+      checkBody(AffiliateCreateBody, cmd.body, 'affiliate');
+      return db.transaction(async (tx) => {
+        await requireBrand(tx, cmd.brandId);
+        return createAffiliate(tx, ownerOf(cmd.brandId, cmd.mode), cmd.body as AffiliateCreateBody, config.payouts);
+      });
+    case 'affiliate show':
+      return getAffiliate(db, ownerOf(cmd.brandId, cmd.mode), cmd.affiliateId, config.payouts);
+    case 'affiliate update':
+      checkBody(AffiliateUpdateBody, cmd.body, 'affiliate');
+      return db.transaction((tx) => updateAffiliate(tx, ownerOf(cmd.brandId, cmd.mode), cmd.affiliateId, cmd.body as AffiliateUpdateBody, config.payouts));
   }
+}
+
+/** A body the CLI built, checked against the API route's own schema: the first problem, naming its field. */
+function checkBody(schema: TSchema, body: unknown, what: string) {
+  const problem = [...Value.Errors(schema, body)][0];
+  if (!problem) return;
+  const pattern = problem.keyword === 'pattern' ? patternMessage(String((problem.params as { pattern?: unknown }).pattern)) : undefined;
+  throw invalid(problem.instancePath.replace(/^\//, '').replaceAll('/', '.') || what, pattern ?? problem.message);
 }

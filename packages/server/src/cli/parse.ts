@@ -34,6 +34,18 @@ export const usage = `Usage: npm run cli -- <command>
                                                   make a coupon (docs/coupons.md); N in --duration: payments discounted
   coupon archive COUPON_ID --brand ID --mode test|live
                                                   archive a coupon: no new uses; nothing is deleted
+  affiliate list --brand ID --mode test|live [--status active|archived]
+                                                  a brand's affiliates of one mode, with sales and commission
+  affiliate create --brand ID --mode test|live --name N --email E --code CODE --percent N
+        [--product PRODUCT_ID=N …] [--recurring]
+                                                  add an affiliate (docs/affiliates.md); --product: that product's own percent
+  affiliate show AFFILIATE_ID --brand ID --mode test|live
+                                                  one affiliate: attributed sales, commission pending, earned and paid out
+  affiliate update AFFILIATE_ID --brand ID --mode test|live [--name N] [--email E] [--code CODE] [--percent N]
+        [--product PRODUCT_ID=N …] [--no-products] [--recurring | --no-recurring] [--status active|archived]
+                                                  change an affiliate: only what is given changes
+  affiliate archive AFFILIATE_ID --brand ID --mode test|live
+                                                  its code attributes no new sales; what it earned stays
   oauth client create --name N --redirect-uri U [--redirect-uri U2 …] [--auth-method client_secret_basic|client_secret_post]
                                                   register a confidential OAuth client (secret shown once)
 
@@ -95,6 +107,11 @@ const options = {
   'per-customer': { type: 'string' },
   ends: { type: 'string' },
   duration: { type: 'string' },
+  product: { type: 'string', multiple: true },
+  'no-products': { type: 'boolean' },
+  recurring: { type: 'boolean' },
+  'no-recurring': { type: 'boolean' },
+  status: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -121,6 +138,21 @@ function modeOf(value: string | undefined): 'test' | 'live' {
   const mode = need(value, '--mode');
   if (mode !== 'test' && mode !== 'live') throw new UsageError('--mode must be test or live.');
   return mode;
+}
+
+/** "20" or "12.5": a percent for an affiliate's commission (the API checks 0 to 100). */
+function percentOf(raw: string, flag: string): number {
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw new UsageError(`${flag} must be a number of percent, such as 20 or 12.5; got "${raw}".`);
+  return Number(raw);
+}
+
+/** `--product prod_…=30` (repeatable): products that earn their own percent. */
+function productCommissions(pairs: string[]) {
+  return pairs.map((pair) => {
+    const m = /^([^=\s]+)=(.+)$/.exec(pair);
+    if (!m) throw new UsageError(`--product takes PRODUCT_ID=PERCENT, such as prod_8fJ2kLm9=30; got "${pair}".`);
+    return { productID: m[1]!, commissionPercent: percentOf(m[2]!, `--product ${m[1]}`) };
+  });
 }
 
 function need(value: string | undefined, flag: string): string {
@@ -264,6 +296,43 @@ export async function parseCommand(argv: string[]): Promise<Command> {
     }
     case 'coupon archive':
       return { command: 'coupon archive', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), couponId: need(rest[0], 'COUPON_ID') };
+    case 'affiliate list': {
+      const status = values.status ?? null;
+      if (status !== null && status !== 'active' && status !== 'archived') throw new UsageError('--status must be active or archived.');
+      return { command: 'affiliate list', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), status };
+    }
+    case 'affiliate create': {
+      const body: Record<string, unknown> = {
+        name: need(values.name, '--name'), email: need(values.email, '--email'), code: need(values.code, '--code'),
+        commissionPercent: percentOf(need(values.percent, '--percent'), '--percent'),
+      };
+      if (values.product?.length) body.productCommissions = productCommissions(values.product);
+      if (values.recurring) body.recurring = true;
+      return { command: 'affiliate create', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), body };
+    }
+    case 'affiliate show':
+      return { command: 'affiliate show', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), affiliateId: need(rest[0], 'AFFILIATE_ID') };
+    case 'affiliate update': {
+      if (values.recurring && values['no-recurring']) throw new UsageError('Give --recurring or --no-recurring, not both.');
+      if (values.product?.length && values['no-products']) throw new UsageError('Give --product or --no-products, not both.');
+      const body: Record<string, unknown> = {};
+      if (values.name !== undefined) body.name = values.name;
+      if (values.email !== undefined) body.email = values.email;
+      if (values.code !== undefined) body.code = values.code;
+      if (values.percent !== undefined) body.commissionPercent = percentOf(values.percent, '--percent');
+      if (values.product?.length) body.productCommissions = productCommissions(values.product);
+      if (values['no-products']) body.productCommissions = [];
+      if (values.recurring) body.recurring = true;
+      if (values['no-recurring']) body.recurring = false;
+      if (values.status !== undefined) body.status = values.status;
+      if (!Object.keys(body).length) throw new UsageError(`affiliate update needs something to change.\n\n${commandUsage(['affiliate', 'update'])}`);
+      return { command: 'affiliate update', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), affiliateId: need(rest[0], 'AFFILIATE_ID'), body };
+    }
+    case 'affiliate archive':
+      return {
+        command: 'affiliate update', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), affiliateId: need(rest[0], 'AFFILIATE_ID'),
+        body: { status: 'archived' },
+      };
     default:
       throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${commandUsage(positionals)}`);
   }

@@ -82,6 +82,60 @@ describe('coupons in the browser', () => {
     await page.close();
   });
 
+  it('makes a fixed-amount coupon with an amount in each of several currencies, each row\'s error beside it', { skip }, async () => {
+    const { brand } = await createBrandWithCatalog(t.db);
+    await t.db.transaction((tx) => addUserToBrand(tx, { brandId: brand.id, email: 'fixed@example.com', name: 'Owner', password: 'correct horse battery', role: 'owner' }));
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await signInToDashboard(page, base, 'fixed@example.com');
+
+    await page.goto(`${base}/dashboard/catalog/discounts/new`);
+    await page.getByLabel('Code').fill('FIVEOFF');
+    await page.getByLabel('Type').click();
+    await page.getByRole('option', { name: 'Fixed amount off' }).click();
+    await page.getByLabel('Amount off', { exact: true }).fill('5');
+    await page.getByLabel('Currency', { exact: true }).fill('usd');
+    await page.getByRole('button', { name: 'Add a currency' }).click();
+    await page.getByLabel('Amount off 2', { exact: true }).fill('4.5');
+    await page.getByLabel('Currency 2', { exact: true }).fill('USD');
+    await page.getByRole('button', { name: 'Add a minimum' }).click();
+    await page.getByLabel('Minimum', { exact: true }).fill('20');
+    await page.getByLabel('Minimum currency', { exact: true }).fill('EUR');
+    await page.getByRole('button', { name: 'Create coupon' }).click();
+    const twice = page.locator('#coupon-amount-1-currency-error');
+    await twice.waitFor();
+    assert.match(await twice.innerText(), /USD is listed twice/, 'the second row\'s currency is refused beside it');
+    await fitsAndShoot(page, 'coupons-new-currencies-error', { scrollToEnd: true });
+
+    await page.getByLabel('Currency 2', { exact: true }).fill('EUR');
+    await page.getByRole('button', { name: 'Add a currency' }).click();
+    await page.getByLabel('Amount off 3', { exact: true }).fill('700');
+    await page.getByLabel('Currency 3', { exact: true }).fill('JPY');
+    await fitsAndShoot(page, 'coupons-new-currencies', { scrollToEnd: true });
+    await page.getByRole('button', { name: 'Create coupon' }).click();
+    await page.waitForURL(/\/catalog\/discounts\/cpn_/);
+    const words = await page.getByText(/ off, first payment on recurring plans/).first().innerText();
+    for (const amount of ['USD\u00a05.00', 'EUR\u00a04.50', 'JPY\u00a0700']) assert.ok(words.includes(amount), `${amount} in "${words}"`);
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    const [row] = await t.db.query<{ amounts_off: Record<string, string | number>; minimum_amounts: Record<string, string | number> }>('SELECT amounts_off, minimum_amounts FROM coupons WHERE id = $1', [id]);
+    assert.deepEqual(Object.fromEntries(Object.entries(row.amounts_off).map(([k, v]) => [k, Number(v)])), { USD: 500, EUR: 450, JPY: 700 });
+    assert.deepEqual(Object.fromEntries(Object.entries(row.minimum_amounts).map(([k, v]) => [k, Number(v)])), { EUR: 2000 });
+    // Editing keeps the amounts (shown, not editable) and may drop the minimum.
+    const shown = [];
+    for (const label of ['Amount off', 'Amount off 2', 'Amount off 3']) {
+      const input = page.getByLabel(label, { exact: true });
+      assert.equal(await input.isDisabled(), true, `${label} is shown, not editable`);
+      shown.push(await input.inputValue());
+    }
+    assert.deepEqual(shown.sort(), ['4.5', '5', '700']);
+    await page.getByRole('button', { name: /^Remove EUR from minimum order/ }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved', { exact: true }).first().waitFor();
+    const [after] = await t.db.query<{ minimum_amounts: Record<string, unknown> }>('SELECT minimum_amounts FROM coupons WHERE id = $1', [id]);
+    assert.deepEqual(after.minimum_amounts, {});
+    await fitsAndShoot(page, 'coupons-detail-currencies', { scrollToEnd: true });
+    await page.close();
+  });
+
   it('shows a coupon\'s reason beside the web checkout\'s field, and the discount in the order summary', { skip }, async () => {
     const { brand, ids, testKey } = await createBrandWithCatalog(t.db);
     await t.request({ method: 'POST', url: '/api/v1/coupons', key: testKey, payload: { code: 'SPRING20', percentOff: 20 } });

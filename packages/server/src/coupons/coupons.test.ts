@@ -117,7 +117,12 @@ describe('POST /coupons', () => {
       assert.equal(res.statusCode, 400, `${JSON.stringify(body)}: ${res.body}`);
       assert.equal(res.json().data.code, 'validation_failed');
       assert.ok(res.json().message.includes(`\`${field}\``), `${field}: ${res.json().message}`);
+      assert.doesNotMatch(res.json().message, /must match pattern/, 'a pattern is explained in words');
     }
+    const spaced = await api('POST', '/coupons', { code: 'has space', percentOff: 10 });
+    assert.equal(spaced.json().message, 'Invalid body field `code`: may hold only letters, digits, - and _ (no spaces or other signs).');
+    const currency = await api('POST', '/coupons', { code: code(), amountsOff: [{ amount: 1, currency: 'usd' }] });
+    assert.equal(currency.json().message, 'Invalid body field `amountsOff[0].currency`: must be a three-letter currency code in capitals, such as USD.');
   });
 
   it('keeps codes unique among active coupons ignoring case, per mode, and frees the code when archived', async () => {

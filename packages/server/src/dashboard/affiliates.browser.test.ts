@@ -93,6 +93,20 @@ describe('dashboard affiliates pages in a browser', () => {
     assert.match(await usd.textContent() ?? '', /USD\s9\.20.*USD\s10\.00.*−USD\s0\.80/s);
     await fitsAndShoot(page, 'money-payouts-lines');
 
+    // The payout's own page: each line, signed, adding up to what was paid out.
+    await usd.getByRole('link', { name: /^po_/ }).click();
+    const lines = page.getByRole('table', { name: 'Payout lines' });
+    await lines.waitFor();
+    const rows = (await lines.getByRole('row').allTextContents()).slice(1);
+    assert.match(rows[0]!, /^Payment.*tx_.*USD\s10\.00$/);
+    assert.match(rows[1]!, /^Platform fee.*tx_.*-USD\s0\.80$/);
+    assert.match(rows.at(-1)!, /^Paid out.*USD\s9\.20$/);
+    const payoutId = new URL(page.url()).pathname.split('/').pop()!;
+    const detail = (await t.request({ method: 'GET', url: `/api/v1/payouts/${payoutId}`, key })).json().data;
+    assert.equal(rows.length, detail.lines.length + 1, 'every line of GET /payouts/{id}, and the total');
+    assert.equal(Math.round(detail.lines.reduce((s: number, l: { amount: number }) => s + l.amount, 0) * 100), Math.round(detail.amount * 100), 'to the cent');
+    await fitsAndShoot(page, 'money-payout-detail');
+
     await page.goto(`${base}/dashboard/catalog/affiliates`);
     await row.getByRole('link', { name: 'Rita Inks' }).click();
     await page.getByRole('button', { name: 'Archive' }).click();

@@ -217,6 +217,15 @@ describe('dashboard catalog and people pages in a browser', () => {
     const [txCsv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const txText = (await readFile(await txCsv.path())).toString('utf8');
     assert.ok(txText.includes(`${txn.txref},purchase,succeeded,39.5,USD,"Ada, ""the"" Countess",ada@example.com`), txText);
+    // The fee and what the creator nets go out with each payment, as the API shows them.
+    const [head, line] = txText.replace(/^\uFEFF/, '').split('\r\n');
+    // Counted from the end of the row: the quoted customer name before these holds a comma.
+    const cell = (name: string) => {
+      const columns = head!.split(','), parts = line!.split(',');
+      return parts[parts.length - columns.length + columns.indexOf(name)];
+    };
+    assert.ok(txn.fee > 0, 'the payment has a fee');
+    assert.deepEqual([Number(cell('fee')), Number(cell('net'))], [txn.fee, txn.net]);
 
     await page.goto(`${base}/dashboard/money/payouts`);
     await page.getByText('No payouts yet').waitFor();

@@ -188,7 +188,7 @@ export function exampleMessage(summary: string | undefined, method: string): str
   const done: Record<string, string> = {
     list: 'retrieved', get: 'retrieved', create: 'created', update: 'updated', delete: 'deleted', remove: 'removed', cancel: 'cancelled',
     register: 'registered', send: 'sent', resend: 'resent', refund: 'refunded', import: 'queued for import', pay: 'paid', advance: 'advanced',
-    roll: 'rolled', verify: 'verified', check: 'checked', change: 'changed', read: 'read',
+    roll: 'rolled', verify: 'verified', check: 'checked', change: 'changed', read: 'read', close: 'closed',
   };
   const m = text.match(new RegExp(`^(${Object.keys(done).join('|')})\\s+(?:an?\\s+|the\\s+|one\\s+)?(.+)$`, 'i'));
   if (m) {

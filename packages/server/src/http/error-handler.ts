@@ -41,6 +41,28 @@ interface AjvIssue {
   data?: unknown;
 }
 
+/**
+ * What each `pattern` our schemas use asks for, in words: Ajv's own message repeats the regular
+ * expression ('must match pattern "^[A-Za-z0-9_-]+$"'), which a person typing a coupon code should
+ * not have to read. An id pattern (`^plink_…`) reads as the id it wants; a pattern not listed here
+ * keeps Ajv's message.
+ */
+const patternWords: Record<string, string> = {
+  '^[A-Za-z0-9_-]+$': 'may hold only letters, digits, - and _ (no spaces or other signs)',
+  '^[A-Z]{3}$': 'must be a three-letter currency code in capitals, such as USD',
+  '^[A-Za-z]{2}$': 'must be a two-letter country code, such as PT',
+  '^#[0-9a-fA-F]{6}$': 'must be a colour written as # and six hex digits, such as #2b59c3',
+  '^https?://': 'must be an address starting with http:// or https://',
+  '^\\d{4}-\\d{2}-\\d{2}$': 'must be a date written as YYYY-MM-DD, such as 2026-12-31',
+  '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$': 'must be a time of day written as HH:MM, such as 09:30',
+  '^[^\\r\\n"<>]*$': 'may not hold line breaks, double quotes or angle brackets',
+};
+
+export function patternMessage(pattern: string): string | undefined {
+  const id = /^\^([a-z]+)_\[/.exec(pattern);
+  return patternWords[pattern] ?? (id ? `must be an id starting with ${id[1]}_` : undefined);
+}
+
 const listed = (values: unknown[]) => values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
 
 /** "must be one of active, disabled" for a union whose every branch is one constant, else undefined. */
@@ -95,6 +117,7 @@ function validationError(err: FastifyError): AppError {
       : unions.get(v.schemaPath)
         ?? (v.keyword === 'enum' && Array.isArray(params.allowedValues) ? `must be one of ${listed(params.allowedValues)}` : undefined)
         ?? (v.keyword === 'const' ? `must be ${listed([params.allowedValue])}` : undefined)
+        ?? (v.keyword === 'pattern' && typeof params.pattern === 'string' ? patternMessage(params.pattern) : undefined)
         ?? v.message ?? 'is invalid';
     const key = `${field}\u0000${message}`;
     if (seen.has(key)) continue;

@@ -32,6 +32,12 @@ export interface NewPayment {
     customerEmail: string;
     /** The recurring tier's terms when the link buys one: a provider that bills renewals itself sets that up now. */
     recurrence?: Recurrence;
+    /**
+     * The link's coupon (coupons/apply.ts): what it took off this payment (already out of
+     * `amount`) and, on a recurring tier, what it takes off each renewal and for how many
+     * payments in all (null: every one). A provider that bills renewals itself carries it on.
+     */
+    coupon?: { code: string; discount: number; renewals?: { amount: number; periods: number | null } };
   };
 }
 
@@ -95,6 +101,12 @@ export interface PaymentProvider {
    * than is left, say) is `failed` with its reason; one it is still processing is `pending`.
    */
   refundPayment(db: Queryable, input: NewRefund): Promise<RefundState>;
+  /**
+   * For a provider that plays disputes offline (the sandbox's test card 4000 0000 0000 0259): the
+   * dispute a payment that has just succeeded opens, or null. Asked once, when the payment
+   * settles; what follows is what a provider's dispute report does (transactions/disputes.ts).
+   */
+  disputeOpenedBy?(db: Queryable, input: { brandId: string; reference: string }): Promise<{ reference: string; reason: string } | null>;
   /** Where a refund the provider answered `pending` stands now, by the reference it gave. */
   lookupRefund?(db: Queryable, input: { brandId: string; reference: string }): Promise<RefundState>;
 }

@@ -20,7 +20,12 @@ export const testCards = new Map<string, CardOutcome & { label: string }>([
   // Succeeds on its first charge in a brand and declines every later one: a subscription whose
   // card starts failing at its first renewal.
   ['4000000000000341', { label: 'succeeds once per brand, then is declined', status: 'succeeded' }],
+  // Like Stripe's 4000 0000 0000 0259: the payment succeeds, then the buyer disputes it as fraudulent.
+  ['4000000000000259', { label: 'succeeds, then the buyer disputes it', status: 'succeeded' }],
 ]);
+
+/** The card whose payments are disputed right after they succeed (docs/refunds.md, Disputes). */
+export const disputedCard = '4000000000000259';
 
 const failsAfterFirst = '4000000000000341';
 const declined: CardOutcome = { status: 'failed', code: 'card_declined', message: 'The card was declined.' };
@@ -90,8 +95,9 @@ export const sandboxProvider: PaymentProvider = {
     if (!card) return 'Enter a card number.';
     if (testCards.has(card)) return null;
     return `${/^\d+$/.test(card) ? 'That' : 'That card number'} is not a sandbox test card. `
-      + 'Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined), 4000 0000 0000 9995 (insufficient funds) '
-      + 'or 4000 0000 0000 0341 (succeeds once per brand, then is declined).';
+      + 'Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined), 4000 0000 0000 9995 (insufficient funds), '
+      + '4000 0000 0000 0341 (succeeds once per brand, then is declined) '
+      + 'or 4000 0000 0000 0259 (succeeds, then the buyer disputes it).';
   },
 
   async createPayment(db, payment) {
@@ -134,6 +140,12 @@ export const sandboxProvider: PaymentProvider = {
 
   async lookupPayment(db, { brandId, reference }) {
     return stateOf(await current(db, brandId, reference));
+  },
+
+  async disputeOpenedBy(db, { brandId, reference }) {
+    const [row] = await db.query<{ card: string | null; status: string }>('SELECT card, status FROM sandbox_payments WHERE brand_id = $1 AND reference = $2', [brandId, reference]);
+    // The dispute's id is the payment's own, so asking twice names the same dispute.
+    return row?.card === disputedCard && row.status === 'succeeded' ? { reference: `sbx_du_${reference.slice('sbx_'.length)}`, reason: 'fraudulent' } : null;
   },
 
   async refundPayment(db, refund) {

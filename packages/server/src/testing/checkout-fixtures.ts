@@ -35,6 +35,8 @@ export const cards = {
   ok: '4242 4242 4242 4242',
   declined: '4000 0000 0000 0002',
   insufficient: '4000 0000 0000 9995',
+  /** Succeeds, then the buyer disputes the payment (docs/refunds.md, Disputes). */
+  disputed: '4000 0000 0000 0259',
 };
 
 export async function eventsOf(t: TestApp, brandId: string, type?: string) {

@@ -13,13 +13,19 @@
  *   await stripe.deliver(events[0], `${base}/providers/stripe/webhook`);
  *
  * Endpoints: POST /v1/checkout/sessions, GET /v1/checkout/sessions/:id,
- * POST and DELETE /v1/subscriptions/:id, POST /v1/refunds, GET /v1/refunds/:id,
+ * POST and DELETE /v1/subscriptions/:id, DELETE /v1/subscriptions/:id/discount,
+ * POST /v1/coupons, GET /v1/coupons/:id, POST /v1/refunds, GET /v1/refunds/:id,
  * GET /v1/payment_intents/:id, GET /v1/invoice_payments?invoice=…, GET /c/pay/:id (the "hosted page"),
  * GET /v1/subscriptions/:id, POST /v1/billing_portal/sessions and GET /p/session/:id (the billing
  * portal's page; `updateCard` plays the buyer saving a new card there).
  * Refunds follow Stripe's documented rules: a payment intent's charge can be refunded in parts up
  * to what it received; more is 400 `amount_too_large`, a fully refunded one 400
- * `charge_already_refunded`. Requests need the fake's secret
+ * `charge_already_refunded`. Coupons follow Stripe's discount rules: a session's `discounts`
+ * take the coupon off its total, and on a subscription the discount lasts by the coupon's
+ * `duration`: the first invoice only (`once`), invoices of periods that start before the
+ * discount's `end` (`repeating`, `duration_in_months` after it starts), or every one
+ * (`forever`) until removed. Each `renewal()` moves the subscription on one billing period, as
+ * Stripe's test clock advancing to the next billing date would. Requests need the fake's secret
  * key as a Bearer token; a repeated Idempotency-Key gets the first answer back, as Stripe does.
  */
 import { randomBytes } from 'node:crypto';
@@ -40,6 +46,7 @@ export interface StripeFake {
   /** Payment intents by id (each paid session or invoice has one), with `_refunded` kept beside them. */
   intents: Map<string, Obj>;
   refunds: Map<string, Obj>;
+  coupons: Map<string, Obj>;
   /** Makes every later refund answer with this status (`pending` for a bank that takes days), or back to `succeeded`. */
   refundStatus: 'succeeded' | 'pending';
   /** Stripe finishes a pending refund: refund.updated (then refund.failed when it failed, charge.refunded when it succeeded). */
@@ -78,6 +85,26 @@ export interface StripeFake {
 }
 
 const stamp = () => Math.floor(Date.now() / 1000);
+
+/** `seconds` moved on by whole calendar months (Stripe's billing dates and a repeating discount's end). */
+function addMonths(seconds: number, months: number): number {
+  const d = new Date(seconds * 1000);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return Math.floor(d.getTime() / 1000);
+}
+
+/** The start of the next billing period after one starting at `seconds`, for a price's `recurring`. */
+function addInterval(seconds: number, recurring: { interval: string; interval_count?: string | number }): number {
+  const n = Number(recurring.interval_count ?? 1);
+  if (recurring.interval === 'month') return addMonths(seconds, n);
+  if (recurring.interval === 'year') return addMonths(seconds, 12 * n);
+  return seconds + n * (recurring.interval === 'week' ? 7 : 1) * 86_400;
+}
+
+/** The subscription item's current period (where Stripe's API keeps it), from the fake's period start. */
+function periodOn(sub: Record<string, any>) {
+  Object.assign(sub.items.data[0], { current_period_start: sub._periodStart, current_period_end: addInterval(sub._periodStart, sub._interval) });
+}
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 /** Decodes Stripe's form encoding (`a[b][0][c]=v`) into nested objects and arrays. */
@@ -112,6 +139,7 @@ export async function startStripeFake(): Promise<StripeFake> {
   const intents = new Map<string, Obj>();
   const refunds = new Map<string, Obj>();
   const disputes = new Map<string, Obj>();
+  const coupons = new Map<string, Obj>();
   /** invoice id -> its invoice_payment objects. */
   const invoicePayments = new Map<string, Obj[]>();
   const idempotent = new Map<string, { status: number; json: Obj }>();
@@ -126,7 +154,10 @@ export async function startStripeFake(): Promise<StripeFake> {
   function createSession(params: Obj): Obj {
     const id = newId('cs_test');
     const items: Obj[] = params.line_items ?? [];
-    const total = items.reduce((sum, li) => sum + Number(li.price_data?.unit_amount ?? 0) * Number(li.quantity ?? 1), 0);
+    const subtotal = items.reduce((sum, li) => sum + Number(li.price_data?.unit_amount ?? 0) * Number(li.quantity ?? 1), 0);
+    const coupon = params.discounts?.[0]?.coupon ? coupons.get(params.discounts[0].coupon) : undefined;
+    const discount = coupon ? couponOff(coupon, subtotal) : 0;
+    const total = subtotal - discount;
     const session = {
       id,
       object: 'checkout.session',
@@ -137,7 +168,9 @@ export async function startStripeFake(): Promise<StripeFake> {
       status: 'open',
       payment_status: 'unpaid',
       amount_total: total,
-      amount_subtotal: total,
+      amount_subtotal: subtotal,
+      total_details: { amount_discount: discount, amount_shipping: 0, amount_tax: 0 },
+      discounts: coupon ? [{ coupon: coupon.id, promotion_code: null }] : [],
       currency: items[0]?.price_data?.currency ?? null,
       client_reference_id: params.client_reference_id ?? null,
       customer: null,
@@ -154,6 +187,37 @@ export async function startStripeFake(): Promise<StripeFake> {
     };
     sessions.set(id, session);
     return session;
+  }
+
+  /** What a coupon takes off an amount, never more than the amount. */
+  const couponOff = (coupon: Obj, amount: number) => Math.min(amount, coupon.amount_off !== null
+    ? Number(coupon.amount_off)
+    : Math.round((amount * Number(coupon.percent_off)) / 100));
+
+  function createCoupon(params: Obj): { status: number; json: Obj } {
+    const duration = params.duration ?? 'once';
+    if (params.amount_off === undefined && params.percent_off === undefined) return error(400, 'Must provide one of `amount_off` or `percent_off`.');
+    if (params.amount_off !== undefined && !params.currency) return error(400, 'You must pass currency when passing amount_off.');
+    if (duration === 'repeating' && !params.duration_in_months) return error(400, 'You must pass duration_in_months when duration is repeating.');
+    if (duration !== 'repeating' && params.duration_in_months !== undefined) return error(400, 'duration_in_months may only be set when duration is repeating.');
+    const coupon = {
+      id: params.id ?? randomBytes(6).toString('hex'), object: 'coupon', livemode: false, created: stamp(),
+      amount_off: params.amount_off === undefined ? null : Number(params.amount_off), percent_off: params.percent_off === undefined ? null : Number(params.percent_off),
+      currency: params.currency ?? null, duration, duration_in_months: params.duration_in_months === undefined ? null : Number(params.duration_in_months),
+      max_redemptions: params.max_redemptions === undefined ? null : Number(params.max_redemptions), metadata: params.metadata ?? {},
+      name: params.name ?? null, redeem_by: null, times_redeemed: 0, valid: true,
+    };
+    coupons.set(coupon.id, coupon);
+    return { status: 200, json: coupon };
+  }
+
+  /** A subscription's discount from a coupon, starting at `start` (seconds): `end` as Stripe sets it for a repeating one. */
+  function discountOf(coupon: Obj, sub: Obj, start: number): Obj {
+    const end = coupon.duration === 'repeating' ? addMonths(start, coupon.duration_in_months) : null;
+    return {
+      id: newId('di'), object: 'discount', checkout_session: null, customer: sub.customer, customer_account: null, end, invoice: null,
+      invoice_item: null, promotion_code: null, source: { coupon: coupon.id, type: 'coupon' }, start, subscription: sub.id, subscription_item: null,
+    };
   }
 
   const visible = (o: Obj) => Object.fromEntries(Object.entries(o).filter(([k]) => !k.startsWith('_')));
@@ -182,7 +246,9 @@ export async function startStripeFake(): Promise<StripeFake> {
     let answer: { status: number; json: Obj };
     let m: RegExpExecArray | null;
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
-      answer = { status: 200, json: visible(createSession(params)) };
+      const missing = (params.discounts as Obj[] | undefined)?.find((d) => !coupons.has(d.coupon));
+      answer = missing ? { status: 400, json: { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'discounts[0][coupon]', message: `No such coupon: '${missing.coupon}'` } } }
+        : { status: 200, json: visible(createSession(params)) };
     } else if (req.method === 'GET' && (m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname))) {
       const s = sessions.get(m[1]);
       answer = s ? { status: 200, json: visible(s) } : error(404, `No such checkout.session: '${m[1]}'`);
@@ -198,6 +264,22 @@ export async function startStripeFake(): Promise<StripeFake> {
       answer = sub ? { status: 200, json: visible(sub) } : error(404, `No such subscription: '${m[1]}'`);
     } else if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
       answer = createPortalSession(params);
+    } else if (req.method === 'DELETE' && (m = /^\/v1\/subscriptions\/([^/]+)\/discount$/.exec(url.pathname))) {
+      const sub = subscriptions.get(m[1]);
+      const current = sub?._discount as Obj | undefined;
+      if (!sub) answer = error(404, `No such subscription: '${m[1]}'`);
+      else if (!current) answer = { status: 404, json: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No active discount for subscription: '${m[1]}'` } } };
+      else {
+        sub._discount = undefined;
+        sub.discounts = [];
+        const { end: _end, ...rest } = current;
+        answer = { status: 200, json: { ...rest, deleted: true } };
+      }
+    } else if (req.method === 'POST' && url.pathname === '/v1/coupons') {
+      answer = createCoupon(params);
+    } else if (req.method === 'GET' && (m = /^\/v1\/coupons\/([^/]+)$/.exec(url.pathname))) {
+      const c = coupons.get(m[1]);
+      answer = c ? { status: 200, json: c } : error(404, `No such coupon: '${m[1]}'`);
     } else if (req.method === 'DELETE' && (m = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname))) {
       const sub = subscriptions.get(m[1]);
       if (!sub || sub.status === 'canceled') answer = error(404, `No such subscription: '${m[1]}'`);
@@ -313,36 +395,55 @@ export async function startStripeFake(): Promise<StripeFake> {
     };
   }
 
-  function invoiceOf(sub: Obj, billingReason: string, paid: boolean, id = newId('in'), amount: number = sub._amount): Obj {
+  /**
+   * An invoice of the subscription for `subtotal` less `discount`; paid, it has its payment
+   * intent and invoice_payment. `discount` is what the subscription's discount takes off (Stripe's
+   * total_discount_amounts).
+   */
+  function invoiceOf(sub: Obj, billingReason: string, paid: boolean, id = newId('in'), subtotal: number = sub._amount, discount = 0): Obj {
+    const total = subtotal - discount;
     if (paid) {
       // An invoice's payment intent carries none of the subscription's metadata, as in Stripe.
-      const intent = paidIntent(amount, sub.currency, sub.customer, {});
+      const intent = paidIntent(total, sub.currency, sub.customer, {});
       invoicePayments.set(id, [{
-        id: newId('inpay'), object: 'invoice_payment', amount_paid: amount, amount_requested: amount, created: stamp(), currency: sub.currency,
+        id: newId('inpay'), object: 'invoice_payment', amount_paid: total, amount_requested: total, created: stamp(), currency: sub.currency,
         invoice: id, is_default: true, livemode: false, payment: { type: 'payment_intent', payment_intent: intent.id }, status: 'paid',
         status_transitions: { canceled_at: null, paid_at: stamp() },
       }]);
     }
+    const applied = discount > 0 && sub._discount ? sub._discount as Obj : undefined;
     return {
       id,
       object: 'invoice',
       livemode: false,
-      created: stamp(),
+      created: sub._periodStart ?? stamp(),
       customer: sub.customer,
       currency: sub.currency,
       billing_reason: billingReason,
       status: paid ? 'paid' : 'open',
-      amount_due: sub._amount,
-      amount_paid: paid ? sub._amount : 0,
-      amount_remaining: paid ? 0 : sub._amount,
+      subtotal,
+      total,
+      discounts: applied ? [applied.id] : [],
+      total_discount_amounts: applied ? [{ amount: discount, discount: applied.id }] : [],
+      amount_due: total,
+      amount_paid: paid ? total : 0,
+      amount_remaining: paid ? 0 : total,
       attempt_count: 1,
       next_payment_attempt: paid ? null : stamp() + 3 * 86_400,
+      period_start: sub._periodStart ?? stamp(),
       parent: {
         type: 'subscription_details',
         quote_details: null,
         subscription_details: { metadata: sub.metadata, subscription: sub.id },
       },
     };
+  }
+
+  /** What the subscription's discount takes off an invoice for the period starting at `periodStart`, by the coupon's duration. */
+  function renewalDiscount(sub: Obj, periodStart: number): number {
+    const d = sub._discount as Obj | undefined;
+    if (!d || (d.end !== null && periodStart >= d.end)) return 0;
+    return couponOff(coupons.get(d.source.coupon)!, sub._amount);
   }
 
   const fake: StripeFake = {
@@ -352,6 +453,7 @@ export async function startStripeFake(): Promise<StripeFake> {
     subscriptions,
     intents,
     refunds,
+    coupons,
     get refundStatus() { return refundStatus; },
     set refundStatus(status) { refundStatus = status; },
     requests,
@@ -417,10 +519,24 @@ export async function startStripeFake(): Promise<StripeFake> {
           cancel_at_period_end: false,
           metadata: session._params.subscription_data?.metadata ?? {},
           items: { object: 'list', data: [{ object: 'subscription_item', price: { object: 'price', currency: session.currency, unit_amount: Number(recurring?.price_data?.unit_amount ?? 0), recurring: recurring?.price_data?.recurring } }] },
+          discounts: [] as string[],
           _amount: Number(recurring?.price_data?.unit_amount ?? 0),
+          _interval: recurring?.price_data?.recurring ?? { interval: 'month', interval_count: '1' },
+          _periodStart: stamp(),
+          _discount: undefined as Obj | undefined,
         };
         subscriptions.set(sub.id, sub);
-        const invoice: Obj = { ...invoiceOf(sub, 'subscription_create', paid, newId('in'), session.amount_total), amount_paid: paid ? session.amount_total : 0, amount_due: session.amount_total };
+        // The session's coupon becomes the subscription's discount (Stripe counts the redemption here).
+        const coupon = session.discounts[0] ? coupons.get(session.discounts[0].coupon) : undefined;
+        if (coupon) {
+          coupon.times_redeemed += 1;
+          sub._discount = discountOf(coupon, sub, sub._periodStart);
+          sub.discounts = [sub._discount.id];
+        }
+        const invoice = invoiceOf(sub, 'subscription_create', paid, newId('in'), session.amount_subtotal, session.total_details.amount_discount);
+        // A `once` coupon's discount is spent on the first invoice.
+        if (coupon?.duration === 'once') Object.assign(sub, { _discount: undefined, discounts: [] });
+        periodOn(sub);
         session.subscription = sub.id;
         session.invoice = invoice.id;
         events.push(event('checkout.session.completed', session), event(paid ? 'invoice.paid' : 'invoice.payment_failed', invoice));
@@ -443,7 +559,11 @@ export async function startStripeFake(): Promise<StripeFake> {
     renewal(subscriptionId, outcome, options = {}) {
       const sub = subscriptions.get(subscriptionId)!;
       sub.status = outcome === 'paid' ? 'active' : 'past_due';
-      const invoice = invoiceOf(sub, 'subscription_cycle', outcome === 'paid', options.invoiceId);
+      // The next billing date comes: a new period starts and its invoice is made, discounted while the discount lasts.
+      sub._periodStart = addInterval(sub._periodStart, sub._interval);
+      periodOn(sub);
+      const invoice = invoiceOf(sub, 'subscription_cycle', outcome === 'paid', options.invoiceId, sub._amount, renewalDiscount(sub, sub._periodStart));
+      if (sub._discount?.end !== null && sub._discount?.end !== undefined && sub._periodStart >= sub._discount.end) Object.assign(sub, { _discount: undefined, discounts: [] });
       sub._openInvoice = outcome === 'paid' ? undefined : invoice.id;
       return event(outcome === 'paid' ? 'invoice.paid' : 'invoice.payment_failed', invoice);
     },

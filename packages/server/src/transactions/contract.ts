@@ -47,3 +47,15 @@ export const refundTransaction: Operation = {
     openWorld: true
   }
 };
+
+/** POST /test/transactions/{id}/dispute/close */
+export const closeTestDispute: Operation = {
+  id: 'closeTestDispute',
+  sdk: "// Test mode: a payment made with test card 4000 0000 0000 0259 is disputed as soon as it is paid.\nconst transaction = await client.testHelpers.closeDispute('tx_…', { outcome: 'lost' });\nconsole.log(transaction.dispute?.status, transaction.refundedAmount);",
+  body: { outcome: 'lost' },
+  mcp: {
+    name: 'close_test_dispute',
+    description: 'Test mode only: decide the dispute that sandbox card 4000 0000 0000 0259 opened on a transaction (txref), as the buyer\'s bank would: outcome won (nothing else changes) or lost (the disputed amount is refunded and the access it bought ends). Returns the transaction.',
+    destructive: true,
+  },
+};

@@ -1,3 +1,4 @@
+import type { Mode } from '../auth/principal.ts';
 import type { Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { RefundState } from '../payments/provider.ts';
@@ -26,6 +27,8 @@ export interface ReportedRefund {
   brandId: string | null;
   /** The payment's txref, when the provider's payment names it (a refund made in its dashboard). */
   txref: string | null;
+  /** The payment's mode: `live` for Stripe's; `test` for the sandbox's (a dispute lost there). */
+  mode: Mode;
 }
 
 export type ReportedOutcome = { outcome: 'applied' | 'ignored'; cancellations: ProviderCancellation[] };
@@ -45,7 +48,7 @@ export async function applyReportedRefund(tx: Queryable, r: ReportedRefund): Pro
   if (known) return settleKnown(tx, known, r.state);
   // Made in the provider's dashboard: recorded as a refund of ours, then settled the same way.
   if (!r.txref || r.state.status === 'failed') return ignored;
-  const payment = await repo.findByTxref(tx, r.brandId, 'live', r.txref, { forUpdate: true });
+  const payment = await repo.findByTxref(tx, r.brandId, r.mode, r.txref, { forUpdate: true });
   if (!payment || payment.provider !== r.provider || (payment.status !== 'succeeded' && payment.status !== 'refunded')) return ignored;
   const left = refundable(payment, await refunds.refundsOf(tx, payment.brand_id, payment.id));
   // More than we think is left (a refund of ours still pending that the provider already counts): take what is left.

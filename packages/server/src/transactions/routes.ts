@@ -3,10 +3,11 @@ import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
 import { principalOf } from '../auth/resolve.ts';
 import { Envelope, ListOf, ok } from '../http/envelope.ts';
-import { writeFlow } from '../http/idempotency.ts';
+import { write, writeFlow } from '../http/idempotency.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
 import { refundTransaction } from './flows.ts';
-import { RefundBody, Transaction, TransactionListQuery, TransactionTotals, TransactionTotalsQuery } from './schemas.ts';
+import { closeTestDispute } from './disputes.ts';
+import { DisputeCloseBody, RefundBody, Transaction, TransactionListQuery, TransactionTotals, TransactionTotalsQuery } from './schemas.ts';
 import * as service from './service.ts';
 import type { FeeSettings } from './service.ts';
 import * as contract from './contract.ts';
@@ -63,4 +64,21 @@ export function transactionRoutes(app: App, { db, payments, config }: { db: Db; 
     },
     config: { operation: contract.refundTransaction, auth: { scope: 'transactions:write' } },
   }, async (req, reply) => writeFlow(db, req, reply, () => refundTransaction(db, payments, principalOf(req), req.params.id, req.body ?? {}, fees), 'Refund made'));
+
+  app.post('/test/transactions/:id/dispute/close', {
+    schema: {
+      summary: 'Close a sandbox dispute',
+      description: 'Our addition, test keys only (docs/refunds.md, Disputes in the sandbox). Decides the dispute a payment with test card '
+        + '4000 0000 0000 0259 opened, as the buyer\'s bank would: `won` changes nothing else; `lost` is a refund of the disputed '
+        + 'amount (`transaction.refunded`, access ended). Sends `transaction.disputed` with the dispute closed, as Stripe\'s '
+        + '`charge.dispute.closed` does for a live payment. 409 when the transaction is not disputed or the dispute is already '
+        + 'closed; 404 for a live key (a live dispute is decided by the bank and reported by Stripe).',
+      tags: ['Test helpers'],
+      params: Type.Object({ id: Type.String({ description: 'The txref.' }) }),
+      body: DisputeCloseBody,
+      response: { 200: Envelope(Transaction) },
+    },
+    config: { operation: contract.closeTestDispute, auth: { scope: 'transactions:write' } },
+  }, async (req, reply) => write(db, req, reply, async (tx) => service.renderTransaction(
+    await closeTestDispute(tx, principalOf(req), req.params.id, req.body.outcome), fees), 'Sandbox dispute closed'));
 }

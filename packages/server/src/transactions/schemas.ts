@@ -75,6 +75,15 @@ export const RefundBody = Type.Object({
 
 export type RefundBody = Static<typeof RefundBody>;
 
+/** POST /test/transactions/{txref}/dispute/close: how the buyer's bank decides a sandbox dispute. */
+export const DisputeCloseBody = Type.Object({
+  outcome: Type.Union([Type.Literal('won'), Type.Literal('lost')], {
+    description: '`won`: the payment stands. `lost`: the disputed amount goes back to the buyer, recorded as a refund (reason "dispute lost (…)").',
+  }),
+}, { additionalProperties: false });
+
+export type DisputeCloseBody = Static<typeof DisputeCloseBody>;
+
 /** transaction.refunded's data: the transaction as it now stands, and the refund that caused the event. */
 export const TransactionRefundedData = Type.Object({
   ...Transaction.properties,

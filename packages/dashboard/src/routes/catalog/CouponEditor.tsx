@@ -1,13 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, api, v1, type ListPage } from '@/api';
+import { XIcon } from 'lucide-react';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ErrorNote } from '../people/parts.tsx';
-import { CheckField, CurrencyField, SelectField, TextField } from './fields.tsx';
+import { CheckField, SelectField, TextField } from './fields.tsx';
 import { FieldErrors, noErrors } from './form-errors.ts';
 import { FormProblem } from './form-parts.tsx';
 import { SaveBar } from './ProductEditor.tsx';
-import type { CouponForm } from './coupon-form.ts';
+import type { CouponForm, MoneyRow } from './coupon-form.ts';
 
 const kindWords = { percent: 'Percentage off', amount: 'Fixed amount off' } as const;
 const durationChoices = { once: 'First payment only', repeating: 'A number of payments', forever: 'Every payment' } as const;
@@ -63,11 +65,10 @@ export function CouponEditor({ initial, save, submitLabel, editing = false }: {
             <TextField id="coupon-percent" label="Percent off" value={form.percentOff} onChange={(v) => set({ percentOff: v })} inputMode="decimal" disabled={editing}
               error={errors.get('percentOff')} hint="More than 0, at most 100." />
           ) : (
-            <TextField id="coupon-amount" label={`Amount off (${form.currency})`} value={form.amountOff} onChange={(v) => set({ amountOff: v })} inputMode="decimal" disabled={editing}
-              error={errors.get('amountsOff[0].amount') ?? errors.get('amountsOff') ?? errors.get('percentOff')} />
+            <MoneyRows id="coupon-amount" field="amountsOff" legend="Amount off, per currency" rows={form.amountsOff} onChange={(rows) => set({ amountsOff: rows })}
+              errors={errors} disabled={editing} addLabel="Add a currency" minRows={1} labels={['Amount off', 'Currency']}
+              hint="A buyer paying in a currency not listed here cannot use the coupon." extraError={errors.get('percentOff')} />
           )}
-          <CurrencyField id="coupon-currency" value={form.currency} onChange={(v) => set({ currency: v })}
-            error={errors.get('amountsOff[0].currency') ?? errors.get('minimumAmounts[0].currency')} hint="Of the fixed amount and the minimum." />
           {editing
             ? <TextField id="coupon-duration" label="On recurring plans" value={durationChoices[form.duration]} onChange={() => {}} disabled />
             : <SelectField id="coupon-duration" label="On recurring plans" value={form.duration} onChange={(v) => set({ duration: v as CouponForm['duration'] })}
@@ -89,8 +90,8 @@ export function CouponEditor({ initial, save, submitLabel, editing = false }: {
           <TextField id="coupon-max" label="Total uses" value={form.maxRedemptions} onChange={(v) => set({ maxRedemptions: v })} inputMode="numeric" error={errors.get('maxRedemptions')} />
           <TextField id="coupon-per-customer" label="Uses per customer" value={form.maxPerCustomer} onChange={(v) => set({ maxPerCustomer: v })} inputMode="numeric"
             error={errors.get('maxPerCustomer')} hint="Counted by email address." />
-          <TextField id="coupon-minimum" label={`Minimum order (${form.currency})`} value={form.minimum} onChange={(v) => set({ minimum: v })} inputMode="decimal"
-            error={errors.get('minimumAmounts[0].amount') ?? errors.get('minimumAmounts')} hint="Before the discount." />
+          <MoneyRows id="coupon-minimum" field="minimumAmounts" legend="Minimum order, per currency" rows={form.minimums} onChange={(rows) => set({ minimums: rows })}
+            errors={errors} addLabel="Add a minimum" minRows={0} labels={['Minimum', 'Minimum currency']} hint="Before the discount. A currency without one has no minimum." />
         </CardContent>
       </Card>
       <Card>
@@ -110,5 +111,41 @@ export function CouponEditor({ initial, save, submitLabel, editing = false }: {
       </Card>
       <SaveBar saving={saving} label={submitLabel} />
     </form>
+  );
+}
+
+/**
+ * Amounts in several currencies, one row each (amount and currency), as the API's lists take them:
+ * each row's API errors show under its own inputs (`amountsOff[1].currency`: "EUR is listed twice").
+ */
+function MoneyRows({ id, field, legend, rows, onChange, errors, disabled = false, addLabel, minRows, labels, hint, extraError }: {
+  id: string; field: string; legend: string; rows: MoneyRow[]; onChange: (rows: MoneyRow[]) => void; errors: FieldErrors;
+  disabled?: boolean; addLabel: string; minRows: number; labels: [amount: string, currency: string]; hint?: string; extraError?: string;
+}) {
+  const numbered = (label: string, i: number) => (i === 0 ? label : `${label} ${i + 1}`);
+  const change = (i: number, patch: Partial<MoneyRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const listError = errors.get(field) ?? extraError;
+  return (
+    <fieldset className="space-y-2 sm:col-span-2" aria-describedby={listError ? `${id}-error` : hint ? `${id}-hint` : undefined}>
+      <legend className="text-sm font-medium leading-none">{legend}</legend>
+      {rows.map((row, i) => (
+        <div key={i} className="flex flex-wrap items-start gap-2">
+          <TextField id={`${id}-${i}`} label={numbered(labels[0], i)} value={row.amount} onChange={(v) => change(i, { amount: v })} inputMode="decimal"
+            disabled={disabled} className="w-28 sm:w-36" error={errors.get(`${field}[${i}].amount`)} />
+          <TextField id={`${id}-${i}-currency`} label={numbered(labels[1], i)} value={row.currency} maxLength={3} autoComplete="off"
+            onChange={(v) => change(i, { currency: v.toUpperCase().slice(0, 3) })} disabled={disabled} className="w-32 sm:w-36"
+            error={errors.get(`${field}[${i}].currency`)} />
+          {!disabled && rows.length > minRows && (
+            <Button type="button" variant="ghost" size="icon" className="mt-5" onClick={() => onChange(rows.filter((_, j) => j !== i))}
+              aria-label={`Remove ${row.currency || 'this row'} from ${legend.toLowerCase()}`} title="Remove"><XIcon /></Button>
+          )}
+        </div>
+      ))}
+      {!disabled && (
+        <Button type="button" variant="outline" size="sm" onClick={() => onChange([...rows, { amount: '', currency: '' }])}>{addLabel}</Button>
+      )}
+      {listError ? <p id={`${id}-error`} className="text-sm text-destructive" data-field-error>{listError}</p>
+        : hint && <p id={`${id}-hint`} className="text-xs text-muted-foreground">{hint}</p>}
+    </fieldset>
   );
 }

@@ -1,31 +1,36 @@
 import type { Coupon, CouponCreateParams, CouponUpdateParams } from '@creator-commerce/sdk';
+import { money } from '../people/format.ts';
 
 /**
  * The Discounts form (catalog → Discounts) as text the inputs hold, and the API bodies made from
- * it. One currency per form for the fixed amount and the minimum: the API takes several, and the
- * detail page lists every one a coupon has.
+ * it. A fixed amount off and a minimum order are each one row per currency, as the API takes them:
+ * a buyer paying in a currency the coupon has no amount for is told so at checkout.
  */
+export interface MoneyRow {
+  amount: string;
+  currency: string;
+}
+
 export interface CouponForm {
   code: string;
   name: string;
   kind: 'percent' | 'amount';
   percentOff: string;
-  amountOff: string;
-  currency: string;
+  amountsOff: MoneyRow[];
   products: string[];
   hubs: string[];
   startsAt: string;
   endsAt: string;
   maxRedemptions: string;
   maxPerCustomer: string;
-  minimum: string;
+  minimums: MoneyRow[];
   duration: 'once' | 'repeating' | 'forever';
   durationPeriods: string;
 }
 
 export const emptyCouponForm = (): CouponForm => ({
-  code: '', name: '', kind: 'percent', percentOff: '', amountOff: '', currency: 'USD', products: [], hubs: [],
-  startsAt: '', endsAt: '', maxRedemptions: '', maxPerCustomer: '', minimum: '', duration: 'once', durationPeriods: '',
+  code: '', name: '', kind: 'percent', percentOff: '', amountsOff: [{ amount: '', currency: 'USD' }], products: [], hubs: [],
+  startsAt: '', endsAt: '', maxRedemptions: '', maxPerCustomer: '', minimums: [], duration: 'once', durationPeriods: '',
 });
 
 /** An ISO instant as a datetime-local input's value (the reader's local time), and back. */
@@ -37,16 +42,21 @@ const toLocal = (iso?: string) => {
 const fromLocal = (v: string) => (v ? new Date(v).toISOString() : undefined);
 const num = (v: string) => (v.trim() === '' ? undefined : Number(v.trim().replace(',', '.')));
 
+const rowsOf = (list: { amount: number; currency: string }[] | undefined): MoneyRow[] => (list ?? []).map((m) => ({ amount: String(m.amount), currency: m.currency }));
+
+/** The rows with something typed in them, as the API's list (an empty row is left out, so a blank form row costs nothing). */
+const moneyOf = (rows: MoneyRow[]) => rows
+  .filter((r) => r.amount.trim() !== '' || r.currency.trim() !== '')
+  .map((r) => ({ amount: num(r.amount), currency: r.currency.trim().toUpperCase() }));
+
 export function couponToForm(c: Coupon): CouponForm {
-  const first = c.amountsOff?.[0];
-  const min = c.minimumAmounts[0];
   return {
     code: c.code, name: c.name ?? '', kind: c.percentOff !== undefined ? 'percent' : 'amount',
-    percentOff: c.percentOff !== undefined ? String(c.percentOff) : '', amountOff: first ? String(first.amount) : '', currency: first?.currency ?? min?.currency ?? 'USD',
+    percentOff: c.percentOff !== undefined ? String(c.percentOff) : '', amountsOff: rowsOf(c.amountsOff),
     products: c.appliesTo?.products ?? [], hubs: c.appliesTo?.hubs ?? [],
     startsAt: toLocal(c.startsAt), endsAt: toLocal(c.endsAt),
     maxRedemptions: c.maxRedemptions !== undefined ? String(c.maxRedemptions) : '', maxPerCustomer: c.maxPerCustomer !== undefined ? String(c.maxPerCustomer) : '',
-    minimum: min ? String(min.amount) : '', duration: c.duration, durationPeriods: c.durationPeriods !== undefined ? String(c.durationPeriods) : '',
+    minimums: rowsOf(c.minimumAmounts), duration: c.duration, durationPeriods: c.durationPeriods !== undefined ? String(c.durationPeriods) : '',
   };
 }
 
@@ -56,12 +66,12 @@ export function createBody(f: CouponForm): CouponCreateParams {
   const body: Record<string, unknown> = { code: f.code.trim(), duration: f.duration, ...scopeOf(f) };
   if (f.name.trim()) body.name = f.name.trim();
   if (f.kind === 'percent') body.percentOff = num(f.percentOff);
-  else body.amountsOff = [{ amount: num(f.amountOff), currency: f.currency }];
+  else body.amountsOff = moneyOf(f.amountsOff);
   if (f.startsAt) body.startsAt = fromLocal(f.startsAt);
   if (f.endsAt) body.endsAt = fromLocal(f.endsAt);
   if (num(f.maxRedemptions) !== undefined) body.maxRedemptions = num(f.maxRedemptions);
   if (num(f.maxPerCustomer) !== undefined) body.maxPerCustomer = num(f.maxPerCustomer);
-  if (num(f.minimum) !== undefined) body.minimumAmounts = [{ amount: num(f.minimum), currency: f.currency }];
+  if (moneyOf(f.minimums).length) body.minimumAmounts = moneyOf(f.minimums);
   if (f.duration === 'repeating') body.durationPeriods = num(f.durationPeriods);
   return body as CouponCreateParams;
 }
@@ -75,14 +85,14 @@ export function updateBody(f: CouponForm): CouponUpdateParams {
     endsAt: fromLocal(f.endsAt) ?? null,
     maxRedemptions: num(f.maxRedemptions) ?? null,
     maxPerCustomer: num(f.maxPerCustomer) ?? null,
-    minimumAmounts: num(f.minimum) !== undefined ? [{ amount: num(f.minimum)!, currency: f.currency }] : [],
+    minimumAmounts: moneyOf(f.minimums),
   } as CouponUpdateParams;
 }
 
-/** "20% off" or "5.00 USD off" (every currency it covers). */
+/** "20% off" or "USD 5.00 or JPY 700 off" (every currency it covers, each with its own decimals). */
 export function discountWords(c: Coupon): string {
   if (c.percentOff !== undefined) return `${c.percentOff}% off`;
-  return `${(c.amountsOff ?? []).map((m) => `${m.amount.toFixed(2)} ${m.currency}`).join(' or ')} off`;
+  return `${(c.amountsOff ?? []).map((m) => money(m.amount, m.currency)).join(' or ')} off`;
 }
 
 export function durationWords(c: Coupon): string {

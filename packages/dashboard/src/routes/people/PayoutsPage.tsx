@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { Payout } from '@creator-commerce/sdk';
 import { v1 } from '@/api';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -66,7 +67,7 @@ export function PayoutsPage() {
                 {/* Dates wrap between themselves, so the row fits a laptop's width with every column. */}
                 <TableCell className="whitespace-normal"><span><span className="whitespace-nowrap">{when(p.periodStart)}</span> – <span className="whitespace-nowrap">{when(p.periodEnd)}</span></span></TableCell>
                 <TableCell className="whitespace-normal">{when(p.settledAt)}</TableCell>
-                <TableCell className="font-mono text-xs whitespace-normal break-all">{p.id}</TableCell>
+                <TableCell className="font-mono text-xs whitespace-normal break-all"><Link className="text-primary underline" to={`/money/payouts/${encodeURIComponent(p.id)}`}>{p.id}</Link></TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -8,6 +8,7 @@ const SubscriptionsPage = lazyPage(() => import('./SubscriptionsPage.tsx'), 'Sub
 const PayoutsPage = lazyPage(() => import('./PayoutsPage.tsx'), 'PayoutsPage');
 const TransactionsPage = lazyPage(() => import('./TransactionsPage.tsx'), 'TransactionsPage');
 const TransactionPage = lazyPage(() => import('./TransactionPage.tsx'), 'TransactionPage');
+const PayoutPage = lazyPage(() => import('./PayoutPage.tsx'), 'PayoutPage');
 
 function MoneySection() {
   return (
@@ -60,4 +61,5 @@ export const moneyRoutes: RouteObject[] = [
     ],
   },
   { path: 'transactions/:txref', element: <TransactionPage /> },
+  { path: 'payouts/:id', element: <PayoutPage /> },
 ];

@@ -20,6 +20,21 @@ const intervals: Record<Recurrence['periodic'], Stripe.Checkout.SessionCreatePar
   daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year',
 };
 
+/**
+ * How long a subscription's Stripe coupon lasts, for a coupon that lasts `periods` payments in
+ * all (null: every one; no renewals: the first only). Stripe counts a limited duration in months,
+ * so a monthly or yearly plan's maps exactly (3 monthly payments: 3 months; the invoice at the
+ * end of them is full price). A daily or weekly plan's cannot: its coupon lasts `forever` and the
+ * webhook handler removes it once the last discounted payment is in (webhook.ts, endDiscountIfOver).
+ */
+export function stripeDuration(recurrence: Pick<Recurrence, 'periodic' | 'interval'>, renewals?: { periods: number | null }): Pick<Stripe.CouponCreateParams, 'duration' | 'duration_in_months'> {
+  if (!renewals) return { duration: 'once' };
+  if (renewals.periods === null || !monthsPer[recurrence.periodic]) return { duration: 'forever' };
+  return { duration: 'repeating', duration_in_months: renewals.periods * recurrence.interval * monthsPer[recurrence.periodic]! };
+}
+
+const monthsPer: Partial<Record<Recurrence['periodic'], number>> = { monthly: 1, yearly: 12 };
+
 /** What a Checkout Session says about its payment. */
 export function sessionState(session: Stripe.Checkout.Session): PaymentState {
   if (session.status === 'expired') {
@@ -81,26 +96,45 @@ export function stripeProvider(client: Stripe, publicUrl: string, checkoutOrigin
 
     async createPayment(_db, payment: NewPayment) {
       if (!payment.checkout) throw new Error('Stripe payments start from a payment link; Stripe bills renewals itself.');
-      const { paymentLinkId, customerEmail, recurrence } = payment.checkout;
+      const { paymentLinkId, customerEmail, recurrence, coupon } = payment.checkout;
       const currency = payment.currency.toLowerCase();
       const product_data = { name: payment.description };
       const metadata = { txref: payment.txref, brand_id: payment.brandId, payment_link_id: paymentLinkId };
       const lineItems: Stripe.Checkout.SessionCreateParams.LineItem[] = [];
+      let discounts: Stripe.Checkout.SessionCreateParams.Discount[] | undefined;
       if (recurrence) {
         lineItems.push({
           quantity: 1,
           price_data: { currency, unit_amount: recurrence.amount, product_data, recurring: { interval: intervals[recurrence.periodic], interval_count: recurrence.interval } },
         });
+        // The coupon's discount is a Stripe coupon on the subscription, so Stripe's own renewals
+        // carry it for as long as it lasts; it comes off this first invoice too, and the line
+        // charged once makes up the rest so the invoice totals exactly what we priced.
+        const off = coupon ? coupon.renewals?.amount ?? coupon.discount : 0;
+        if (coupon && off > 0) {
+          const made = await callStripe(() => client.coupons.create({
+            amount_off: off,
+            currency,
+            ...stripeDuration(recurrence, coupon.renewals),
+            max_redemptions: 1,
+            name: `Coupon ${coupon.code}`.slice(0, 40),
+            metadata: { ...metadata, coupon_code: coupon.code },
+          }, { idempotencyKey: `coupon-${payment.txref}` }));
+          discounts = [{ coupon: made.id }];
+        }
         // What the first payment holds beyond the recurring price (add-ons, tickets) is charged once.
-        const once = payment.amount - recurrence.amount;
+        const once = payment.amount + off - recurrence.amount;
+        if (once < 0) throw new Error(`The first payment (${payment.amount}) is less than the recurring price less the coupon (${recurrence.amount - off}).`);
         if (once > 0) lineItems.push({ quantity: 1, price_data: { currency, unit_amount: once, product_data: { name: 'Charged with the first payment only' } } });
       } else {
+        // A one-off payment is one line of what we priced, the coupon already taken off.
         lineItems.push({ quantity: 1, price_data: { currency, unit_amount: payment.amount, product_data } });
       }
       const page = `${publicUrl}/checkout/${encodeURIComponent(payment.brandId)}/${encodeURIComponent(paymentLinkId)}`;
       const session = await callStripe(() => client.checkout.sessions.create({
         mode: recurrence ? 'subscription' : 'payment',
         line_items: lineItems,
+        ...(discounts ? { discounts } : {}),
         client_reference_id: payment.txref,
         customer_email: customerEmail,
         metadata,

@@ -6,12 +6,12 @@ import * as subscriptions from '../../subscriptions/repository.ts';
 import { endProviderSubscription, recordProviderRenewal, type RenewalSettings } from '../../subscriptions/renewals.ts';
 import * as transactions from '../../transactions/repository.ts';
 import type { PaymentProviders } from '../providers.ts';
-import { callStripe } from './calls.ts';
+import { callStripe, stripeUnavailable } from './calls.ts';
 import { claimProviderEvent } from './repository.ts';
 import { applyReportedRefund } from '../../transactions/provider-refunds.ts';
 import { applyReportedDispute } from '../../transactions/disputes.ts';
 import type { ProviderCancellation } from '../../transactions/access.ts';
-import { refundState } from './provider.ts';
+import { refundState, stripeDuration } from './provider.ts';
 
 /**
  * What each Stripe event does (docs/subscriptions.md, "Live payments with Stripe"). Stripe
@@ -88,7 +88,7 @@ async function applyRefundEvent(tx: Queryable, ctx: StripeEventContext, refund: 
     ({ brandId, txref } = ours(intent.metadata));
   }
   const { outcome, cancellations } = await applyReportedRefund(tx, {
-    provider: 'stripe', reference: refund.id, amount: refund.amount, state: refundState(refund),
+    provider: 'stripe', mode: live, reference: refund.id, amount: refund.amount, state: refundState(refund),
     reason: text(meta.reason) ?? (refund.reason ? `${refund.reason.replaceAll('_', ' ')} (refunded in Stripe)` : 'Refunded in Stripe'),
     refundId: text(meta.refund_id), brandId, txref,
   });
@@ -107,7 +107,7 @@ async function applyDisputeEvent(tx: Queryable, ctx: StripeEventContext, dispute
   if (!intentId) return 'ignored';
   const intent = await callStripe(() => ctx.stripe.paymentIntents.retrieve(intentId));
   const { outcome, cancellations } = await applyReportedDispute(tx, {
-    provider: 'stripe', reference: dispute.id, ...ours(intent.metadata), amount: dispute.amount, status: dispute.status,
+    provider: 'stripe', mode: live, reference: dispute.id, ...ours(intent.metadata), amount: dispute.amount, status: dispute.status,
     reason: text(dispute.reason), closed,
   });
   stop.push(...cancellations);
@@ -210,6 +210,26 @@ async function stopBillingIfCompleted(db: Db, ctx: StripeEventContext, event: St
   await callStripe(() => ctx.stripe.subscriptions.update(target.id, { cancel_at_period_end: true }, { idempotencyKey: `complete-${sub.id}` }));
 }
 
+/**
+ * A coupon whose duration Stripe could not count (a daily or weekly plan's lasts `forever` in
+ * Stripe: provider.ts, stripeDuration) is removed from the Stripe subscription once its last
+ * discounted payment is in, so the next renewal is billed at the full price. Checked after every
+ * invoice or session event, duplicates included, like stopBillingIfCompleted.
+ */
+async function endDiscountIfOver(db: Db, ctx: StripeEventContext, event: Stripe.Event) {
+  const target = stripeSubscriptionOf(event);
+  if (!target) return;
+  const sub = await subscriptions.findByProviderMethod(db, target.brandId, 'stripe', target.id);
+  if (!sub || sub.discount_periods === null || sub.discount_periods === undefined || sub.periods_paid !== sub.discount_periods) return;
+  if (stripeDuration({ periodic: sub.periodic, interval: sub.period_interval }, { periods: sub.discount_periods }).duration !== 'forever') return;
+  try {
+    await ctx.stripe.subscriptions.deleteDiscount(target.id, {}, { idempotencyKey: `discount-over-${sub.id}` });
+  } catch (err) {
+    // Already gone (removed in Stripe's dashboard, or by an earlier delivery of this event): the goal is met.
+    if ((err as { code?: string }).code !== 'resource_missing') throw stripeUnavailable(err);
+  }
+}
+
 /** Acts on one verified Stripe event, once (see the top of this file). */
 export async function handleStripeEvent(db: Db, ctx: StripeEventContext, event: Stripe.Event): Promise<StripeEventOutcome> {
   const stop: ProviderCancellation[] = [];
@@ -220,5 +240,6 @@ export async function handleStripeEvent(db: Db, ctx: StripeEventContext, event: 
   // A refund that ended a subscription Stripe bills: Stripe stops billing it too (after commit).
   for (const s of stop) await ctx.payments.named(s.provider)?.cancelSubscription?.({ reference: s.reference, atPeriodEnd: false });
   await stopBillingIfCompleted(db, ctx, event);
+  await endDiscountIfOver(db, ctx, event);
   return outcome;
 }
