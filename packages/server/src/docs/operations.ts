@@ -167,6 +167,12 @@ export const operationDocs: Record<string, OperationDoc> = {
     body: { amount: 10, reason: 'Bought twice by mistake' },
     errors: [404, 503, ...withBody],
   },
+  'post /transactions/{id}/fulfilment': {
+    id: 'setTransactionFulfilment',
+    sdk: "const order = await client.transactions.fulfil('tx_…', { status: 'shipped', carrier: 'USPS', trackingNumber: '9400111899223197428490' });\nconsole.log(order.fulfilment?.status);",
+    body: { status: 'shipped', carrier: 'USPS', trackingNumber: '9400111899223197428490', trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111899223197428490' },
+    errors: [404, ...withBody],
+  },
   'get /transactions/{id}/invoice': { id: 'getTransactionInvoice', sdk: "const pdf = await client.transactions.invoice('tx_…'); // Uint8Array\nawait writeFile('invoice.pdf', pdf);", errors: [404] },
   'get /webhooks': { id: 'listWebhookEndpoints', sdk: 'const endpoints = await client.webhooks.list().toArray({ max: 100 });' },
   'post /webhooks': {

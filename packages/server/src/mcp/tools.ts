@@ -104,8 +104,13 @@ export const toolSpecs: ToolSpec[] = [
   { name: 'get_brand', method: 'GET', path: '/brand', description: 'Get the brand profile: display name, storefront address, logo, accent colour, support email, time zone.', ...read },
   { name: 'update_brand', method: 'PATCH', path: '/brand', description: 'Change the brand profile the public storefront shows (slug, display name, logo, colour, support email, time zone), and the sites that may embed its checkout (embedOrigins).', destructive: true, idempotent: true },
   { name: 'verify_payment', method: 'POST', path: '/payments/verify', description: 'Ask the payment provider again whether a transaction (txref) was paid, and record the answer.', idempotent: true, openWorld: true },
-  { name: 'list_transactions', method: 'GET', path: '/transactions', description: 'List transactions, newest first (page with cursor; filter by status, product or hub id, created dates, or search by txref or email).', ...read },
+  { name: 'list_transactions', method: 'GET', path: '/transactions', description: 'List transactions, newest first (page with cursor; filter by status, product or hub id, created dates, or search by txref or email). For the orders still to ship or hand over, oldest first: status=succeeded, fulfilment=unfulfilled, order=oldest.', ...read },
   { name: 'get_transaction', method: 'GET', path: '/transactions/:id', description: 'Get one transaction by its txref.', ...read },
+  {
+    name: 'set_order_fulfilment', method: 'POST', path: '/transactions/:id/fulfilment',
+    description: 'Move a paid order of a physical product one step: status shipped with carrier and trackingNumber (a delivery), or ready_for_pickup and then picked_up (a pickup). '
+      + 'The buyer is emailed. Confirm the carrier and tracking number with the user first; pass an idempotencyKey so that a retry never sends twice.',
+  },
   { name: 'get_transaction_totals', method: 'GET', path: '/transactions/totals', description: 'Add up transactions per currency (how many, paid, refunded), filtered like list_transactions by status, product or hub, dates and search.', ...read },
   {
     name: 'refund_transaction', method: 'POST', path: '/transactions/:id/refund',
