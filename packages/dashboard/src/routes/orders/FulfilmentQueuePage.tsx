@@ -59,39 +59,44 @@ export function FulfilmentQueuePage() {
             <TableRow>
               <TableHead>Order</TableHead>
               <TableHead>Ship to</TableHead>
-              <TableHead><span className="sr-only">Actions</span></TableHead>
+              <TableHead className="hidden md:table-cell"><span className="sr-only">Actions</span></TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
             {items.map((t) => {
               const where = destination(t);
               const ready = t.fulfilment?.status === 'ready_for_pickup';
+              const actions = (
+                <div className="flex flex-wrap gap-2 md:flex-col md:items-end">
+                  {t.shipping?.method === 'delivery' ? (
+                    <Button size="sm" disabled={step.isPending} onClick={() => setShipping(t)}>Mark shipped</Button>
+                  ) : ready ? (
+                    <Button size="sm" disabled={step.isPending} onClick={() => step.mutate({ t, body: { status: 'picked_up' } })}>Picked up</Button>
+                  ) : (
+                    <Button size="sm" disabled={step.isPending} onClick={() => step.mutate({ t, body: { status: 'ready_for_pickup' } })}>Ready for pickup</Button>
+                  )}
+                  <Button asChild size="sm" variant="outline">
+                    <Link to={`/orders/${encodeURIComponent(t.txref)}/packing-slip`}>Packing slip</Link>
+                  </Button>
+                </div>
+              );
               return (
                 <TableRow key={t.txref}>
                   <TableCell className="align-top whitespace-normal">
                     <div className="font-medium">{names.get(t.resourceID ?? '') ?? t.resourceID}</div>
                     <div>{t.customer.name}</div>
                     <div className="text-muted-foreground text-xs break-all">{t.customer.email}</div>
-                    <div className="text-muted-foreground text-xs">{when(t.createdAt)} · <Link className="underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link></div>
+                     <div className="text-muted-foreground text-xs break-all">{when(t.createdAt)} · <Link className="underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link></div>
                   </TableCell>
                   <TableCell className="align-top whitespace-normal">
                     <div className="font-medium">{where.heading}</div>
                     <address className="not-italic text-sm">{where.lines.map((l, i) => <div key={i}>{l}</div>)}</address>
                     {ready ? <Badge variant="secondary" className="mt-1">Waiting for pickup</Badge> : null}
+                    {/* On a phone the actions go under the address, so they stay in view. */}
+                    <div className="mt-3 md:hidden">{actions}</div>
                   </TableCell>
-                  <TableCell className="align-top text-right">
-                    <div className="flex flex-col items-end gap-2">
-                      {t.shipping?.method === 'delivery' ? (
-                        <Button size="sm" disabled={step.isPending} onClick={() => setShipping(t)}>Mark shipped</Button>
-                      ) : ready ? (
-                        <Button size="sm" disabled={step.isPending} onClick={() => step.mutate({ t, body: { status: 'picked_up' } })}>Picked up</Button>
-                      ) : (
-                        <Button size="sm" disabled={step.isPending} onClick={() => step.mutate({ t, body: { status: 'ready_for_pickup' } })}>Ready for pickup</Button>
-                      )}
-                      <Button asChild size="sm" variant="outline">
-                        <Link to={`/orders/${encodeURIComponent(t.txref)}/packing-slip`}>Packing slip</Link>
-                      </Button>
-                    </div>
+                  <TableCell className="hidden align-top text-right md:table-cell">
+                    {actions}
                   </TableCell>
                 </TableRow>
               );
