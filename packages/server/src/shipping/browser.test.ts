@@ -132,6 +132,18 @@ describe('physical goods in the browser', () => {
       await page.getByRole('row', { name: /Ada Lovelace/ }).waitFor({ state: 'detached' });
       await page.getByText('Nothing to ship').waitFor();
 
+      // The product editor's Shipping section: the zones as saved, and a wrong country named beside its input.
+      await page.goto(`${base}/dashboard/catalog/products/${book.id}`);
+      const countries = page.getByLabel('Countries (ISO codes, comma separated)').first();
+      await countries.waitFor();
+      assert.equal(await countries.inputValue(), 'US');
+      assert.equal(await page.getByLabel('Price per currency').first().inputValue(), '5 USD, 4 GBP');
+      await countries.fill('US, XX');
+      await page.getByRole('button', { name: /save/i }).click();
+      await page.getByText('"XX" is not an ISO 3166-1 alpha-2 country code').first().waitFor();
+      assert.equal(await countries.getAttribute('aria-invalid'), 'true');
+      await shots(page, 'dashboard-product-shipping');
+
       const [d] = await rx.waitFor(1);
       assert.ok(d.verified);
       assert.equal(d.json.type, 'order.shipped');

@@ -8,6 +8,7 @@ import { FieldErrors, noErrors } from './form-errors.ts';
 import { CheckoutFieldsEditor, ItemsEditor } from './ItemsEditor.tsx';
 import { eventTypes, productStatuses, productTypes, visibilities, type ProductForm } from './product-form.ts';
 import { TiersEditor } from './TiersEditor.tsx';
+import { ShippingEditor } from './ShippingEditor.tsx';
 
 const topFields = ['type', 'title', 'description', 'imageUrl', 'visibility', 'status', 'keywords', 'event', 'event.eventType', 'event.venue', 'event.dateTime', 'event.endDate'];
 const listRoots = ['tiers', 'items', 'checkoutFields'];
@@ -88,6 +89,18 @@ export function ProductEditor({ initial, save, submitLabel, productId }: {
             <TextField id="event-venue" label="Venue or link" value={form.venue} onChange={(v) => set({ venue: v })} error={e('event.venue') ?? e('event')} />
             <TextField id="event-start" label="Starts" type="datetime-local" value={form.dateTime} onChange={(v) => set({ dateTime: v })} error={e('event.dateTime')} />
             <TextField id="event-end" label="Ends (optional)" type="datetime-local" value={form.endDate} onChange={(v) => set({ endDate: v })} error={e('event.endDate')} />
+          </CardContent>
+        </Card>
+      )}
+
+      {form.type === 'physical' && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Shipping</CardTitle>
+            <CardDescription>How buyers get it: delivery zones with a price per currency, and pickup points. Buyers choose one at checkout; leave both empty to sell without either.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ShippingEditor value={form.shipping} onChange={(shipping) => set({ shipping })} errors={errors} />
           </CardContent>
         </Card>
       )}
