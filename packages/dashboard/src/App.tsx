@@ -7,6 +7,8 @@ import { NotFound } from '@/routes/not-found';
 import { catalogRoutes } from '@/routes/catalog/routes';
 import { moneyRoutes, peopleRoutes } from '@/routes/people/routes';
 import { UpcomingBookingsPage } from '@/routes/bookings/UpcomingBookingsPage';
+import { FulfilmentQueuePage } from '@/routes/orders/FulfilmentQueuePage';
+import { PackingSlipPage } from '@/routes/orders/PackingSlipPage';
 import { SignIn } from '@/routes/auth/sign-in';
 const SignUp = lazyPage(() => import('@/routes/auth/sign-up'), 'SignUp');
 const ResetPassword = lazyPage(() => import('@/routes/auth/reset-password'), 'ResetPassword');
@@ -53,6 +55,8 @@ export const routes: RouteObject[] = [
       { path: 'people', element: owner(<Outlet />), children: peopleRoutes },
       { path: 'money', element: owner(<Outlet />), children: moneyRoutes },
       { path: 'bookings', element: owner(<UpcomingBookingsPage />) },
+      { path: 'orders', element: owner(<FulfilmentQueuePage />) },
+      { path: 'orders/:txref/packing-slip', element: owner(<PackingSlipPage />) },
       { path: 'developers', element: <Navigate to="/developers/api-keys" replace /> },
       { path: 'developers/api-keys', element: <ApiKeys /> },
       { path: 'developers/webhooks', element: <Webhooks /> },

@@ -83,6 +83,11 @@ export type Customer = Schemas['Customer'];
 export type CustomerDetail = Schemas['CustomerDetail'];
 /** One subscription as GET /subscriptions lists it (state, next renewal, MRR, customer). */
 export type SubscriptionSummary = Schemas['SubscriptionSummary'];
+/** A postal address: `{ line1, line2?, city, region?, postalCode?, country }` (docs/shipping.md). */
+export type Address = NonNullable<Schemas['OrderShipping']['address']>;
+export type ShippingSettings = Schemas['ShippingSettings'];
+export type OrderShipping = Schemas['OrderShipping'];
+export type Fulfilment = Schemas['Fulfilment'];
 
 /** A webhook delivery body, discriminated on `type`: `if (event.type === 'transaction.succeeded') event.data.txref`. */
 export type WebhookEvent = Schemas['WebhookEvent'];
@@ -111,6 +116,8 @@ export type PaymentLinkCreateParams = RequestBody<'createPaymentLink'>;
 export type PaymentVerifyParams = RequestBody<'verifyPayment'>;
 export type RefundParams = RequestBody<'refundTransaction'>;
 export type DisputeCloseParams = RequestBody<'closeTestDispute'>;
+/** A fulfilment step: `{ status: 'shipped', carrier, trackingNumber, trackingUrl? }`, `{ status: 'ready_for_pickup' }` or `{ status: 'picked_up' }`. */
+export type FulfilmentParams = RequestBody<'setTransactionFulfilment'>;
 export type BrandUpdateParams = RequestBody<'updateBrand'>;
 export type CheckoutLinkCreateParams = RequestBody<'createCheckoutLink'>;
 export type CheckoutLinkUpdateParams = RequestBody<'updateCheckoutLink'>;

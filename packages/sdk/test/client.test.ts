@@ -409,6 +409,25 @@ describe('the client against the real server', () => {
     assert.equal((await client.bookings.cancel(booking.id, { reason: 'Moved away' })).status, 'cancelled');
   });
 
+  it('sells a physical product for delivery, lists it in the fulfilment queue and marks it shipped', async () => {
+    const product = await client.products.create({
+      type: 'physical', title: 'SDK print', status: 'published', tiers: [{ name: 'Print', price: { amount: 20, currency: 'USD' } }],
+      shipping: { deliveryZones: [{ id: 'us', name: 'United States', countries: ['US'], prices: [{ amount: 5, currency: 'USD' }] }] },
+    });
+    const link = await client.paymentLinks.create({
+      items: [{ id: product.id, plan: product.tiers[0].id, type: 'physical' }],
+      form: { formData: { fullName: 'Ada Lovelace', email: 'ada@example.com' } },
+      deliveryLocation: 'us', address: { line1: '1 Market St', city: 'San Francisco', region: 'CA', postalCode: '94105', country: 'US' },
+    });
+    assert.equal(link.amount, 25);
+    const paid = await client.testHelpers.payPaymentLink(link.id, { card: '4242 4242 4242 4242' });
+    const queue = await client.transactions.list({ status: 'succeeded', fulfilment: 'unfulfilled', order: 'oldest' }).toArray({ max: 100 });
+    assert.ok(queue.some((t) => t.txref === paid.txref));
+    const shipped = await client.transactions.fulfil(paid.txref, { status: 'shipped', carrier: 'USPS', trackingNumber: '9400111899223197428490' });
+    assert.equal(shipped.fulfilment?.status, 'shipped');
+    assert.equal(shipped.shipping?.address?.postalCode, '94105');
+  });
+
   it('gets answers that match the served OpenAPI document, for every operation', async () => {
     const doc = await (await fetch(`${live.baseUrl}/api/v1/openapi.json`)).json();
     const { problems, seen } = checkAgainstDocument(doc, live.exchanges);

@@ -51,6 +51,7 @@ import { checkoutLinkRoutes } from './checkout-links/routes.ts';
 import { couponRoutes } from './coupons/routes.ts';
 import { affiliateRoutes } from './affiliates/routes.ts';
 import { bookingRoutes } from './bookings/routes.ts';
+import { shippingRoutes } from './shipping/routes.ts';
 import { storefrontPages } from './storefront/pages.ts';
 import { checkoutLinkPages } from './checkout-links/pages.ts';
 import { dashboardStatic } from './dashboard/static.ts';
@@ -187,6 +188,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     couponRoutes(v1, deps);
     affiliateRoutes(v1, deps);
     bookingRoutes(v1, deps);
+    shippingRoutes(v1, deps);
     metricsRoutes(v1, deps);
     customerRoutes(v1, deps);
   }, { prefix: '/api/v1' });

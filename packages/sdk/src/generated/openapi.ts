@@ -1126,6 +1126,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transactions/{id}/fulfilment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set an order's fulfilment
+         * @description Our addition (docs/shipping.md). Moves a paid order of a physical product one step: a delivery from `unfulfilled` to `shipped` (with `carrier` and `trackingNumber`, optionally `trackingUrl`), a pickup from `unfulfilled` to `ready_for_pickup` and then to `picked_up`. Sends `order.shipped` or `order.ready_for_pickup` and emails the buyer. Refused with 409, in words, for any other step, an unpaid order, or a transaction with nothing to ship. A retry with the same Idempotency-Key answers the same.
+         *
+         *     Scope: `transactions:write`.
+         */
+        post: operations["setTransactionFulfilment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transactions/{id}/invoice": {
         parameters: {
             query?: never;
@@ -1458,6 +1480,46 @@ export interface webhooks {
          * @description Sent to endpoints subscribed to `member.removed`. Verify the signature over the raw body before trusting it (the SDK's `verifyWebhook` does), answer 2xx quickly, and dedupe on the event id: delivery is at least once.
          */
         post: operations["onMemberRemovedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.ready_for_pickup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.ready_for_pickup
+         * @description Sent to endpoints subscribed to `order.ready_for_pickup`. Verify the signature over the raw body before trusting it (the SDK's `verifyWebhook` does), answer 2xx quickly, and dedupe on the event id: delivery is at least once.
+         */
+        post: operations["onOrderReadyForPickupEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.shipped": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.shipped
+         * @description Sent to endpoints subscribed to `order.shipped`. Verify the signature over the raw body before trusting it (the SDK's `verifyWebhook` does), answer 2xx quickly, and dedupe on the event id: delivery is at least once.
+         */
+        post: operations["onOrderShippedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2566,10 +2628,10 @@ export interface components {
             /** @description `msg_…` */
             id: string;
             /**
-             * @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `new_content`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`.
+             * @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `new_content`, `portal_sign_in`, `order_shipped`, `order_ready_for_pickup`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`.
              * @enum {string}
              */
-            kind: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "new_content" | "portal_sign_in" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
+            kind: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "new_content" | "portal_sign_in" | "order_shipped" | "order_ready_for_pickup" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
             /** @description Every try, oldest first. */
             log: {
                 /** Format: date-time */
@@ -2620,10 +2682,10 @@ export interface components {
             /** @description `msg_…` */
             id: string;
             /**
-             * @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `new_content`, `portal_sign_in`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`.
+             * @description What the mail is: `receipt`, `renewal_failed`, `membership_ended`, `cancellation`, `refund`, `subscription_ending`, `endpoint_disabled`, `payout_settled`, `new_content`, `portal_sign_in`, `order_shipped`, `order_ready_for_pickup`, `team_invite`, `password_reset`, `checkout_code`, `email_verification`.
              * @enum {string}
              */
-            kind: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "new_content" | "portal_sign_in" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
+            kind: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "new_content" | "portal_sign_in" | "order_shipped" | "order_ready_for_pickup" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
             /** @description The mode of what caused it (absent only in the operator's CLI view of account mail). */
             mode?: "test" | "live";
             /**
@@ -2676,7 +2738,7 @@ export interface components {
          * @description The kinds of event a webhook endpoint can subscribe to.
          * @enum {string}
          */
-        EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "transaction.disputed" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed" | "booking.confirmed" | "booking.cancelled" | "booking.rescheduled";
+        EventType: "transaction.succeeded" | "transaction.failed" | "transaction.refunded" | "transaction.disputed" | "payout.settled" | "subscription.renewed" | "subscription.expired" | "subscription.completed" | "member.joined" | "member.removed" | "booking.confirmed" | "booking.cancelled" | "booking.rescheduled" | "order.shipped" | "order.ready_for_pickup";
         FailedRenewal: {
             /** @description What each renewal charges, as a decimal. */
             amount: number;
@@ -2699,6 +2761,31 @@ export interface components {
              * @description When the unpaid period began (the last paid one ended).
              */
             periodEnded: string;
+        };
+        /**
+         * @description Our addition, on orders of physical products: where sending or handing it over stands.
+         * @example {
+         *       "status": "shipped",
+         *       "carrier": "USPS",
+         *       "trackingNumber": "9400111899223197428490",
+         *       "trackingUrl": "https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111899223197428490",
+         *       "shippedAt": "2026-11-24T10:00:00.000Z"
+         *     }
+         */
+        Fulfilment: {
+            /** @description Who carries it, once shipped. */
+            carrier?: string;
+            /** Format: date-time */
+            pickedUpAt?: string;
+            /** Format: date-time */
+            readyForPickupAt?: string;
+            /** Format: date-time */
+            shippedAt?: string;
+            /** @description `unfulfilled` → `shipped` (delivery), or `unfulfilled` → `ready_for_pickup` → `picked_up` (pickup). */
+            status: "unfulfilled" | "shipped" | "ready_for_pickup" | "picked_up";
+            trackingNumber?: string;
+            /** Format: uri */
+            trackingUrl?: string;
         };
         Hub: {
             /** Format: date-time */
@@ -3059,6 +3146,128 @@ export interface components {
             /** @description The brand's time zone (GET /brand), UTC when it has none: where "today" begins and ends. */
             timeZone: string;
         };
+        /** @description The body of a `order.ready_for_pickup` delivery. */
+        OrderReadyForPickupEvent: {
+            /** Format: date-time */
+            created: string;
+            data: components["schemas"]["Transaction"];
+            /** @description The event id (`evt_…`): the same on every retry and resend; dedupe on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.ready_for_pickup";
+        };
+        /** @description The body of a `order.shipped` delivery. */
+        OrderShippedEvent: {
+            /** Format: date-time */
+            created: string;
+            data: components["schemas"]["Transaction"];
+            /** @description The event id (`evt_…`): the same on every retry and resend; dedupe on it. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.shipped";
+        };
+        /**
+         * @description Our addition, on orders of physical products: delivery to `address` in a zone, or a pickup point.
+         * @example {
+         *       "method": "delivery",
+         *       "amount": 5,
+         *       "deliveryLocation": {
+         *         "id": "us",
+         *         "name": "United States"
+         *       },
+         *       "address": {
+         *         "line1": "1 Market St",
+         *         "city": "San Francisco",
+         *         "region": "CA",
+         *         "postalCode": "94105",
+         *         "country": "US"
+         *       }
+         *     }
+         */
+        OrderShipping: {
+            /**
+             * @description A postal address (our reading of the reference's `address`).
+             * @example {
+             *       "line1": "1 Market St",
+             *       "line2": "Suite 300",
+             *       "city": "San Francisco",
+             *       "region": "CA",
+             *       "postalCode": "94105",
+             *       "country": "US"
+             *     }
+             */
+            address?: {
+                city: string;
+                /** @description ISO 3166-1 alpha-2 country code, upper case (e.g. `US`, `GB`, `DE`). */
+                country: string;
+                /** @description Street and number. */
+                line1: string;
+                /** @description Flat, floor, building. */
+                line2?: string;
+                /** @description Checked against the country's format (postcode-validator): required where the country has postal codes, e.g. a US ZIP `94103` or a UK postcode `SW1A 1AA`; may be left out where it has none (e.g. `HK`). */
+                postalCode?: string;
+                /** @description State, county or province, where the country uses one. */
+                region?: string;
+            };
+            /** @description The delivery price added to the order as its own line, as a decimal in the transaction's currency (0 for pickup). */
+            amount: number;
+            /** @description The delivery zone chosen. */
+            deliveryLocation?: {
+                id: string;
+                name: string;
+            };
+            method: "delivery" | "pickup";
+            /**
+             * @example {
+             *       "id": "studio",
+             *       "name": "Our studio",
+             *       "address": {
+             *         "line1": "12 Canal St",
+             *         "city": "London",
+             *         "postalCode": "E1 6AN",
+             *         "country": "GB"
+             *       },
+             *       "openingHours": "Mon–Fri 10:00–18:00"
+             *     }
+             */
+            pickupLocation?: {
+                /**
+                 * @description A postal address (our reading of the reference's `address`).
+                 * @example {
+                 *       "line1": "1 Market St",
+                 *       "line2": "Suite 300",
+                 *       "city": "San Francisco",
+                 *       "region": "CA",
+                 *       "postalCode": "94105",
+                 *       "country": "US"
+                 *     }
+                 */
+                address: {
+                    city: string;
+                    /** @description ISO 3166-1 alpha-2 country code, upper case (e.g. `US`, `GB`, `DE`). */
+                    country: string;
+                    /** @description Street and number. */
+                    line1: string;
+                    /** @description Flat, floor, building. */
+                    line2?: string;
+                    /** @description Checked against the country's format (postcode-validator): required where the country has postal codes, e.g. a US ZIP `94103` or a UK postcode `SW1A 1AA`; may be left out where it has none (e.g. `HK`). */
+                    postalCode?: string;
+                    /** @description State, county or province, where the country uses one. */
+                    region?: string;
+                };
+                /** @description Your id for the pickup point, unique in the product; what `pickupLocation` names (e.g. `studio`). */
+                id: string;
+                name: string;
+                /** @description In words, as the buyer should read them, e.g. "Mon–Fri 10:00–18:00". */
+                openingHours: string;
+            };
+        };
         PaymentLink: {
             /** @description The total the server computed from the catalog, as a decimal amount. */
             amount: number;
@@ -3240,6 +3449,7 @@ export interface components {
             isFree: boolean;
             items: components["schemas"]["Item"][];
             keywords: string[];
+            shipping?: components["schemas"]["ShippingSettings"];
             /**
              * @description `draft`, `published` or `archived`.
              * @enum {string}
@@ -3248,7 +3458,7 @@ export interface components {
             tiers: components["schemas"]["Tier"][];
             title: string;
             /**
-             * @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`).
+             * @description `digital`, `course`, `event`, `service`, `membership`, `physical` (with `shipping`, our addition), or `appointment` (our addition: bookable, with `availability`).
              * @enum {string}
              */
             type: "digital" | "course" | "event" | "service" | "membership" | "physical" | "appointment";
@@ -3325,7 +3535,7 @@ export interface components {
             status: "draft" | "published" | "archived";
             title: string;
             /**
-             * @description `digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`).
+             * @description `digital`, `course`, `event`, `service`, `membership`, `physical` (with `shipping`, our addition), or `appointment` (our addition: bookable, with `availability`).
              * @enum {string}
              */
             type: "digital" | "course" | "event" | "service" | "membership" | "physical" | "appointment";
@@ -3359,6 +3569,107 @@ export interface components {
             previousSecretExpiresAt: string | null;
             /** @description The new secret (`whsec_…`). Shown only in this answer: store it now. */
             signingSecret: string;
+        };
+        /**
+         * @description Our addition: how a physical product reaches the buyer (docs/shipping.md). At least one delivery zone or pickup point.
+         * @example {
+         *       "deliveryZones": [
+         *         {
+         *           "id": "us",
+         *           "name": "United States",
+         *           "countries": [
+         *             "US"
+         *           ],
+         *           "prices": [
+         *             {
+         *               "amount": 5,
+         *               "currency": "USD"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "id": "world",
+         *           "name": "Rest of the world",
+         *           "countries": [
+         *             "CA",
+         *             "GB",
+         *             "DE",
+         *             "FR",
+         *             "JP"
+         *           ],
+         *           "prices": [
+         *             {
+         *               "amount": 15,
+         *               "currency": "USD"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "pickupLocations": [
+         *         {
+         *           "id": "studio",
+         *           "name": "Our studio",
+         *           "address": {
+         *             "line1": "500 Howard St",
+         *             "city": "San Francisco",
+         *             "region": "CA",
+         *             "postalCode": "94105",
+         *             "country": "US"
+         *           },
+         *           "openingHours": "Mon–Fri 10:00–18:00"
+         *         }
+         *       ]
+         *     }
+         */
+        ShippingSettings: {
+            /** @description Where the product is delivered to, and at what price. */
+            deliveryZones?: {
+                /** @description The countries it delivers to (ISO 3166-1 alpha-2). */
+                countries: string[];
+                /** @description Your id for the zone, unique in the product; what `deliveryLocation` names (e.g. `domestic`). */
+                id: string;
+                /** @description What the buyer sees, e.g. "United States". */
+                name: string;
+                /** @description The delivery price, one per currency; a link in a currency the zone has no price in cannot use it. */
+                prices: {
+                    /** @description As a person reads it (49.5), stored in the currency's minor units. */
+                    amount: number;
+                    /** @description ISO 4217 code, e.g. USD. */
+                    currency: string;
+                }[];
+            }[];
+            /** @description Where the buyer may collect it instead, free of charge. */
+            pickupLocations?: {
+                /**
+                 * @description A postal address (our reading of the reference's `address`).
+                 * @example {
+                 *       "line1": "1 Market St",
+                 *       "line2": "Suite 300",
+                 *       "city": "San Francisco",
+                 *       "region": "CA",
+                 *       "postalCode": "94105",
+                 *       "country": "US"
+                 *     }
+                 */
+                address: {
+                    city: string;
+                    /** @description ISO 3166-1 alpha-2 country code, upper case (e.g. `US`, `GB`, `DE`). */
+                    country: string;
+                    /** @description Street and number. */
+                    line1: string;
+                    /** @description Flat, floor, building. */
+                    line2?: string;
+                    /** @description Checked against the country's format (postcode-validator): required where the country has postal codes, e.g. a US ZIP `94103` or a UK postcode `SW1A 1AA`; may be left out where it has none (e.g. `HK`). */
+                    postalCode?: string;
+                    /** @description State, county or province, where the country uses one. */
+                    region?: string;
+                };
+                /** @description Your id for the pickup point, unique in the product; what `pickupLocation` names (e.g. `studio`). */
+                id: string;
+                name: string;
+                /** @description In words, as the buyer should read them, e.g. "Mon–Fri 10:00–18:00". */
+                openingHours: string;
+            }[];
         };
         /**
          * @example {
@@ -3648,6 +3959,7 @@ export interface components {
             dispute?: components["schemas"]["Dispute"];
             /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
             fee?: number;
+            fulfilment?: components["schemas"]["Fulfilment"];
             /** @description The metadata given when the payment link was made. */
             metadata: {
                 [key: string]: string;
@@ -3660,6 +3972,7 @@ export interface components {
             refunds: components["schemas"]["Refund"][];
             /** @description What was bought: a product or hub id. */
             resourceID?: string;
+            shipping?: components["schemas"]["OrderShipping"];
             /**
              * @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md).
              * @enum {string}
@@ -3745,6 +4058,7 @@ export interface components {
             dispute?: components["schemas"]["Dispute"];
             /** @description Our addition, on a payment that succeeded (in GET, lists and refund answers): the platform fee, as a decimal. Fixed once the payment is in a payout; before that, what the next payout will charge under the current fee settings (docs/payouts.md). */
             fee?: number;
+            fulfilment?: components["schemas"]["Fulfilment"];
             /** @description The metadata given when the payment link was made. */
             metadata: {
                 [key: string]: string;
@@ -3758,6 +4072,7 @@ export interface components {
             refunds: components["schemas"]["Refund"][];
             /** @description What was bought: a product or hub id. */
             resourceID?: string;
+            shipping?: components["schemas"]["OrderShipping"];
             /**
              * @description `pending`, `succeeded`, `failed`, or `refunded` once refunds have given all of it back (docs/refunds.md).
              * @enum {string}
@@ -3949,7 +4264,7 @@ export interface components {
             url: string;
         };
         /** @description Any webhook delivery body, discriminated on `type`. */
-        WebhookEvent: components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionFailedEvent"] | components["schemas"]["TransactionRefundedEvent"] | components["schemas"]["TransactionDisputedEvent"] | components["schemas"]["PayoutSettledEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionExpiredEvent"] | components["schemas"]["SubscriptionCompletedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["BookingConfirmedEvent"] | components["schemas"]["BookingCancelledEvent"] | components["schemas"]["BookingRescheduledEvent"];
+        WebhookEvent: components["schemas"]["TransactionSucceededEvent"] | components["schemas"]["TransactionFailedEvent"] | components["schemas"]["TransactionRefundedEvent"] | components["schemas"]["TransactionDisputedEvent"] | components["schemas"]["PayoutSettledEvent"] | components["schemas"]["SubscriptionRenewedEvent"] | components["schemas"]["SubscriptionExpiredEvent"] | components["schemas"]["SubscriptionCompletedEvent"] | components["schemas"]["MemberJoinedEvent"] | components["schemas"]["MemberRemovedEvent"] | components["schemas"]["BookingConfirmedEvent"] | components["schemas"]["BookingCancelledEvent"] | components["schemas"]["BookingRescheduledEvent"] | components["schemas"]["OrderShippedEvent"] | components["schemas"]["OrderReadyForPickupEvent"];
     };
     responses: {
         /** @description `validation_failed` or `invalid_json`: a parameter or body field is invalid; `message` names it and `data.details` lists every problem. */
@@ -5163,11 +5478,13 @@ export interface operations {
             content: {
                 "application/json": {
                     brandColour?: string | null;
-                    /** @description Which mail the brand's buyers get, per kind (receipt, renewal_failed, membership_ended, cancellation, refund, subscription_ending, new_content); all on by default. */
+                    /** @description Which mail the brand's buyers get, per kind (receipt, renewal_failed, membership_ended, cancellation, refund, subscription_ending, new_content, order_shipped, order_ready_for_pickup); all on by default. */
                     buyerEmails?: {
                         cancellation?: boolean;
                         membership_ended?: boolean;
                         new_content?: boolean;
+                        order_ready_for_pickup?: boolean;
+                        order_shipped?: boolean;
                         receipt?: boolean;
                         refund?: boolean;
                         renewal_failed?: boolean;
@@ -5210,7 +5527,7 @@ export interface operations {
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this kind. */
-                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "new_content" | "portal_sign_in" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
+                kind?: "receipt" | "renewal_failed" | "membership_ended" | "cancellation" | "refund" | "subscription_ending" | "endpoint_disabled" | "payout_settled" | "new_content" | "portal_sign_in" | "order_shipped" | "order_ready_for_pickup" | "team_invite" | "password_reset" | "checkout_code" | "email_verification";
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
                 /** @description `queued` (waiting for a first try or a retry), `sending`, `sent`, `failed` (refused for good or out of tries) or `unsent` (no mail server is configured: kept so you can see what would have gone out). */
@@ -5847,9 +6164,29 @@ export interface operations {
                     adClickID?: string;
                     /** @description Add-on item ids of the products bought; each adds its price once. */
                     addons?: string[];
-                    /** @description Recorded on the link as sent. */
+                    /**
+                     * @description A postal address (our reading of the reference's `address`).
+                     * @example {
+                     *       "line1": "1 Market St",
+                     *       "line2": "Suite 300",
+                     *       "city": "San Francisco",
+                     *       "region": "CA",
+                     *       "postalCode": "94105",
+                     *       "country": "US"
+                     *     }
+                     */
                     address?: {
-                        [key: string]: unknown;
+                        city: string;
+                        /** @description ISO 3166-1 alpha-2 country code, upper case (e.g. `US`, `GB`, `DE`). */
+                        country: string;
+                        /** @description Street and number. */
+                        line1: string;
+                        /** @description Flat, floor, building. */
+                        line2?: string;
+                        /** @description Checked against the country's format (postcode-validator): required where the country has postal codes, e.g. a US ZIP `94103` or a UK postcode `SW1A 1AA`; may be left out where it has none (e.g. `HK`). */
+                        postalCode?: string;
+                        /** @description State, county or province, where the country uses one. */
+                        region?: string;
                     };
                     adType?: string;
                     /**
@@ -5875,6 +6212,7 @@ export interface operations {
                     coupon?: string;
                     /** @description ISO 4217 code; if given, must be the catalog currency of the items (there is no conversion). */
                     currency?: string;
+                    /** @description For a physical product with shipping settings (docs/shipping.md): the id of one of its delivery zones; its countries must include `address.country`, and its price in the link's currency is added to the order as a line of its own. Requires `address`; not with `pickupLocation`. */
                     deliveryLocation?: string;
                     form: {
                         /** @description The buyer's answers keyed by checkout-field id: `fullName`, `email`, optional `phone`, and the product's checkout fields (every required one must be present; unknown keys are refused). */
@@ -5922,6 +6260,7 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description For a physical product with shipping settings: the id of one of its pickup locations, where the buyer collects it (no address, no delivery price). Not with `deliveryLocation`. */
                     pickupLocation?: string;
                     receive_emails?: boolean;
                     /**
@@ -6174,6 +6513,7 @@ export interface operations {
                     /** @description The whole list, in order. An item left out is deleted, or archived while a tier still includes it. */
                     items?: components["schemas"]["ItemInput"][];
                     keywords?: string[];
+                    shipping?: components["schemas"]["ShippingSettings"];
                     /**
                      * @description Default `published`; only published products are on sale.
                      * @enum {string}
@@ -6287,6 +6627,8 @@ export interface operations {
                     /** @description The whole list, in order. An item left out is deleted, or archived while a tier still includes it. */
                     items?: components["schemas"]["ItemInput"][];
                     keywords?: string[];
+                    /** @description The whole shipping settings of a physical product (delivery zones and pickup locations); null clears them. */
+                    shipping?: components["schemas"]["ShippingSettings"] | null;
                     /**
                      * @description Default `published`; only published products are on sale.
                      * @enum {string}
@@ -6860,8 +7202,12 @@ export interface operations {
                 createdFrom?: string;
                 /** @description `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Only orders of physical products whose fulfilment stands here (docs/shipping.md); `unfulfilled` with `status=succeeded` is the fulfilment queue. */
+                fulfilment?: "unfulfilled" | "shipped" | "ready_for_pickup" | "picked_up";
                 /** @description Page size, 1 to 100 (default 20). */
                 limit?: number;
+                /** @description Our addition: `newest` first (the default) or `oldest` first (the fulfilment queue's order). A cursor pages the order it came from. */
+                order?: "newest" | "oldest";
                 /** @description Search: the txref exactly, or part of the customer's email (ignoring case). */
                 q?: string;
                 /** @description Only what bought this product or hub (its id). */
@@ -6927,6 +7273,61 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setTransactionFulfilment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The txref. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Required with `shipped`: e.g. USPS, Royal Mail, DHL. */
+                    carrier?: string;
+                    /** @description The next step: `shipped` for a delivery, `ready_for_pickup` then `picked_up` for a pickup. */
+                    status: "shipped" | "ready_for_pickup" | "picked_up";
+                    /** @description Required with `shipped`. */
+                    trackingNumber?: string;
+                    /**
+                     * Format: uri
+                     * @description With `shipped`: an http(s) page where the buyer follows the parcel.
+                     */
+                    trackingUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Set an order's fulfilment */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Transaction"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7022,6 +7423,8 @@ export interface operations {
                 createdBefore?: string;
                 /** @description Only those created at or after this instant. */
                 createdFrom?: string;
+                /** @description Only orders of physical products whose fulfilment stands here (docs/shipping.md); `unfulfilled` with `status=succeeded` is the fulfilment queue. */
+                fulfilment?: "unfulfilled" | "shipped" | "ready_for_pickup" | "picked_up";
                 /** @description Search: the txref exactly, or part of the customer's email (ignoring case). */
                 q?: string;
                 /** @description Only what bought this product or hub (its id). */
@@ -7602,6 +8005,68 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MemberRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else (or no answer in time) is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrderReadyForPickupEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64-decoded secret after `whsec_`. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the signing secret string (`whsec_…`). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderReadyForPickupEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the delivery; anything else (or no answer in time) is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOrderShippedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Standard Webhooks: the event id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`, keyed with the base64-decoded secret after `whsec_`. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `sha256=<hex HMAC-SHA256 of the raw body>`, keyed with the signing secret string (`whsec_…`). */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderShippedEvent"];
             };
         };
         responses: {

@@ -1,6 +1,6 @@
 import type { PagePromise } from '../pagination.ts';
 import type { Requester, RequestOptions } from '../request.ts';
-import type { RefundParams, Transaction, TransactionListParams, TransactionTotals, TransactionTotalsParams } from '../types.ts';
+import type { FulfilmentParams, RefundParams, Transaction, TransactionListParams, TransactionTotals, TransactionTotalsParams } from '../types.ts';
 import { list, segment } from './resource.ts';
 
 export class Transactions {
@@ -9,7 +9,8 @@ export class Transactions {
 
   /**
    * GET /transactions: payment attempts of the key's mode, newest first, optionally filtered by
-   * `status`, `resourceID`, `createdFrom`, `createdBefore` and `q` (txref, or part of the email).
+   * `status`, `resourceID`, `createdFrom`, `createdBefore`, `q` (txref, or part of the email) and
+   * `fulfilment`; `order: 'oldest'` pages oldest first (the fulfilment queue).
    * Scope `transactions:read`.
    */
   list(params?: TransactionListParams, options?: RequestOptions): PagePromise<Transaction> {
@@ -34,6 +35,16 @@ export class Transactions {
    */
   refund(txref: string, params: RefundParams = {}, options?: RequestOptions): Promise<Transaction> {
     return this.#r.request({ method: 'POST', path: `/transactions/${segment(txref, 'txref')}/refund`, body: params, options });
+  }
+
+  /**
+   * POST /transactions/{txref}/fulfilment: moves a paid order of a physical product one step
+   * (docs/shipping.md): `shipped` with `carrier` and `trackingNumber` for a delivery,
+   * `ready_for_pickup` then `picked_up` for a pickup. Sends `order.shipped` / `order.ready_for_pickup`
+   * and emails the buyer; any other step is a 409. Scope `transactions:write`.
+   */
+  fulfil(txref: string, params: FulfilmentParams, options?: RequestOptions): Promise<Transaction> {
+    return this.#r.request({ method: 'POST', path: `/transactions/${segment(txref, 'txref')}/fulfilment`, body: params, options });
   }
 
   /** GET /transactions/{txref}/invoice: a succeeded transaction's invoice as PDF bytes. Scope `transactions:read`. */

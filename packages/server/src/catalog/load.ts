@@ -1,4 +1,5 @@
 import { checkProductAvailability, writeProductAvailability } from '../bookings/product-settings.ts';
+import { checkProductShipping, writeProductShipping } from '../shipping/settings.ts';
 import Value from 'typebox/value';
 import { requireBrand } from '../brands/service.ts';
 import type { Queryable } from '../db/client.ts';
@@ -55,6 +56,7 @@ export async function loadCatalog(tx: Queryable, brandId: string, input: unknown
     const fields = p.checkoutFields ?? [];
     await writeCheckoutFields(tx, brandId, id, fields, checkCheckoutFields(fields, '', []));
     await writeProductAvailability(tx, brandId, id, p.availability);
+    await writeProductShipping(tx, brandId, id, p.shipping);
   }
   await catalogChanged(tx, brandId);
   return ids;
@@ -99,6 +101,7 @@ export function parseCatalog(input: unknown): Catalog {
     checkTiers(p.tiers.map(tierDraft), at, new Set(items.map((item) => item.key!)), fileNames, problems);
     checkCheckoutFields(p.checkoutFields ?? [], at, problems);
     checkProductAvailability(p.type, p.availability, undefined, problems, `${at}.`);
+    checkProductShipping(p.type, p.shipping, undefined, problems, `${at}.`);
   });
   if (problems.length) {
     throw new AppError('validation_failed', `The catalog file is invalid: ${problems[0].field} ${problems[0].message}.`, problems.slice(0, 100));

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Availability } from '../bookings/schemas.ts';
+import { ShippingSettings } from '../shipping/schemas.ts';
 import { checkoutFieldFields, hubFields, itemFields, productFields, tierFields } from './fields.ts';
 
 /**
@@ -34,6 +35,7 @@ export const CatalogProduct = Type.Object({
   items: Type.Optional(Type.Array(CatalogItem)),
   checkoutFields: Type.Optional(Type.Array(CatalogCheckoutField)),
   availability: Type.Optional(Availability),
+  shipping: Type.Optional(ShippingSettings),
 }, { additionalProperties: false });
 
 export const CatalogHub = Type.Object({

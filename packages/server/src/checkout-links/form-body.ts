@@ -2,6 +2,7 @@ import type { PaymentLinkBody } from '../checkout/schemas.ts';
 import type { CheckoutLinkRow } from './repository.ts';
 import type { Offer } from './form-page.ts';
 import { isBookable } from './slot-picker.ts';
+import { shippingFromForm, shippingInputOf } from '../shipping/checkout-form.ts';
 
 /**
  * The web checkout's form fields -> the body of POST /payment-links, so that the one service
@@ -79,6 +80,10 @@ export function toPaymentLinkBody(offer: Offer, values: Record<string, string>, 
   const countryCode = (values.countryCode ?? '').trim();
   if (!/^[A-Za-z]{2}$/.test(countryCode)) errors.countryCode = 'Country code must be two letters, such as US or PT';
 
+  const shipping = offer.shipping ? shippingFromForm(values) : {};
+  if (offer.shipping && !values.shipping) errors.shipping = 'Choose delivery or pickup';
+  if (shipping.address && !shipping.address.country) errors.address_country = 'Country is required for delivery';
+
   const body: PaymentLinkBody = {
     items: [item],
     form: { formData: formData as PaymentLinkBody['form']['formData'], ...(guests.length ? { guests } : {}) },
@@ -86,6 +91,7 @@ export function toPaymentLinkBody(offer: Offer, values: Record<string, string>, 
     ...(booking ? { booking } : {}),
     ...(coupon && !errors.coupon ? { coupon } : {}),
     ...(countryCode && !errors.countryCode ? { countryCode: countryCode.toUpperCase() } : {}),
+    ...shipping,
     receive_emails: values.receive_emails === 'on',
     ...(link.redirect_url ? { redirectUrl: link.redirect_url } : {}),
     ...(values.utmRef ? { utmRef: values.utmRef.slice(0, 500) } : {}),
@@ -111,6 +117,8 @@ export function fieldOfProblem(field: string | undefined, offer: Offer): { input
   if (field === 'countryCode') return { input: 'countryCode', label: 'Country code' };
   if (field === 'booking.startsAt' || field === 'booking') return { input: 'booking.startsAt', label: 'The time chosen' };
   if (field === 'booking.timezone') return { input: 'booking.timezone', label: 'Your time zone' };
+  const shipping = shippingInputOf(field);
+  if (shipping) return shipping;
   // The coupon's reasons start with 'coupon "X"' (coupons/apply.ts): they read as a sentence without a label.
   if (field === 'coupon') return { input: 'coupon', label: '' };
   if (/^items\[\d+\]\.affiliate$/.test(field ?? '')) return { input: '_form', label: 'Referral code (ref)' };

@@ -9,6 +9,8 @@ import { dateTimeWords, durationWords, eventTypeWords, recurrenceWords, tierPric
 import { storefrontPath } from '../brands/profile.ts';
 import { amountRangeOf } from './service.ts';
 import { slotPickerHtml, type SlotPicker } from './slot-picker.ts';
+import { shippingFieldset } from '../shipping/checkout-form.ts';
+import type { ShippingSettings } from '../shipping/schemas.ts';
 
 /**
  * The web checkout form behind a checkout link: what POST /payment-links carries, asked of the
@@ -27,6 +29,8 @@ export interface Offer {
   /** The checkout link's choices for this tier: add-ons ticked when the form opens, and the amounts a pay-what-you-want tier takes. */
   presetAddons?: string[];
   customAmountRange?: { min?: number; max?: number };
+  /** A physical product's delivery zones and pickup points (docs/shipping.md). */
+  shipping?: ShippingSettings;
 }
 
 export interface FormView {
@@ -173,6 +177,7 @@ ${view.slots ? slotPickerHtml(view.slots, view.values, view.errors) : ''}
 ${price.pwyw ? input('customAmount', `Your price (${o.tier.currency})`, view, `type="text" inputmode="decimal" required`, rangeHint) : ''}
 ${guests > 0 ? `<fieldset><legend>Guests (this ticket admits ${o.tier.no_of_tickets}: you and ${guests} more)</legend>${Array.from({ length: guests }, (_, i) => `${input(`guest${i + 1}_name`, `Guest ${i + 1} name`, view, 'type="text" required maxlength="500"')}${input(`guest${i + 1}_email`, `Guest ${i + 1} email`, view, 'type="email" required maxlength="320"')}`).join('')}</fieldset>` : ''}
 ${addons.length ? `<fieldset><legend>Add-ons</legend>${addons.map((a) => checkbox(`addon_${a.id}`, `${a.title} (+${formatMoney(a.price_amount!, a.currency!)})`, view, view.values[`addon_${a.id}`] === 'on')).join('')}</fieldset>` : ''}
+${o.shipping ? shippingFieldset(o.shipping, o.tier.currency, view) : ''}
 ${input('countryCode', 'Country code', view, 'type="text" autocomplete="country" maxlength="2" required', 'Two letters, such as US or PT.')}
 ${checkbox('receive_emails', `Email me news and offers from ${brand.display_name ?? brand.name}`, view, view.values.receive_emails === 'on')}
 ${['utmRef', 'adClickID', 'adType', 'ref'].filter((k) => view.values[k]).map((k) => `<input type="hidden" name="${k}" value="${esc(view.values[k])}">`).join('\n')}

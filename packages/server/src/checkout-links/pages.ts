@@ -27,6 +27,8 @@ import { couponInWords } from '../coupons/service.ts';
 import { checkoutFormPage, closedLinkPage, type FormView, type Offer } from './form-page.ts';
 import { toPaymentLinkBody, fieldOfProblem } from './form-body.ts';
 import { slotPickerOf } from './slot-picker.ts';
+import { productShippingOf } from '../shipping/settings.ts';
+import { shippingInputs } from '../shipping/checkout-form.ts';
 
 /**
  * The web checkout behind a checkout link (docs/checkout.md, "The web checkout"), public:
@@ -213,11 +215,11 @@ async function offersOf(db: Queryable, link: CheckoutLinkRow): Promise<Offer[]> 
     const hub = !product && tier.hub_id === item.id ? await findHub(db, link.brand_id, item.id) : undefined;
     if (product && product.status !== 'published') continue;
     if (!product && !hub) continue;
-    const [items, fields] = product
-      ? await Promise.all([productItems(db, link.brand_id, product.id), productCheckoutFields(db, link.brand_id, product.id)])
-      : [[], []];
+    const [items, fields, shipping] = product
+      ? await Promise.all([productItems(db, link.brand_id, product.id), productCheckoutFields(db, link.brand_id, product.id), productShippingOf(db, link.brand_id, product.id)])
+      : [[], [], undefined];
     offers.push({
-      tier, ...(product ? { product } : {}), ...(hub ? { hub } : {}), items, fields,
+      tier, ...(product ? { product } : {}), ...(hub ? { hub } : {}), items, fields, ...(shipping ? { shipping } : {}),
       ...(item.addons?.length ? { presetAddons: item.addons } : {}),
       ...(item.customAmountRange ? { customAmountRange: item.customAmountRange } : {}),
     });
@@ -256,7 +258,7 @@ function countryOf(req: FastifyRequest): string {
 /** Errors listed in the order their inputs appear, so the summary reads top to bottom. */
 function inFormOrder(errors: Record<string, string>, offer: Offer): Record<string, string> {
   const guests = Array.from({ length: Math.max(offer.tier.no_of_tickets - 1, 0) }, (_, i) => [`guest${i + 1}_name`, `guest${i + 1}_email`]).flat();
-  const order = ['_form', 'tier', 'fullName', 'email', 'phone', ...offer.fields.map((f) => `field_${f.id}`), 'booking.timezone', 'booking.startsAt', 'customAmount', ...guests, 'coupon', 'countryCode'];
+  const order = ['_form', 'tier', 'fullName', 'email', 'phone', ...offer.fields.map((f) => `field_${f.id}`), 'booking.timezone', 'booking.startsAt', 'customAmount', ...guests, ...shippingInputs, 'coupon', 'countryCode'];
   const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
   return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => rank(a) - rank(b)));
 }

@@ -13,6 +13,7 @@ import type { PaymentLinkRow } from './repository.ts';
 import { settlePayment, type FinalState } from './service.ts';
 import { holdStock } from './stock.ts';
 import { renewHold } from '../bookings/service.ts';
+import type { ShippingChoice } from '../shipping/checkout.ts';
 import type { Attribution } from '../transactions/repository.ts';
 import type { AppliedCoupon } from '../coupons/apply.ts';
 
@@ -114,6 +115,7 @@ export async function beginPayment(tx: Queryable, providers: PaymentProviders, b
     stock_held: stockHeld,
     attribution: attributionOf(link),
     ...couponOf(link),
+    shipping: (link.extras.shipping as ShippingChoice | undefined) ?? null,
   });
   return { link, payment };
 }

@@ -207,9 +207,12 @@ describe('POST /payment-links', () => {
 
   it('records the fields nothing acts on yet rather than dropping them', async () => {
     const extras = { countryCode: 'GB', utmRef: 'newsletter', adClickID: 'abc', adType: 'search', receive_emails: true,
-      checkoutOtpVerificationSkipped: false, address: { city: 'London' }, deliveryLocation: 'Door', pickupLocation: 'Shop' };
+      checkoutOtpVerificationSkipped: false };
     // `booking` is acted on now (issue 25, docs/bookings.md): on a product that is not bookable it is a 400 naming it.
     await refused(key, courseBody(ids, { booking: { startsAt: '2030-01-01T09:00:00Z' } }), 'booking', /only for a bookable/);
+    // So are `address`, `deliveryLocation` and `pickupLocation` (docs/shipping.md): only for a physical product with shipping settings.
+    await refused(key, courseBody(ids, { deliveryLocation: 'Door' }), 'deliveryLocation', /only for a physical product/);
+    await refused(key, courseBody(ids, { pickupLocation: 'Shop' }), 'pickupLocation', /only for a physical product/);
     // items[].affiliate is acted on now (affiliates/): an active affiliate's code, kept on the link with its id.
     const affiliate = await t.request({ method: 'POST', url: '/api/v1/affiliates', key, payload: { name: 'Rita', email: 'rita@example.com', code: 'aff_1', commissionPercent: 10 } });
     assert.equal(affiliate.statusCode, 200, affiliate.body);

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BookingRequest } from '../bookings/schemas.ts';
+import { Address } from '../shipping/schemas.ts';
 
 // The body of POST /payment-links, field for field as the reference tables it. Unknown fields
 // are refused rather than ignored (a typo such as `metdata` must not silently drop data);
@@ -57,9 +58,16 @@ export const PaymentLinkBody = Type.Object({
   countryCode: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2; recorded on the link.' })),
   addons: Type.Optional(Type.Array(Text(), { maxItems: 50, description: 'Add-on item ids of the products bought; each adds its price once.' })),
   booking: Type.Optional(BookingRequest),
-  address: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Recorded on the link as sent.' })),
-  deliveryLocation: Type.Optional(Type.String({ maxLength: 500 })),
-  pickupLocation: Type.Optional(Type.String({ maxLength: 500 })),
+  address: Type.Optional(Address),
+  deliveryLocation: Type.Optional(Type.String({
+    minLength: 1, maxLength: 100,
+    description: 'For a physical product with shipping settings (docs/shipping.md): the id of one of its delivery zones; its countries must include `address.country`, '
+      + 'and its price in the link\'s currency is added to the order as a line of its own. Requires `address`; not with `pickupLocation`.',
+  })),
+  pickupLocation: Type.Optional(Type.String({
+    minLength: 1, maxLength: 100,
+    description: 'For a physical product with shipping settings: the id of one of its pickup locations, where the buyer collects it (no address, no delivery price). Not with `deliveryLocation`.',
+  })),
   redirectUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'http(s) address the buyer is sent to after paying, with `txref` and `status` added to its query.' })),
   metadata: Type.Optional(Type.Record(Type.String(), Type.String({ maxLength: 500 }), {
     maxProperties: 50,

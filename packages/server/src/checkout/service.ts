@@ -27,12 +27,13 @@ import { attributeSale, resolveAffiliateCodes } from '../affiliates/commissions.
 import * as repo from './repository.ts';
 import { bookingOfTransaction, checkBooking, holdSlot, settleBooking } from '../bookings/service.ts';
 import { dateTimeWords } from '../storefront/words.ts';
+import { checkShipping, withShipping } from '../shipping/checkout.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
 
 
 /** Fields of the body that nothing acts on yet; kept on the link as sent, never dropped. */
-const recorded = ['countryCode', 'booking', 'address', 'deliveryLocation', 'pickupLocation', 'utmRef', 'adClickID', 'adType',
+const recorded = ['countryCode', 'booking', 'utmRef', 'adClickID', 'adType',
   'checkoutOtpVerificationSkipped', 'receive_emails'] as const;
 
 /**
@@ -64,8 +65,9 @@ export async function checkPaymentLink(tx: Queryable, principal: Principal, body
     brandId: principal.brandId, mode: principal.mode, code: body.coupon, currency: priced.currency, email: buyer.email, lines: orderLines(priced, catalog.map((c) => (c.kind === 'hub' ? c.hub.id : c.product.hub_id))), now: new Date(),
   }, problems);
   const slot = await checkBooking(tx, principal, body.booking, bookingItems(body, catalog), problems);
+  const shipping = await checkShipping(tx, principal.brandId, body, shippingItems(catalog), priced.currency, problems);
   if (problems.length) throw invalidAll(problems);
-  return { catalog, priced: coupon ? discountOrder(priced, coupon) : priced, buyer, coupon, affiliate, slot };
+  return { catalog, priced: withShipping(coupon ? discountOrder(priced, coupon) : priced, shipping), buyer, coupon, affiliate, slot, shipping };
 }
 
 /** The items as the booking rules see them (bookings/service.ts). */
@@ -76,13 +78,20 @@ function bookingItems(body: PaymentLinkBody, catalog: PurchaseTarget[]) {
   }));
 }
 
+/** The items as the shipping rules see them (shipping/checkout.ts). */
+function shippingItems(catalog: PurchaseTarget[]) {
+  return catalog.map((c, index) => (c.kind === 'hub'
+    ? { index, productId: c.hub.id, productType: 'membership', title: c.hub.name }
+    : { index, productId: c.product.id, productType: c.product.type, title: c.product.title }));
+}
+
 /** POST /payment-links: checks everything against the catalog, prices it, and stores the link. */
 export async function createPaymentLink(
   tx: Queryable, principal: Principal, body: PaymentLinkBody, publicUrl: string, providers: PaymentProviders,
   /** Set by a reusable checkout link's page (checkout-links/pages.ts): the buyer's link points back at it. */
   from?: { checkoutLinkId: string },
 ): Promise<PaymentLink> {
-  const { catalog, priced, buyer, coupon, affiliate, slot } = await checkPaymentLink(tx, principal, body, providers);
+  const { catalog, priced, buyer, coupon, affiliate, slot, shipping } = await checkPaymentLink(tx, principal, body, providers);
 
   const extras: Record<string, unknown> = {};
   for (const key of recorded) if (body[key] !== undefined) extras[key] = body[key];
@@ -91,6 +100,8 @@ export async function createPaymentLink(
   // What the coupon took off, worked out once (coupons/apply.ts): the payment takes a use of it when it starts (checkout/stock.ts).
   if (coupon) extras.coupon = coupon;
   if (affiliate) extras.affiliateId = affiliate.id;
+  // What the buyer chose for a physical product, carried onto the link's payments (checkout/flows.ts).
+  if (shipping) extras.shipping = shipping;
 
   const first = catalog[0];
   const link = await repo.insertLink(tx, {

@@ -24,6 +24,9 @@ import { archiveCoupon, createCoupon, listCoupons } from '../coupons/service.ts'
 import { CouponCreateBody } from '../coupons/schemas.ts';
 import { createAffiliate, getAffiliate, listAffiliates, updateAffiliate } from '../affiliates/service.ts';
 import { AffiliateCreateBody, AffiliateUpdateBody } from '../affiliates/schemas.ts';
+import { listTransactions } from '../transactions/service.ts';
+import { setFulfilment } from '../shipping/fulfilment.ts';
+import { FulfilmentBody } from '../shipping/schemas.ts';
 
 const ScopeName = Type.Unsafe<Scope>({ type: 'string', enum: [...scopes] });
 
@@ -77,6 +80,8 @@ export const Command = Type.Union([
   Type.Object({ command: Type.Literal('coupon list'), brandId: Type.String(), mode: Mode }),
   // The body is checked against POST /coupons's own schema when it runs, so the CLI and the API refuse the same things.
   Type.Object({ command: Type.Literal('coupon create'), brandId: Type.String(), mode: Mode, body: Type.Record(Type.String(), Type.Unknown()) }),
+  Type.Object({ command: Type.Literal('order list'), brandId: Type.String(), mode: Mode, limit: Type.Integer({ minimum: 1, maximum: 100 }) }),
+  Type.Object({ command: Type.Literal('order fulfil'), brandId: Type.String(), mode: Mode, txref: Type.String(), body: Type.Record(Type.String(), Type.Unknown()) }),
   Type.Object({ command: Type.Literal('coupon archive'), brandId: Type.String(), mode: Mode, couponId: Type.String() }),
   Type.Object({ command: Type.Literal('affiliate list'), brandId: Type.String(), mode: Mode, status: Type.Union([Type.Literal('active'), Type.Literal('archived'), Type.Null()]) }),
   // Bodies are checked against the API's own schemas when they run, as for coupons.
@@ -194,6 +199,17 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
     case 'affiliate update':
       checkBody(AffiliateUpdateBody, cmd.body, 'affiliate');
       return db.transaction((tx) => updateAffiliate(tx, ownerOf(cmd.brandId, cmd.mode), cmd.affiliateId, cmd.body as AffiliateUpdateBody, config.payouts));
+    case 'order list':
+      await requireBrand(db, cmd.brandId);
+      return listTransactions(db, ownerOf(cmd.brandId, cmd.mode), { status: 'succeeded', fulfilment: 'unfulfilled', order: 'oldest', limit: cmd.limit }, config.payouts);
+    case 'order fulfil': {
+      const problem = [...Value.Errors(FulfilmentBody, cmd.body)][0];
+      if (problem) throw invalid(problem.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'status', problem.message);
+      return db.transaction(async (tx) => {
+        await requireBrand(tx, cmd.brandId);
+        return setFulfilment(tx, ownerOf(cmd.brandId, cmd.mode), cmd.txref, cmd.body as FulfilmentBody, config.payouts);
+      });
+    }
   }
 }
 

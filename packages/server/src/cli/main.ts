@@ -5,6 +5,7 @@ import { acquireDataLock, DataDirBusyError, readDataLock, type DataLock } from '
 import { migrate } from '../db/migrate.ts';
 import { runCommand, type Command } from './commands.ts';
 import { HelpRequested, parseCommand, UsageError } from './parse.ts';
+import { wireEventSubscribers } from '../subscribers.ts';
 
 /**
  * The admin CLI. With DATABASE_URL it talks to PostgreSQL directly. In embedded mode the data
@@ -15,6 +16,9 @@ import { HelpRequested, parseCommand, UsageError } from './parse.ts';
 async function run(argv: string[]): Promise<unknown> {
   const cmd = await parseCommand(argv);
   const config = loadConfig();
+  // A composition root too: commands that record events (order fulfil, member remove) send their
+  // webhooks and mail like the API does.
+  wireEventSubscribers();
   if (config.databaseUrl) {
     const db = openPostgres(config.databaseUrl, { max: 2 });
     try {

@@ -46,6 +46,10 @@ export const usage = `Usage: npm run cli -- <command>
                                                   change an affiliate: only what is given changes
   affiliate archive AFFILIATE_ID --brand ID --mode test|live
                                                   its code attributes no new sales; what it earned stays
+  order list --brand ID --mode test|live [--limit N]
+                                                  paid orders of physical products still to ship or hand over, oldest first
+  order fulfil TXREF --brand ID --mode test|live (--shipped --carrier C --tracking N [--tracking-url U] | --ready-for-pickup | --picked-up)
+                                                  move an order one step and tell the buyer (docs/shipping.md)
   oauth client create --name N --redirect-uri U [--redirect-uri U2 …] [--auth-method client_secret_basic|client_secret_post]
                                                   register a confidential OAuth client (secret shown once)
 
@@ -112,6 +116,12 @@ const options = {
   recurring: { type: 'boolean' },
   'no-recurring': { type: 'boolean' },
   status: { type: 'string' },
+  shipped: { type: 'boolean' },
+  'ready-for-pickup': { type: 'boolean' },
+  'picked-up': { type: 'boolean' },
+  carrier: { type: 'string' },
+  tracking: { type: 'string' },
+  'tracking-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -333,6 +343,21 @@ export async function parseCommand(argv: string[]): Promise<Command> {
         command: 'affiliate update', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), affiliateId: need(rest[0], 'AFFILIATE_ID'),
         body: { status: 'archived' },
       };
+    case 'order list': {
+      const limit = values.limit ?? '50';
+      if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 100) throw new UsageError(`--limit must be a whole number from 1 to 100; got "${limit}".`);
+      return { command: 'order list', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), limit: Number(limit) };
+    }
+    case 'order fulfil': {
+      const steps = (['shipped', 'ready-for-pickup', 'picked-up'] as const).filter((s) => values[s]);
+      if (steps.length !== 1) throw new UsageError('order fulfil needs exactly one of --shipped (with --carrier and --tracking), --ready-for-pickup and --picked-up.');
+      const status = steps[0] === 'shipped' ? 'shipped' : steps[0] === 'ready-for-pickup' ? 'ready_for_pickup' : 'picked_up';
+      const body: Record<string, unknown> = { status };
+      if (values.carrier !== undefined) body.carrier = values.carrier;
+      if (values.tracking !== undefined) body.trackingNumber = values.tracking;
+      if (values['tracking-url'] !== undefined) body.trackingUrl = values['tracking-url'];
+      return { command: 'order fulfil', brandId: need(values.brand, '--brand'), mode: modeOf(values.mode), txref: need(rest[0], 'TXREF'), body };
+    }
     default:
       throw new UsageError(`Unknown command "${positionals.join(' ')}".\n\n${commandUsage(positionals)}`);
   }

@@ -61,6 +61,8 @@ export const eventPayloads = {
   'booking.confirmed': Booking,
   'booking.cancelled': Booking,
   'booking.rescheduled': Booking,
+  'order.shipped': Transaction,
+  'order.ready_for_pickup': Transaction,
 } as const satisfies Record<EventType, TSchema>;
 
 export type EventPayloads = { [K in EventType]: Static<(typeof eventPayloads)[K]> };
@@ -73,7 +75,8 @@ export type EventData<K extends EventType> = EventPayloads[K];
 export function resourceOf(type: EventType, data: Record<string, unknown>): { type: string | null; id: string | null } {
   const text = (v: unknown) => (typeof v === 'string' ? v : null);
   const family = type.slice(0, type.indexOf('.'));
-  const found = family === 'transaction' ? { type: 'transaction', id: text(data.txref) }
+  // An order is a transaction of a physical product (docs/shipping.md).
+  const found = family === 'transaction' || family === 'order' ? { type: 'transaction', id: text(data.txref) }
     : family === 'member' ? { type: 'membership', id: text(data.membershipId) }
       : family === 'subscription' ? { type: 'membership', id: text((data.membership as Record<string, unknown> | undefined)?.membershipId) }
         : family === 'booking' ? { type: 'booking', id: text(data.id) }

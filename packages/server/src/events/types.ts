@@ -14,6 +14,9 @@ export const eventTypes = [
   'booking.confirmed',
   'booking.cancelled',
   'booking.rescheduled',
+  // Our addition (docs/shipping.md).
+  'order.shipped',
+  'order.ready_for_pickup',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];

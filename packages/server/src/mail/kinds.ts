@@ -162,6 +162,29 @@ export interface NewContentData {
   unsubscribeUrl: string;
 }
 
+/** A physical order on its way (docs/shipping.md): where it goes and how to follow it. */
+export interface OrderShippedData {
+  buyerName: string;
+  item: string;
+  txref: string;
+  carrier: string;
+  trackingNumber: string;
+  trackingUrl?: string;
+  /** The address, one line per part, as it goes on the parcel. */
+  address: string[];
+  shippedAt: string;
+}
+
+/** A physical order waiting at its pickup point. */
+export interface OrderReadyForPickupData {
+  buyerName: string;
+  item: string;
+  txref: string;
+  location: string;
+  address: string[];
+  openingHours: string;
+}
+
 /** The buyer portal's one-time sign-in link (portal/, docs/portal.md). */
 export interface PortalSignInData { link: string; expiresAt: string }
 
@@ -353,6 +376,39 @@ export const mailKinds = {
       ],
       button: { label: 'Open my purchases', url: d.link },
       footer: 'If you did not ask for this link, ignore this mail: nobody can sign in without it.',
+    }),
+  }),
+  order_shipped: spec<OrderShippedData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'An order was shipped',
+    content: (d, brand) => ({
+      subject: `Your ${brand.name} order is on its way`,
+      preview: `${d.item}, sent with ${d.carrier}: ${d.trackingNumber}`,
+      heading: 'Your order is on its way',
+      paragraphs: [
+        `Hi ${d.buyerName}, ${brand.name} sent ${d.item} with ${d.carrier} on ${day(d.shippedAt)}.`,
+        `It goes to: ${d.address.join(', ')}.`,
+      ],
+      facts: [['Item', d.item], ['Carrier', d.carrier], ['Tracking number', d.trackingNumber], ['Reference', d.txref]],
+      ...(d.trackingUrl ? { button: { label: 'Track the parcel', url: d.trackingUrl } } : {}),
+      footer: `You get this mail because you bought a physical product from ${brand.name}.`,
+    }),
+  }),
+  order_ready_for_pickup: spec<OrderReadyForPickupData>({
+    audience: 'buyer',
+    class: 'transactional',
+    title: 'An order is ready for pickup',
+    content: (d, brand) => ({
+      subject: `Your ${brand.name} order is ready for pickup`,
+      preview: `${d.item} is waiting at ${d.location}`,
+      heading: 'Your order is ready for pickup',
+      paragraphs: [
+        `Hi ${d.buyerName}, ${d.item} is waiting for you at ${d.location}, ${d.address.join(', ')}.`,
+        `Opening hours: ${d.openingHours}. Bring this mail or the reference below.`,
+      ],
+      facts: [['Item', d.item], ['Where', [d.location, ...d.address].join(', ')], ['Opening hours', d.openingHours], ['Reference', d.txref]],
+      footer: `You get this mail because you bought a physical product from ${brand.name}.`,
     }),
   }),
   team_invite: spec<TeamInviteData>({

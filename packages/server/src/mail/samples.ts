@@ -35,6 +35,15 @@ export const mailSamples: { [K in MailKind]: MailData<K> } = {
     buyerName: 'Ada Lovelace', product: 'Brushwork fundamentals', item: 'Workbook (PDF)', change: 'replaced', portalPath: '/portal/brush-and-co',
     unsubscribeUrl: 'http://localhost:3000/mail/unsubscribe/eyJiIjoiYnJkXzEifQ.…',
   },
+  order_shipped: {
+    buyerName: 'Ada Lovelace', item: 'Brushwork fundamentals, printed (Hardcover)', txref: 'tx_8Jw2kQp4Xn1RzV6mB3aL', carrier: 'USPS',
+    trackingNumber: '9400111899223197428490', trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111899223197428490',
+    address: ['1 Market St', 'Suite 300', 'San Francisco CA 94105', 'United States'], shippedAt: '2026-11-26T10:00:00.000Z',
+  },
+  order_ready_for_pickup: {
+    buyerName: 'Ada Lovelace', item: 'Brushwork fundamentals, printed (Hardcover)', txref: 'tx_8Jw2kQp4Xn1RzV6mB3aL', location: 'Our studio',
+    address: ['500 Howard St', 'San Francisco CA 94105', 'United States'], openingHours: 'Mon–Fri 10:00–18:00',
+  },
   portal_sign_in: { link: 'http://localhost:3000/portal/brush-and-co/enter?token=…', expiresAt: '2026-11-25T14:18:00.000Z' },
   team_invite: {
     brandName: 'Brush & Co', inviterName: 'Grace Hopper', role: 'developer',

@@ -11,6 +11,7 @@ import { membershipItem } from './membership-mail.ts';
 import { queueMail, queueOwnerMail } from './service.ts';
 import { bookingOfTransaction } from '../bookings/service.ts';
 import { findByPendingTransaction } from '../subscriptions/repository.ts';
+import { addressLines } from '../shipping/address.ts';
 
 /**
  * Mail that events cause, queued in the transaction that records them (src/subscribers.ts wires
@@ -29,6 +30,7 @@ export const mailOnEvents: EventSubscriber = {
       else if (e.type === 'payout.settled') await onPayout(tx, e);
       else if (e.type === 'transaction.refunded') await onRefunded(tx, e);
       else if (e.type === 'subscription.renewed') await onRenewed(tx, e);
+      else if (e.type === 'order.shipped' || e.type === 'order.ready_for_pickup') await onFulfilment(tx, e);
     }
   },
 };
@@ -139,4 +141,31 @@ async function onRenewed(tx: Queryable, e: RecordedEvent) {
     data: { buyerName: m.name, item, endsAt: sub.currentPeriodEnd, periods: sub.count },
     dedupeKey: `ending:${m.membershipId}:${sub.currentPeriodEnd}`,
   });
+}
+
+/** An order shipped or ready for pickup (docs/shipping.md): the buyer hears where it is, from the order as it now stands. */
+async function onFulfilment(tx: Queryable, e: RecordedEvent) {
+  const t = await transactionOf(tx, e);
+  if (!t?.shipping) return;
+  const bought = await purchaseOf(tx, t);
+  const to = { email: t.customer_email, name: t.customer_name };
+  const base = { brandId: t.brand_id, mode: t.mode, to };
+  const f = t.fulfilment ?? {};
+  if (e.type === 'order.shipped' && t.shipping.address && f.carrier && f.trackingNumber) {
+    await queueMail(tx, {
+      ...base, kind: 'order_shipped',
+      data: {
+        buyerName: t.customer_name, item: bought.item, txref: t.txref, carrier: f.carrier, trackingNumber: f.trackingNumber,
+        ...(f.trackingUrl ? { trackingUrl: f.trackingUrl } : {}), address: addressLines(t.shipping.address), shippedAt: f.shippedAt ?? e.createdAt.toISOString(),
+      },
+      dedupeKey: `order_shipped:${t.txref}`,
+    });
+  } else if (e.type === 'order.ready_for_pickup' && t.shipping.pickupLocation) {
+    const p = t.shipping.pickupLocation;
+    await queueMail(tx, {
+      ...base, kind: 'order_ready_for_pickup',
+      data: { buyerName: t.customer_name, item: bought.item, txref: t.txref, location: p.name, address: addressLines(p.address), openingHours: p.openingHours },
+      dedupeKey: `order_ready_for_pickup:${t.txref}`,
+    });
+  }
 }

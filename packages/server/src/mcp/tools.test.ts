@@ -150,7 +150,7 @@ describe('the MCP tools', () => {
     for (const hidden of ['utmRef', 'adClickID', 'adType', 'checkoutOtpVerificationSkipped', 'receive_emails']) assert.ok(!(hidden in link), `${hidden} is hidden`);
     for (const kept of ['items', 'form', 'metadata', 'redirectUrl', 'idempotencyKey']) assert.ok(kept in link, `${kept} is offered`);
     // A wrong event type is refused before the route runs, by the client's own SDK or the server.
-    const wrong = await v2.callTool({ name: 'list_events', arguments: { type: 'order.shipped' } }).catch((err: Error) => ({ isError: true, content: [{ text: err.message }] }));
+    const wrong = await v2.callTool({ name: 'list_events', arguments: { type: 'order.placed' } }).catch((err: Error) => ({ isError: true, content: [{ text: err.message }] }));
     assert.equal(wrong.isError, true);
     const right = await v2.callTool({ name: 'list_events', arguments: { type: 'member.joined' } });
     assert.equal(right.isError, undefined);

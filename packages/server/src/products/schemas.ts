@@ -4,6 +4,7 @@ import { refPattern } from '../catalog/schema.ts';
 import { Money } from '../money.ts';
 import { Timestamp, OneOf } from '../http/shapes.ts';
 import { Availability } from '../bookings/schemas.ts';
+import { ShippingSettings } from '../shipping/schemas.ts';
 
 
 export const EventDetails = Type.Object({
@@ -80,7 +81,7 @@ export const CheckoutField = Type.Object({
 
 const productFields = {
   id: Type.String(),
-  type: OneOf(['digital', 'course', 'event', 'service', 'membership', 'physical', 'appointment'], { description: '`digital`, `course`, `event`, `service`, `membership`, `physical`, or `appointment` (our addition: bookable, with `availability`).' }),
+  type: OneOf(['digital', 'course', 'event', 'service', 'membership', 'physical', 'appointment'], { description: '`digital`, `course`, `event`, `service`, `membership`, `physical` (with `shipping`, our addition), or `appointment` (our addition: bookable, with `availability`).' }),
   status: OneOf(['draft', 'published', 'archived'], { description: '`draft`, `published` or `archived`.' }),
   title: Type.String(),
   description: Type.String(),
@@ -103,6 +104,7 @@ export const Product = Type.Object({
   items: Type.Array(Item),
   checkoutFields: Type.Array(CheckoutField),
   availability: Type.Optional(Availability),
+  shipping: Type.Optional(ShippingSettings),
 }, { $id: 'Product' });
 
 export type ProductSummary = Static<typeof ProductSummary>;
@@ -147,6 +149,7 @@ export const ProductCreateBody = Type.Object({
   hubID: Type.Optional(Type.String({ description: 'A hub of the brand this product belongs to.' })),
   ...lists,
   availability: Type.Optional(Availability),
+  shipping: Type.Optional(ShippingSettings),
 }, { additionalProperties: false, $id: 'ProductCreateBody' });
 
 export const ProductUpdateBody = Type.Object({
@@ -164,6 +167,7 @@ export const ProductUpdateBody = Type.Object({
   items: lists.items,
   checkoutFields: lists.checkoutFields,
   availability: nullable(Availability, 'The whole availability of a bookable (appointment) product; null clears it (for a product changing to another type).'),
+  shipping: nullable(ShippingSettings, 'The whole shipping settings of a physical product (delivery zones and pickup locations); null clears them.'),
 }, { additionalProperties: false, $id: 'ProductUpdateBody' });
 
 export type TierInput = Static<typeof TierInput>;

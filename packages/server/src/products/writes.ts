@@ -14,6 +14,8 @@ import type { ItemInput, Product, ProductCreateBody, ProductUpdateBody, TierInpu
 import { getProduct } from './service.ts';
 import { checkProductAvailability, productAvailabilityOf, writeProductAvailability } from '../bookings/product-settings.ts';
 import type { Availability } from '../bookings/schemas.ts';
+import { checkProductShipping, productShippingOf, writeProductShipping } from '../shipping/settings.ts';
+import type { ShippingSettings } from '../shipping/schemas.ts';
 
 /**
  * POST /products and PATCH /products/{id} (docs/catalog.md): the catalog file's rules
@@ -41,12 +43,13 @@ async function checkHub(tx: Queryable, brandId: string, hubId: string | null | u
 /** The whole product as it will be, checked; throws 400 with every problem by path. */
 async function check(
   tx: Queryable, brandId: string, values: ProductValues, hubId: string | null | undefined,
-  body: { tiers?: TierInput[]; items?: ItemInput[]; checkoutFields?: ProductCreateBody['checkoutFields']; availability?: Availability | null },
-  now: { tiers: TierRow[]; items: ItemRow[]; fieldIds: string[]; availability?: Availability },
+  body: { tiers?: TierInput[]; items?: ItemInput[]; checkoutFields?: ProductCreateBody['checkoutFields']; availability?: Availability | null; shipping?: ShippingSettings | null },
+  now: { tiers: TierRow[]; items: ItemRow[]; fieldIds: string[]; availability?: Availability; shipping?: ShippingSettings },
 ) {
   const problems: ErrorDetail[] = [];
   checkProductValues(values, '', problems);
   checkProductAvailability(values.type, body.availability, now.availability, problems);
+  checkProductShipping(values.type, body.shipping, now.shipping, problems);
   await checkHub(tx, brandId, hubId, problems);
   const existingItems = new Set(now.items.map((i) => i.id));
   let itemKeys = existingItems;
@@ -86,7 +89,7 @@ async function writeLists(
 }
 
 export async function createProduct(tx: Queryable, principal: Principal, body: ProductCreateBody, publicUrl?: string): Promise<Product> {
-  const { tiers, items, checkoutFields, hubID, availability, ...values } = body;
+  const { tiers, items, checkoutFields, hubID, availability, shipping, ...values } = body;
   const { fieldIds } = await check(tx, principal.brandId, values, hubID, body, { tiers: [], items: [], fieldIds: [] });
   const id = newId('prod');
   await repo.insertProduct(tx, {
@@ -95,6 +98,7 @@ export async function createProduct(tx: Queryable, principal: Principal, body: P
   });
   await writeLists(tx, principal.brandId, id, { tiers, items: items ?? [], checkoutFields: checkoutFields ?? [] }, { tiers: [], items: [] }, fieldIds ?? []);
   await writeProductAvailability(tx, principal.brandId, id, availability);
+  await writeProductShipping(tx, principal.brandId, id, shipping);
   await catalogChanged(tx, principal.brandId);
   return getProduct(tx, principal, id, publicUrl);
 }
@@ -136,16 +140,18 @@ export async function updateProduct(tx: Queryable, principal: Principal, id: str
   const brandId = principal.brandId;
   const row = await repo.lockProduct(tx, brandId, id);
   if (!row) throw notFound('product');
-  const [tiers, items, fields, availability] = await Promise.all([
+  const [tiers, items, fields, availability, shipping] = await Promise.all([
     repo.productTiers(tx, brandId, id), repo.productItems(tx, brandId, id), repo.productCheckoutFields(tx, brandId, id),
     productAvailabilityOf(tx, brandId, id),
+    productShippingOf(tx, brandId, id),
   ]);
   const values = mergeValues(storedValues(row), body);
   const hubId = body.hubID === undefined ? row.hub_id : body.hubID;
-  const now = { tiers, items, fieldIds: fields.map((f) => f.id), availability };
+  const now = { tiers, items, fieldIds: fields.map((f) => f.id), availability, shipping };
   const { fieldIds } = await check(tx, brandId, values, body.hubID, body, now);
   const after = await writeLists(tx, brandId, id, body, now, fieldIds);
   await writeProductAvailability(tx, brandId, id, body.availability);
+  await writeProductShipping(tx, brandId, id, body.shipping);
   await repo.updateProduct(tx, { brand_id: brandId, id, hub_id: hubId, ...productColumns(values), is_free: isFree(after) });
   await catalogChanged(tx, brandId);
   return getProduct(tx, principal, id, publicUrl);

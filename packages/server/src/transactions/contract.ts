@@ -10,7 +10,7 @@ export const listTransactions: Operation = {
   sdk: 'const page = await client.transactions.list({ limit: 20 });\nconsole.log(page.items, page.hasMore, page.nextCursor);',
   mcp: {
     name: 'list_transactions',
-    description: 'List transactions, newest first (page with cursor; filter by status, product or hub id, created dates, or search by txref or email).',
+    description: 'List transactions, newest first (page with cursor; filter by status, product or hub id, created dates, or search by txref or email). For the orders still to ship or hand over, oldest first: status=succeeded, fulfilment=unfulfilled, order=oldest.',
     ...readTool
   }
 };

@@ -41,6 +41,10 @@ export interface TransactionRow {
   affiliate?: { id: string; code: string } | null;
   /** A dispute of the payment the provider reported (migration 025, transactions/disputes.ts). */
   dispute?: DisputeSummary | null;
+  /** What a physical order chose at checkout, and where its fulfilment stands (migration 030, shipping/). */
+  shipping?: import('../shipping/checkout.ts').ShippingChoice | null;
+  fulfilment_status?: import('../shipping/schemas.ts').FulfilmentStatus | null;
+  fulfilment?: FulfilmentDetails | null;
   created_at: Date;
   /** Incremented, with updated_at, by every UPDATE here (object-version.ts). */
   version: number;
@@ -53,6 +57,16 @@ export interface RefundSummary {
   reason: string | null;
   status: 'pending' | 'succeeded' | 'failed';
   createdAt: string;
+}
+
+/** The carrier, tracking and the time of each fulfilment step (ISO instants). */
+export interface FulfilmentDetails {
+  carrier?: string;
+  trackingNumber?: string;
+  trackingUrl?: string;
+  shippedAt?: string;
+  readyForPickupAt?: string;
+  pickedUpAt?: string;
 }
 
 export interface DisputeSummary {
@@ -77,11 +91,14 @@ export interface Attribution {
 export async function insertTransaction(db: Queryable, t: NewTransaction): Promise<TransactionRow> {
   const [row] = await db.query<TransactionRow>(
     `INSERT INTO transactions (brand_id, id, txref, mode, type, status, amount, currency, customer_name, customer_email,
-       resource_id, metadata, payment_link_id, provider, provider_reference, app_id, stock_held, attribution, coupon_code, discount)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::text::jsonb, $18::text::jsonb, $19, $20) RETURNING *`,
+       resource_id, metadata, payment_link_id, provider, provider_reference, app_id, stock_held, attribution, coupon_code, discount,
+       shipping, fulfilment_status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::text::jsonb, $18::text::jsonb, $19, $20,
+       $21::text::jsonb, $22) RETURNING *`,
     [t.brand_id, t.id, t.txref, t.mode, t.type, t.status, t.amount, t.currency, t.customer_name, t.customer_email,
       t.resource_id, t.metadata, t.payment_link_id, t.provider, t.provider_reference, t.app_id ?? null,
-      t.stock_held ? JSON.stringify(t.stock_held) : null, t.attribution ? JSON.stringify(t.attribution) : null, t.coupon_code ?? null, t.discount ?? null],
+      t.stock_held ? JSON.stringify(t.stock_held) : null, t.attribution ? JSON.stringify(t.attribution) : null, t.coupon_code ?? null, t.discount ?? null,
+      t.shipping ? JSON.stringify(t.shipping) : null, t.shipping ? 'unfulfilled' : null],
   );
   return row;
 }
@@ -94,6 +111,8 @@ export interface TransactionFilter {
   createdBefore?: Date;
   /** The txref exactly, or part of the customer's email ignoring case. */
   q?: string;
+  /** Only physical orders whose fulfilment stands here. */
+  fulfilment?: string;
 }
 
 /** `AND ...` for the filter, with parameters numbered from `next`. */
@@ -103,6 +122,7 @@ function filterSql(filter: TransactionFilter, next: number): { sql: string; para
   const param = (value: unknown) => { params.push(value); return `$${next + params.length - 1}`; };
   if (filter.status !== undefined) sql.push(`AND status = ${param(filter.status)}`);
   if (filter.resourceId !== undefined) sql.push(`AND resource_id = ${param(filter.resourceId)}`);
+  if (filter.fulfilment !== undefined) sql.push(`AND fulfilment_status = ${param(filter.fulfilment)}`);
   if (filter.createdFrom !== undefined) sql.push(`AND created_at >= ${param(filter.createdFrom.toISOString())}`);
   if (filter.createdBefore !== undefined) sql.push(`AND created_at < ${param(filter.createdBefore.toISOString())}`);
   if (filter.q !== undefined) {
@@ -113,13 +133,15 @@ function filterSql(filter: TransactionFilter, next: number): { sql: string; para
   return { sql: sql.join(' '), params };
 }
 
-export function listTransactions(db: Queryable, brandId: string, mode: Mode, page: PageRequest, filter: TransactionFilter = {}) {
+/** Newest first; `oldest` (the fulfilment queue's order) pages the other way, from the cursor on. */
+export function listTransactions(db: Queryable, brandId: string, mode: Mode, page: PageRequest, filter: TransactionFilter = {}, order: 'newest' | 'oldest' = 'newest') {
   const where = filterSql(filter, 4);
-  const after = afterCursor(page, 4 + where.params.length);
+  const after = order === 'oldest' ? laterThanCursor(page, 4 + where.params.length) : afterCursor(page, 4 + where.params.length);
+  const direction = order === 'oldest' ? 'ASC' : 'DESC';
   return db.query<TransactionRow>(
     `SELECT * FROM transactions
      WHERE brand_id = $1 AND mode = $2 ${where.sql} ${after.sql}
-     ORDER BY created_at DESC, id DESC
+     ORDER BY created_at ${direction}, id ${direction}
      LIMIT $3`,
     [brandId, mode, page.limit + 1, ...where.params, ...after.params],
   );
@@ -294,4 +316,25 @@ export function transactionsOfPerson(db: Queryable, brandId: string, mode: Mode,
      ORDER BY created_at DESC, id DESC LIMIT $4`,
     [brandId, mode, person, limit],
   );
+}
+
+/** "Newer than the cursor": afterCursor's mirror, for a list paged oldest first. */
+function laterThanCursor(req: PageRequest, next: number): { sql: string; params: unknown[] } {
+  if (!req.after) return { sql: '', params: [] };
+  return { sql: `AND (created_at, id) > ($${next}, $${next + 1})`, params: [req.after.createdAt, req.after.id] };
+}
+
+/**
+ * Moves a physical order's fulfilment from `from` to `to`, merging `details` in; undefined when
+ * it no longer stands at `from` (someone else moved it first), so a step happens once.
+ */
+export async function moveFulfilment(
+  tx: Queryable, brandId: string, id: string, from: string, to: string, details: FulfilmentDetails,
+): Promise<TransactionRow | undefined> {
+  const [row] = await tx.query<TransactionRow>(
+    `UPDATE transactions SET fulfilment_status = $4, fulfilment = coalesce(fulfilment, '{}'::jsonb) || $5::text::jsonb, ${bumpVersionSql}
+     WHERE brand_id = $1 AND id = $2 AND fulfilment_status = $3 RETURNING *`,
+    [brandId, id, from, to, JSON.stringify(details)],
+  );
+  return row;
 }

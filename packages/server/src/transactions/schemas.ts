@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { VersionFields } from '../object-version.ts';
 import { TransactionAffiliate } from '../affiliates/schemas.ts';
 import { OneOf } from '../http/shapes.ts';
+import { Fulfilment, FulfilmentStatus, OrderShipping } from '../shipping/schemas.ts';
 
 /** One refund of a transaction (docs/refunds.md). Our addition. */
 export const Refund = Type.Object({
@@ -56,6 +57,9 @@ export const Transaction = Type.Object({
   affiliate: Type.Optional(TransactionAffiliate),
   // Our addition: present once the buyer disputed the payment with their bank; a lost dispute is also a refund in `refunds`.
   dispute: Type.Optional(Dispute),
+  // Our addition, on orders of physical products (docs/shipping.md).
+  shipping: Type.Optional(OrderShipping),
+  fulfilment: Type.Optional(Fulfilment),
   ...VersionFields,
 }, { $id: 'Transaction' });
 
@@ -99,13 +103,20 @@ export const TransactionFilters = {
   createdFrom: Type.Optional(Type.String({ format: 'date-time', description: 'Only those created at or after this instant.' })),
   createdBefore: Type.Optional(Type.String({ format: 'date-time', description: 'Only those created before this instant.' })),
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'Search: the txref exactly, or part of the customer\'s email (ignoring case).' })),
+  fulfilment: Type.Optional({
+    ...FulfilmentStatus,
+    description: 'Only orders of physical products whose fulfilment stands here (docs/shipping.md); `unfulfilled` with `status=succeeded` is the fulfilment queue.',
+  }),
 };
 
 export const TransactionListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1 to 100 (default 20).' })),
   cursor: Type.Optional(Type.String({ description: '`nextCursor` of the previous page.' })),
+  order: Type.Optional(Type.Union([Type.Literal('newest'), Type.Literal('oldest')], {
+    description: 'Our addition: `newest` first (the default) or `oldest` first (the fulfilment queue\'s order). A cursor pages the order it came from.',
+  })),
   ...TransactionFilters,
-}, { examples: [{ status: 'succeeded', createdFrom: '2026-11-01T00:00:00Z', q: 'ada@' }] });
+}, { examples: [{ status: 'succeeded', createdFrom: '2026-11-01T00:00:00Z', q: 'ada@' }, { status: 'succeeded', fulfilment: 'unfulfilled', order: 'oldest' }] });
 
 export type TransactionListQuery = Static<typeof TransactionListQuery>;
 

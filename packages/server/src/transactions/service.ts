@@ -7,6 +7,7 @@ import { toMajor } from '../money.ts';
 import { feeOf } from '../payouts/service.ts';
 import { versionOf } from '../object-version.ts';
 import * as repo from './repository.ts';
+import { renderShipping } from '../shipping/render.ts';
 import type { Transaction, TransactionListQuery, TransactionTotals, TransactionTotalsQuery } from './schemas.ts';
 
 /** The fee settings (config.payouts) that `fee` and `net` are rendered with. */
@@ -42,25 +43,30 @@ export function renderTransaction(row: repo.TransactionRow, fees?: FeeSettings):
     ...(row.coupon_code ? { coupon: row.coupon_code, discount: toMajor(Number(row.discount ?? 0), row.currency) } : {}),
     ...(row.affiliate ? { affiliate: { id: row.affiliate.id, code: row.affiliate.code } } : {}),
     ...(row.dispute ? { dispute: { ...row.dispute, amount: toMajor(row.dispute.amount, row.currency) } } : {}),
+    ...(row.shipping ? { shipping: renderShipping(row.shipping, row.currency) } : {}),
+    ...(row.fulfilment_status ? { fulfilment: { status: row.fulfilment_status, ...row.fulfilment } } : {}),
     ...versionOf(row),
   };
 }
 
 /** The API's filter parameters as the repository takes them. */
-function filterOf(query: Omit<TransactionListQuery, 'limit' | 'cursor'>): repo.TransactionFilter {
+function filterOf(query: Omit<TransactionListQuery, 'limit' | 'cursor' | 'order'>): repo.TransactionFilter {
   return {
     status: query.status,
     resourceId: query.resourceID,
     createdFrom: query.createdFrom ? new Date(query.createdFrom) : undefined,
     createdBefore: query.createdBefore ? new Date(query.createdBefore) : undefined,
     q: query.q?.trim() || undefined,
+    fulfilment: query.fulfilment,
   };
 }
 
 export async function listTransactions(db: Queryable, principal: Principal, query: TransactionListQuery, fees?: FeeSettings) {
-  const page = pageRequest('transactions', query);
-  const rows = await repo.listTransactions(db, principal.brandId, principal.mode, page, filterOf(query));
-  return toPage('transactions', page, rows, (row) => renderTransaction(row, fees));
+  // Each order its own list name, so a cursor of one is refused by the other (db/paging.ts).
+  const list = query.order === 'oldest' ? 'transactions_oldest' : 'transactions';
+  const page = pageRequest(list, query);
+  const rows = await repo.listTransactions(db, principal.brandId, principal.mode, page, filterOf(query), query.order);
+  return toPage(list, page, rows, (row) => renderTransaction(row, fees));
 }
 
 /** What the transactions a filter selects add up to, per currency (GET /transactions/totals). */

@@ -21,6 +21,7 @@ describe('test event samples', () => {
       'subscription.renewed': 'membership', 'subscription.expired': 'membership', 'subscription.completed': 'membership',
       'member.joined': 'membership', 'member.removed': 'membership',
       'booking.confirmed': 'booking', 'booking.cancelled': 'booking', 'booking.rescheduled': 'booking',
+      'order.shipped': 'transaction', 'order.ready_for_pickup': 'transaction',
     });
   });
 });

@@ -82,6 +82,25 @@ export function sampleEventData<T extends EventType>(type: T, now = new Date(), 
     'booking.confirmed': () => booking('confirmed'),
     'booking.cancelled': () => booking('cancelled'),
     'booking.rescheduled': () => booking('rescheduled'),
+    'order.shipped': () => ({
+      ...transaction('succeeded'),
+      amount: 30.5,
+      shipping: {
+        method: 'delivery', amount: 5, deliveryLocation: { id: 'us', name: 'United States' },
+        address: { line1: '1 Market St', city: 'San Francisco', region: 'CA', postalCode: '94105', country: 'US' },
+      },
+      fulfilment: { status: 'shipped', carrier: 'USPS', trackingNumber: '9400111899223197428490', shippedAt: at },
+      version: 3,
+    }),
+    'order.ready_for_pickup': () => ({
+      ...transaction('succeeded'),
+      shipping: {
+        method: 'pickup', amount: 0,
+        pickupLocation: { id: 'studio', name: 'Our studio', address: { line1: '500 Howard St', city: 'San Francisco', region: 'CA', postalCode: '94105', country: 'US' }, openingHours: 'Mon–Fri 10:00–18:00' },
+      },
+      fulfilment: { status: 'ready_for_pickup', readyForPickupAt: at },
+      version: 3,
+    }),
     'payout.settled': () => ({
       id: `po_sample_${tag}`,
       amount: 1187.5,

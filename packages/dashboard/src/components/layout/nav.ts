@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import { Activity, Banknote, CalendarDays, House, KeyRound, Mail, Package, Plug, Settings, Users, UsersRound, Webhook } from 'lucide-react';
+import { Activity, Banknote, CalendarDays, House, PackageCheck, KeyRound, Mail, Package, Plug, Settings, Users, UsersRound, Webhook } from 'lucide-react';
 import type { Role } from '@/api';
 
 /**
@@ -17,6 +17,7 @@ export const navSections: NavSection[] = [
       { to: '/catalog', label: 'Catalog', icon: Package },
       { to: '/people', label: 'People', icon: Users },
       { to: '/bookings', label: 'Bookings', icon: CalendarDays },
+      { to: '/orders', label: 'Orders', icon: PackageCheck },
       { to: '/money', label: 'Money', icon: Banknote },
     ],
   },

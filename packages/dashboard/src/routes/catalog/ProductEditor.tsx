@@ -10,6 +10,7 @@ import { CheckoutFieldsEditor, ItemsEditor } from './ItemsEditor.tsx';
 import { eventTypes, productTypes, visibilities, type ProductForm } from './product-form.ts';
 import { shapeOf, showsEvent, typeShapes } from './product-types.ts';
 import { TiersEditor } from './TiersEditor.tsx';
+import { ShippingEditor } from './ShippingEditor.tsx';
 
 const topFields = ['type', 'title', 'description', 'imageUrl', 'visibility', 'status', 'keywords', 'event', 'event.eventType', 'event.venue', 'event.dateTime', 'event.endDate'];
 const listRoots = ['tiers', 'items', 'checkoutFields'];
@@ -96,6 +97,18 @@ export function ProductEditor({ initial, save, submitLabel, productId }: {
               choices={eventTypes.map((t) => ({ value: t, label: eventTypeWords[t] ?? t }))} />
             <TextField id="event-venue" label={form.eventType === 'online' ? 'Link to join' : 'Venue'} value={form.venue} onChange={(v) => set({ venue: v })} error={e('event.venue')}
               hint={form.eventType === 'hybrid' ? 'The address, and the link in the description' : undefined} />
+          </CardContent>
+        </Card>
+      )}
+
+      {form.type === 'physical' && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Shipping</CardTitle>
+            <CardDescription>How buyers get it: delivery zones with a price per currency, and pickup points. Buyers choose one at checkout; leave both empty to sell without either.</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ShippingEditor value={form.shipping} onChange={(shipping) => set({ shipping })} errors={errors} />
           </CardContent>
         </Card>
       )}

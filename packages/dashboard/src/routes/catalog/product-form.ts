@@ -1,5 +1,6 @@
 import type { CheckoutField, Item, Product, Tier } from '@creator-commerce/sdk';
 import type { Hub } from './types.ts';
+import { shippingBody, shippingToForm, type ShippingForm } from './shipping-form.ts';
 
 /**
  * The catalog editors' form state and the request bodies built from it. The form holds what the
@@ -86,6 +87,8 @@ export interface ProductForm {
   tiers: TierForm[];
   items: ItemForm[];
   checkoutFields: CheckoutFieldForm[];
+  /** A physical product's delivery zones and pickup points (ShippingEditor). */
+  shipping: ShippingForm;
 }
 
 export interface HubForm {
@@ -115,7 +118,7 @@ export function emptyProductForm(): ProductForm {
   return {
     type: 'digital', title: '', description: '', imageUrl: '', visibility: 'public', status: 'published', keywords: '',
     eventType: 'online', venue: '', dateTime: '', endDate: '', hadEvent: false,
-    tiers: [emptyTier('USD', 'Standard')], items: [], checkoutFields: [],
+    tiers: [emptyTier('USD', 'Standard')], items: [], checkoutFields: [], shipping: shippingToForm(undefined),
   };
 }
 
@@ -163,6 +166,7 @@ export function productToForm(p: Product): ProductForm {
     checkoutFields: p.checkoutFields.map((f: CheckoutField) => ({
       key: f.id, id: f.id, label: f.label, type: f.type, required: f.required, options: (f.options ?? []).join(', '),
     })),
+    shipping: shippingToForm(p.shipping),
   };
 }
 
@@ -245,6 +249,7 @@ export function productBody(f: ProductForm, mode: 'create' | 'edit') {
       required: c.required,
       ...(c.type === 'select' ? { options: commaList(c.options) } : {}),
     })),
+    ...shippingBody(f.shipping, f.type, mode),
   };
 }
 

@@ -18,6 +18,8 @@ const descriptions = {
   'booking.confirmed': 'A buyer paid for a booking of a bookable product.',
   'booking.cancelled': 'A booking was cancelled.',
   'booking.rescheduled': 'A booking was moved to another time.',
+  'order.shipped': 'An order of a physical product was shipped (carrier and tracking number).',
+  'order.ready_for_pickup': 'An order of a physical product is ready to collect at its pickup point.',
 } satisfies Record<EventType, string>;
 
 export const eventTypes = Object.keys(descriptions) as EventType[];
