@@ -1993,6 +1993,8 @@ export interface components {
             logoUrl?: string;
             /** @description The account name given at sign-up. */
             name: string;
+            /** @description The business's postal address printed on invoices, lines separated by `\n`. */
+            postalAddress?: string;
             /** @description The storefront's address, /s/{slug}: lower-case letters, digits and single hyphens; unique across the service. */
             slug?: string;
             /**
@@ -2001,6 +2003,8 @@ export interface components {
              */
             storefrontUrl: string;
             supportEmail?: string;
+            /** @description The tax number printed on invoices. */
+            taxId?: string;
             timeZone?: string;
         };
         CheckoutField: {
@@ -4797,8 +4801,10 @@ export interface operations {
                     displayName?: string | null;
                     embedOrigins?: string[] | null;
                     logoUrl?: string | null;
+                    postalAddress?: string | null;
                     slug?: string | null;
                     supportEmail?: string | null;
+                    taxId?: string | null;
                     timeZone?: string | null;
                 };
             };

@@ -23,6 +23,8 @@ export function renderBrand(row: BrandProfileRow, publicUrl: string): Brand {
     ...(row.support_email ? { supportEmail: row.support_email } : {}),
     ...(row.time_zone ? { timeZone: row.time_zone } : {}),
     ...(row.default_currency ? { defaultCurrency: row.default_currency } : {}),
+    ...(row.postal_address ? { postalAddress: row.postal_address } : {}),
+    ...(row.tax_id ? { taxId: row.tax_id } : {}),
     embedOrigins: row.embed_origins,
   };
 }
@@ -45,6 +47,10 @@ export async function updateBrand(tx: Queryable, principal: Principal, body: Bra
     problems.push({ field: 'accentColor', message: `${body.accentColor} is too light for the white text of buttons (contrast ${contrastWithWhite(body.accentColor).toFixed(1)}:1, at least 4.5:1 is needed); choose a darker colour` });
   }
   if (body.displayName !== undefined && body.displayName !== null && !body.displayName.trim()) problems.push({ field: 'displayName', message: 'may not be blank' });
+  const postalAddress = body.postalAddress === undefined || body.postalAddress === null ? body.postalAddress : addressLines(body.postalAddress).join('\n');
+  if (postalAddress === '') problems.push({ field: 'postalAddress', message: 'may not be blank: send null to clear it' });
+  if (postalAddress && postalAddress.split('\n').length > 8) problems.push({ field: 'postalAddress', message: 'may have at most 8 lines' });
+  if (body.taxId !== undefined && body.taxId !== null && !body.taxId.trim()) problems.push({ field: 'taxId', message: 'may not be blank: send null to clear it' });
   const embedOrigins = body.embedOrigins?.map((o, i) => {
     const origin = embedOrigin(o);
     if (!origin) problems.push({ field: `embedOrigins[${i}]`, message: `"${o}" is not a site's origin: write https:// (or http://), the host and an optional port, with no path, like https://ink-studio.example` });
@@ -63,6 +69,8 @@ export async function updateBrand(tx: Queryable, principal: Principal, body: Bra
     support_email: body.supportEmail,
     time_zone: body.timeZone,
     default_currency: body.defaultCurrency,
+    postal_address: postalAddress,
+    tax_id: body.taxId === undefined ? undefined : body.taxId?.trim() ?? null,
     embed_origins: body.embedOrigins === undefined ? undefined : [...new Set(embedOrigins ?? [])],
   }).catch((err: { code?: string }) => {
     // Two brands claiming one slug at the same instant: the unique index decides.
@@ -107,4 +115,9 @@ export function contrastWithWhite(hex: string): number {
   };
   const lum = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
   return 1.05 / (lum + 0.05);
+}
+
+/** An address as typed (any line ending, stray spaces, blank lines) as the lines an invoice prints. */
+export function addressLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/).map((l) => l.trim()).filter(Boolean);
 }

@@ -61,9 +61,12 @@ export interface BrandProfileRow extends BrandRow {
   default_currency: string | null;
   /** Origins that may frame the checkout pages (migration 028). */
   embed_origins: string[];
+  /** What invoices print under the brand's name (migration 036). */
+  postal_address: string | null;
+  tax_id: string | null;
 }
 
-const profileColumns = 'id, name, plan, slug, display_name, logo_url, accent_color, support_email, time_zone, default_currency, embed_origins';
+const profileColumns = 'id, name, plan, slug, display_name, logo_url, accent_color, support_email, time_zone, default_currency, embed_origins, postal_address, tax_id';
 
 export async function findProfile(db: Queryable, id: string): Promise<BrandProfileRow | undefined> {
   const [row] = await db.query<BrandProfileRow>(`SELECT ${profileColumns} FROM brands WHERE id = $1`, [id]);
@@ -87,7 +90,7 @@ export type ProfileChange = Partial<Omit<BrandProfileRow, 'id' | 'name' | 'plan'
 
 /** Sets the profile columns present in `change` (null clears one); the others stay as they are. */
 export async function updateProfile(db: Queryable, id: string, change: ProfileChange): Promise<BrandProfileRow | undefined> {
-  const allowed = ['slug', 'display_name', 'logo_url', 'accent_color', 'support_email', 'time_zone', 'default_currency', 'embed_origins'] as const;
+  const allowed = ['slug', 'display_name', 'logo_url', 'accent_color', 'support_email', 'time_zone', 'default_currency', 'embed_origins', 'postal_address', 'tax_id'] as const;
   const set = allowed.filter((c) => change[c] !== undefined);
   if (!set.length) return findProfile(db, id);
   const [row] = await db.query<BrandProfileRow>(

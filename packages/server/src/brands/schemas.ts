@@ -20,6 +20,12 @@ const fields = {
   supportEmail: Type.String({ format: 'email', maxLength: 320, description: 'Where buyers write for help; shown on the pages.' }),
   timeZone: Type.String({ minLength: 1, maxLength: 64, description: 'An IANA time zone (Europe/Lisbon) in which event dates and sale deadlines are shown.' }),
   defaultCurrency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code the dashboard proposes for new prices.' }),
+  postalAddress: Type.String({
+    minLength: 1, maxLength: 500,
+    description: 'Our addition. The business\'s postal address, one line per line (`\\n` between them), printed on every invoice under the brand\'s name.',
+    examples: ['Ink Studio Lda\nRua Augusta 100\n1100-053 Lisboa\nPortugal'],
+  }),
+  taxId: Type.String({ minLength: 1, maxLength: 64, description: 'Our addition. A tax number (VAT, GST, EIN…) printed on every invoice, as written (e.g. `PT123456789`).' }),
   embedOrigins: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
     maxItems: 20,
     description: 'Our addition. The sites that may show this brand\'s checkout in the embeddable overlay (/embed.js), each an origin: '
@@ -40,6 +46,8 @@ export const Brand = Type.Object({
   supportEmail: Type.Optional(Type.String()),
   timeZone: Type.Optional(Type.String()),
   defaultCurrency: Type.Optional(Type.String()),
+  postalAddress: Type.Optional(Type.String({ description: 'The business\'s postal address printed on invoices, lines separated by `\\n`.' })),
+  taxId: Type.Optional(Type.String({ description: 'The tax number printed on invoices.' })),
   embedOrigins: fields.embedOrigins,
 }, { $id: 'Brand' });
 export type Brand = Static<typeof Brand>;
@@ -54,6 +62,8 @@ export const BrandUpdateBody = Type.Object({
   supportEmail: clearable(fields.supportEmail),
   timeZone: clearable(fields.timeZone),
   defaultCurrency: clearable(fields.defaultCurrency),
+  postalAddress: clearable(fields.postalAddress),
+  taxId: clearable(fields.taxId),
   embedOrigins: Type.Optional(Type.Union([fields.embedOrigins, Type.Null()])),
 }, { additionalProperties: false, minProperties: 1, $id: 'BrandUpdateRequest' });
 export type BrandUpdateBody = Static<typeof BrandUpdateBody>;

@@ -9,7 +9,8 @@ import { toMajor } from '../money.ts';
 export interface InvoiceFacts {
   number: string;
   issuedAt: Date;
-  brand: { name: string; replyTo: string | null };
+  /** The seller: the brand's name, its profile's postal address (lines) and tax number, and the reply-to address of its mail. */
+  brand: { name: string; replyTo: string | null; address: string[]; taxId: string | null };
   buyer: { name: string; email: string };
   txref: string;
   lines: { description: string; amount: number }[];
@@ -46,7 +47,7 @@ ${f.test ? '<p class="test">Test mode: not a real invoice.</p>' : ''}
 <h1>Invoice ${esc(f.number)}</h1>
 <p class="muted">Issued ${esc(day(f.issuedAt))} · Reference ${esc(f.txref)} · ${esc(f.status === 'succeeded' ? 'Paid' : f.status)}</p>
 <div class="parties">
-  <div><strong>From</strong><br>${esc(f.brand.name)}${f.brand.replyTo ? `<br>${esc(f.brand.replyTo)}` : ''}</div>
+  <div><strong>From</strong><br>${[f.brand.name, ...f.brand.address, ...(f.brand.taxId ? [`Tax ID ${f.brand.taxId}`] : []), ...(f.brand.replyTo ? [f.brand.replyTo] : [])].map(esc).join('<br>')}</div>
   <div><strong>Billed to</strong><br>${esc(f.buyer.name)}<br>${esc(f.buyer.email)}</div>
 </div>
 <table>
@@ -86,9 +87,15 @@ export async function invoicePdf(f: InvoiceFacts): Promise<Uint8Array> {
   text(`Invoice ${f.number}`, 50, { font: bold, size: 22 }); y -= 20;
   text(`Issued ${day(f.issuedAt)}   Reference ${f.txref}   ${f.status === 'succeeded' ? 'Paid' : f.status}`, 50, { color: grey }); y -= 40;
   text('From', 50, { font: bold }); text('Billed to', 300, { font: bold }); y -= 16;
-  text(f.brand.name, 50); text(f.buyer.name, 300); y -= 16;
-  if (f.brand.replyTo) text(f.brand.replyTo, 50);
-  text(f.buyer.email, 300); y -= 40;
+  // The seller's lines down the left, the buyer's down the right, from the same line.
+  const from = [f.brand.name, ...f.brand.address, ...(f.brand.taxId ? [`Tax ID ${f.brand.taxId}`] : []), ...(f.brand.replyTo ? [f.brand.replyTo] : [])];
+  const to = [f.buyer.name, f.buyer.email];
+  for (let i = 0; i < Math.max(from.length, to.length); i++) {
+    if (from[i]) text(from[i], 50);
+    if (to[i]) text(to[i], 300);
+    y -= 16;
+  }
+  y -= 24;
   text('Description', 50, { font: bold }); text('Amount', 545, { font: bold, right: true }); y -= 8;
   page.drawLine({ start: { x: 50, y }, end: { x: 545, y }, thickness: 0.5, color: grey }); y -= 18;
   for (const l of f.lines) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { inflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { buildApp } from '../app.ts';
 import { courseBody, createLink } from '../testing/checkout-fixtures.ts';
@@ -41,6 +42,16 @@ async function numbers(brandId: string, mode = 'test') {
   return rows.map((r) => Number(r.number));
 }
 
+/** The PDF's streams, inflated where they are deflated: where its drawing operators are. */
+function contentStreams(file: Buffer): string[] {
+  const text = file.toString('latin1');
+  return [...text.matchAll(/stream\r?\n/g)].flatMap((m) => {
+    const start = m.index + m[0].length;
+    const body = file.subarray(start, text.indexOf('endstream', start));
+    try { return [inflateSync(body).toString('latin1')]; } catch { return [body.toString('latin1')]; }
+  });
+}
+
 describe('invoices', () => {
   it('numbers each brand\'s succeeded payments 1, 2, 3 in each mode, and none for a declined one', async () => {
     const a = await createBrandWithCatalog(t.db);
@@ -74,6 +85,32 @@ describe('invoices', () => {
     for (const text of ['Invoice TEST-INV-0001', 'Test brand', 'billing@brush.test', 'Ada Lovelace', 'grace@example.com', txref, '$39.50', 'Test mode']) {
       assert.ok(page.body.includes(text), `the page shows ${text}`);
     }
+  });
+
+  it('prints the brand profile\'s display name, postal address and tax number as the seller, on the page and in the PDF', async () => {
+    const b = await createBrandWithCatalog(t.db);
+    const patched = await t.request({ method: 'PATCH', url: '/api/v1/brand', key: b.testKey, payload: {
+      displayName: 'Ink Studio', postalAddress: '  Rua Augusta 100\r\n\r\n1100-053 Lisboa \nPortugal', taxId: ' PT123456789 ',
+    } });
+    assert.equal(patched.statusCode, 200, patched.body);
+    assert.equal(patched.json().data.postalAddress, 'Rua Augusta 100\n1100-053 Lisboa\nPortugal', 'blank lines and stray spaces go');
+    assert.equal(patched.json().data.taxId, 'PT123456789');
+    const txref = await buy(b);
+
+    const page = await t.request({ method: 'GET', url: `/api/v1/transactions/${txref}/invoice?format=html`, key: b.testKey });
+    assert.match(page.body, /<strong>From<\/strong><br>Ink Studio<br>Rua Augusta 100<br>1100-053 Lisboa<br>Portugal<br>Tax ID PT123456789<\/div>/);
+    const pdf = await t.request({ method: 'GET', url: `/api/v1/transactions/${txref}/invoice`, key: b.testKey });
+    // pdf-lib writes the standard fonts' text as hex strings in the page's (deflated) content stream.
+    const drawn = contentStreams(pdf.rawPayload).flatMap((ops) => [...ops.matchAll(/<([0-9A-F]+)> Tj/g)].map((m) => Buffer.from(m[1], 'hex').toString('latin1')));
+    for (const line of ['Ink Studio', 'Rua Augusta 100', '1100-053 Lisboa', 'Portugal', 'Tax ID PT123456789', 'Ada Lovelace']) {
+      assert.ok(drawn.includes(line), `the PDF draws "${line}" (drew: ${drawn.join(' | ')})`);
+    }
+
+    const cleared = await t.request({ method: 'PATCH', url: '/api/v1/brand', key: b.testKey, payload: { postalAddress: null, taxId: null } });
+    assert.equal(cleared.json().data.postalAddress, undefined);
+    const blank = await t.request({ method: 'PATCH', url: '/api/v1/brand', key: b.testKey, payload: { postalAddress: ' \n ', taxId: '  ' } });
+    assert.equal(blank.statusCode, 400);
+    assert.deepEqual(blank.json().data.details.map((e: { field: string }) => e.field).sort(), ['postalAddress', 'taxId']);
   });
 
   it('answers 404 for a transaction that did not succeed, another brand\'s, and the other mode\'s', async () => {

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
-import { findBrand } from '../brands/repository.ts';
+import { addressLines } from '../brands/profile.ts';
+import { findProfile } from '../brands/repository.ts';
 import type { Queryable } from '../db/client.ts';
 import { notFound } from '../errors.ts';
 import { purchaseOf } from '../mail/facts.ts';
@@ -17,13 +18,16 @@ export async function invoiceFacts(db: Queryable, principal: Principal, txref: s
   const t = await findByTxref(db, principal.brandId, principal.mode, txref);
   const invoice = t ? await findInvoiceByTxref(db, principal.brandId, txref) : undefined;
   if (!t || !invoice) throw notFound('invoice for a transaction');
-  const brand = await findBrand(db, t.brand_id);
+  const brand = await findProfile(db, t.brand_id);
   const settings = await findSettings(db, t.brand_id);
   const bought = await purchaseOf(db, t);
   return {
     number: invoiceLabel(invoice),
     issuedAt: invoice.issued_at,
-    brand: { name: brand?.name ?? '', replyTo: settings?.reply_to ?? null },
+    brand: {
+      name: brand?.display_name ?? brand?.name ?? '', replyTo: settings?.reply_to ?? null,
+      address: brand?.postal_address ? addressLines(brand.postal_address) : [], taxId: brand?.tax_id ?? null,
+    },
     buyer: { name: t.customer_name, email: t.customer_email },
     txref: t.txref,
     lines: bought.lines.length ? bought.lines : [{ description: bought.item, amount: t.amount }],
