@@ -4,7 +4,7 @@ import { loadCatalog } from '../catalog/load.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createLink, submitCard } from '../testing/checkout-fixtures.ts';
-import { advance, recurringBrand } from '../subscriptions/test-support.ts';
+import { advance, recurringBrand } from '../testing/subscriptions.ts';
 
 /**
  * Affiliates (docs/affiliates.md) on the real app and database: the routes and their checks,

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { cards, courseBody, createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { advance, recurringBrand } from '../subscriptions/test-support.ts';
+import { advance, recurringBrand } from '../testing/subscriptions.ts';
 
 /**
  * Applying coupons: `coupon` on POST /payment-links, the rules one by one, uses held while a

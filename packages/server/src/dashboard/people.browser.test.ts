@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { TestApp } from '../testing/app.ts';
-import { buyPlan, buyProduct, recurringBrand } from '../subscriptions/test-support.ts';
+import { buyPlan, buyProduct, recurringBrand } from '../testing/subscriptions.ts';
 import { addUserToBrand } from '../users/service.ts';
 import { axeFindings, dashboardSkip, fitsAndShoot, startBrowserApp } from '../testing/dashboard-browser.ts';
 

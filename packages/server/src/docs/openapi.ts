@@ -1,6 +1,6 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { errorStatus } from '../errors.ts';
-import { eventPayloads } from '../events/payloads.ts';
+import { eventPayloads } from '../webhooks/payloads.ts';
 import { eventTypes } from '../events/types.ts';
 import { sampleEventData } from '../webhooks/samples.ts';
 import { exampleId, exampleMessage, exampleOf, exampleTime } from './examples.ts';
@@ -18,7 +18,7 @@ import { guides } from './page.ts';
  * - the success envelope, the error body, the error codes and the event types are components;
  * - import records are typed objects;
  * - `webhooks` has one POST per event type, its body the delivery of that type, built from
- *   events/payloads.ts; `WebhookEvent` is their union, discriminated on `type`.
+ *   webhooks/payloads.ts; `WebhookEvent` is their union, discriminated on `type`.
  */
 
 type Json = Record<string, any>;

@@ -8,7 +8,7 @@ export interface EventRow {
   mode: Mode;
   type: string;
   data: Record<string, unknown>;
-  /** What the event is about (payloads.ts resourceOf): a txref, membership id or payout id. */
+  /** What the event is about (events/resources.ts resourceOf): a txref, membership id or payout id. */
   resource_id: string | null;
   /** The OAuth app it came about through (migration 015), or null. */
   app_id?: string | null;

@@ -4,7 +4,8 @@ import { pageRequest, toPage } from '../db/paging.ts';
 import { invalid, notFound } from '../errors.ts';
 import { idFilterShape, newId, newIds } from '../ids.ts';
 import type { Mode, Principal } from '../auth/principal.ts';
-import { resourceOf, type EventData } from './payloads.ts';
+import type { EventData } from '../webhooks/payloads.ts';
+import { resourceOf } from './resources.ts';
 import * as repo from './repository.ts';
 import { isEventType, type EventType } from './types.ts';
 import type { EventRow } from './repository.ts';
@@ -13,7 +14,7 @@ export interface NewEvent<T extends EventType = EventType> {
   brandId: string;
   mode: Mode;
   type: T;
-  /** What the event is about, rendered exactly as the API renders it (events/payloads.ts). */
+  /** What the event is about, rendered exactly as the API renders it (webhooks/payloads.ts). */
   data: EventData<T>;
   /** The OAuth app the event came about through (its client id), when one did. */
   appId?: string | null;

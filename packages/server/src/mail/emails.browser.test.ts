@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { loadCatalog } from '../catalog/load.ts';
 import { createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { defaultDashboardDir } from '../dashboard/static.ts';
-import { recurringCatalog } from '../subscriptions/test-support.ts';
+import { recurringCatalog } from '../testing/subscriptions.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { browserSkip, launchChromium } from '../testing/browser.ts';
 import { createKey } from '../testing/factories.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadCatalog } from '../catalog/load.ts';
-import { advance, buyPlan, buyProduct, recurringBrand, recurringCatalog, sub341 } from '../subscriptions/test-support.ts';
+import { advance, buyPlan, buyProduct, recurringBrand, recurringCatalog, sub341 } from '../testing/subscriptions.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { dashboardClient, signUp } from '../testing/dashboard.ts';
 import { createKey } from '../testing/factories.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { advance, buyPlan, recurringBrand } from '../subscriptions/test-support.ts';
+import { advance, buyPlan, recurringBrand } from '../testing/subscriptions.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
 

@@ -4,7 +4,7 @@ import { pageRequest, toPage } from '../db/paging.ts';
 import { notFound } from '../errors.ts';
 import { requireHub } from '../hubs/repository.ts';
 import type { Mode, Principal } from '../auth/principal.ts';
-import type { EventData } from '../events/payloads.ts';
+import type { EventData } from '../webhooks/payloads.ts';
 import { recordEvent, recordEvents } from '../events/service.ts';
 import { newId, newIds } from '../ids.ts';
 import { versionOf } from '../object-version.ts';

@@ -5,7 +5,7 @@ import { buildApp } from '../app.ts';
 import { loadCatalog } from '../catalog/load.ts';
 import type { App } from '../http/app-type.ts';
 import { hubWithFreeTier, people, queueForTest } from '../imports/test-support.ts';
-import { buyPlan, recurringBrand } from '../subscriptions/test-support.ts';
+import { buyPlan, recurringBrand } from '../testing/subscriptions.ts';
 import type { InjectOptions } from 'fastify';
 import { testDeps, testWebhookSettings, type TestApp } from '../testing/app.ts';
 import { openTestDb, type TestDb } from '../testing/db.ts';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrand, createKey, createTransaction } from '../testing/factories.ts';
-import { advance, buyPlan, buyProduct, recurringBrand } from '../subscriptions/test-support.ts';
+import { advance, buyPlan, buyProduct, recurringBrand } from '../testing/subscriptions.ts';
 import { feeOf } from './service.ts';
 import { insertPayout } from './repository.ts';
 import { newId } from '../ids.ts';

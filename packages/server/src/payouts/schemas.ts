@@ -1,7 +1,26 @@
 import { Type, type Static } from 'typebox';
-import { Payout } from '../events/payloads.ts';
+import { Mode } from '../http/shapes.ts';
+import { VersionFields } from '../object-version.ts';
 
-export { Payout };
+/** payout.settled: settled earnings of one currency and mode, net of fees and refunds. */
+export const Payout = Type.Object({
+  id: Type.String({ description: '`po_…`' }),
+  amount: Type.Number({ description: 'Net amount paid out: gross minus fees, as a decimal.' }),
+  currency: Type.String(),
+  fee: Type.Number({ description: 'Platform fees deducted, as a decimal.' }),
+  transactionCount: Type.Integer({ minimum: 0 }),
+  refunded: Type.Number({ description: 'Our addition: refunds deducted, as a decimal (docs/refunds.md). amount = gross - fee - refunded.' }),
+  refundCount: Type.Integer({ minimum: 0, description: 'Our addition: how many refunds were deducted.' }),
+  gross: Type.Optional(Type.Number({ description: 'Our addition: the payments\' amounts in all, as a decimal. amount = gross - fee - refunded - affiliateCommission, to the cent.' })),
+  affiliateCommission: Type.Optional(Type.Number({ description: 'Our addition: affiliate commissions deducted (earned, past their hold), as a decimal (docs/affiliates.md).' })),
+  commissionCount: Type.Optional(Type.Integer({ minimum: 0, description: 'Our addition: how many affiliate commissions were deducted.' })),
+  periodStart: Type.String({ format: 'date-time' }),
+  periodEnd: Type.String({ format: 'date-time' }),
+  settledAt: Type.String({ format: 'date-time' }),
+  mode: Mode,
+  ...VersionFields,
+}, { $id: 'Payout' });
+export type Payout = Static<typeof Payout>;
 
 /** One line of a payout (docs/payouts.md): its signed amounts add up to the payout's amount, to the cent. */
 export const PayoutLine = Type.Object({

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { notFound } from '../errors.ts';
 import { recordEvent } from '../events/service.ts';
-import type { EventData } from '../events/payloads.ts';
+import type { EventData } from '../webhooks/payloads.ts';
 import { newId } from '../ids.ts';
 import { versionOf } from '../object-version.ts';
 import type { Principal } from '../auth/principal.ts';

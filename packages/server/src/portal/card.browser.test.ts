@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { advance, buyPlan, recurringBrand, sub341 } from '../subscriptions/test-support.ts';
+import { advance, buyPlan, recurringBrand, sub341 } from '../testing/subscriptions.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { browserSkip, launchChromium } from '../testing/browser.ts';
 import { freePort } from '../testing/processes.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { advance, buyPlan, eventTypes, recurringBrand, sub341 } from '../subscriptions/test-support.ts';
+import { advance, buyPlan, eventTypes, recurringBrand, sub341 } from '../testing/subscriptions.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createLink } from '../testing/checkout-fixtures.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';

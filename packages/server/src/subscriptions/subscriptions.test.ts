@@ -6,7 +6,7 @@ import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createMembership } from '../testing/factories.ts';
 import type { SubscriptionRow } from './repository.ts';
 import { beginDueWork, chargeRenewal, settleRenewal } from './renewals.ts';
-import { advance, buyPlan, eventTypes, member, recurringBrand, recurringCatalog, sub341 } from './test-support.ts';
+import { advance, buyPlan, eventTypes, member, recurringBrand, recurringCatalog, sub341 } from '../testing/subscriptions.ts';
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { registerEndpoint, startReceiver } from '../testing/receiver.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';
 import { workSources } from '../work-sources.ts';
-import { advance, buyPlan, recurringBrand } from './test-support.ts';
+import { advance, buyPlan, recurringBrand } from '../testing/subscriptions.ts';
 
 let t: TestApp;
 // A generous receiver timeout: on a loaded machine a slow answer would be retried, and at-least-once would read as twice.

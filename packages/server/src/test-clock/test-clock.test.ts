@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
-import { advance, buyPlan, member, recurringBrand } from '../subscriptions/test-support.ts';
+import { advance, buyPlan, member, recurringBrand } from '../testing/subscriptions.ts';
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { courseBody, createLink, eventsOf } from '../testing/checkout-fixtures.ts';
-import { recurringBrand } from '../subscriptions/test-support.ts';
+import { recurringBrand } from '../testing/subscriptions.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { startStripeFake, type StripeFake } from '../testing/stripe-fake.ts';

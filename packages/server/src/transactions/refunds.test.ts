@@ -5,7 +5,7 @@ import type { Mode } from '../auth/principal.ts';
 import { cards, courseBody, createLink, eventsOf, submitCard } from '../testing/checkout-fixtures.ts';
 import { newId } from '../ids.ts';
 import { sandboxProvider } from '../payments/sandbox.ts';
-import { advance, buyPlan, buyProduct, member, recurringBrand } from '../subscriptions/test-support.ts';
+import { advance, buyPlan, buyProduct, member, recurringBrand } from '../testing/subscriptions.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrandWithCatalog, createKey, createTransaction } from '../testing/factories.ts';

@@ -12,7 +12,7 @@ import * as service from './service.ts';
 import { acceptInvite } from './flows.ts';
 import { clearSessionCookie, forgetSession, readSession, setSessionCookie, startSession, type SessionInfo } from './session.ts';
 import { deleteUserSessions } from './sessions-repository.ts';
-import { mailEmailVerification, mailInvite, mailPasswordReset } from '../mail/account-mail.ts';
+import { mailEmailVerification, mailInvite, mailPasswordReset } from './account-mail.ts';
 
 /**
  * The dashboard's session routes under /dashboard/api (docs/dashboard.md): JSON in the standard

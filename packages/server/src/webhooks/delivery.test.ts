@@ -7,7 +7,7 @@ import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { registerEndpoint, startReceiver, type Receiver, type ReceiverAnswer } from '../testing/receiver.ts';
 import Value from 'typebox/value';
-import { eventPayloads } from '../events/payloads.ts';
+import { eventPayloads } from './payloads.ts';
 import type { EventType } from '../events/types.ts';
 
 let t: TestApp;
@@ -278,7 +278,7 @@ describe('POST /webhooks/test', () => {
     const got = await rx.waitFor(types.length);
     for (const g of got) {
       assert.ok(g.verified);
-      // events/payloads.ts is the shape of every event's data; the samples follow it.
+      // webhooks/payloads.ts is the shape of every event's data; the samples follow it.
       assert.ok(Value.Check(eventPayloads[g.json.type as EventType], g.json.data), `${g.json.type} data matches its payload schema`);
     }
     assert.deepEqual(new Set(got.map((g) => g.json.type)), new Set(types));

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import { orderKeyOf, resourceOf } from '../events/payloads.ts';
+import { orderKeyOf, resourceOf } from '../events/resources.ts';
 import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
 import { newId, newIds } from '../ids.ts';
 import { notifyWorker, workChannel } from '../worker/notify.ts';

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ChildProcess } from 'node:child_process';
 import { recordEvent, type RecordedEvent } from '../events/service.ts';
 import { eventTypes } from '../events/types.ts';
-import { advance, buyPlan, recurringBrand } from '../subscriptions/test-support.ts';
+import { advance, buyPlan, recurringBrand } from '../testing/subscriptions.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { testDbKind } from '../testing/db.ts';
 import { createBrand, createKey } from '../testing/factories.ts';

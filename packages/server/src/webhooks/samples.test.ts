@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import Value from 'typebox/value';
-import { eventPayloads, resourceOf } from '../events/payloads.ts';
+import { resourceOf } from '../events/resources.ts';
+import { eventPayloads } from './payloads.ts';
 import { eventTypes } from '../events/types.ts';
 import { sampleEventData } from './samples.ts';
 

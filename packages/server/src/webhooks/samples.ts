@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { EventData, EventPayloads } from '../events/payloads.ts';
+import type { EventData, EventPayloads } from './payloads.ts';
 import type { EventType } from '../events/types.ts';
 
 /**
- * Sample events for POST /webhooks/test: `data` has the shape events/payloads.ts gives the real
+ * Sample events for POST /webhooks/test: `data` has the shape webhooks/payloads.ts gives the real
  * event's data (checked against it in samples.test.ts), with ids marked `sample` so nobody
  * mistakes one for a real object.
  */

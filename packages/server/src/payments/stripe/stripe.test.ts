@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { courseBody, createLink, eventsOf } from '../../testing/checkout-fixtures.ts';
 import { runDueSubscription } from '../../subscriptions/flows.ts';
-import { recurringBrand } from '../../subscriptions/test-support.ts';
+import { recurringBrand } from '../../testing/subscriptions.ts';
 import { startTestApp, type TestApp } from '../../testing/app.ts';
 import { loadCatalog } from '../../catalog/load.ts';
 import { createBrand, createBrandWithCatalog, createKey } from '../../testing/factories.ts';

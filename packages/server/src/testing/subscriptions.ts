@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { loadCatalog } from '../catalog/load.ts';
-import { createLink, submitCard } from '../testing/checkout-fixtures.ts';
-import type { TestApp } from '../testing/app.ts';
-import { createBrand, createKey } from '../testing/factories.ts';
+import { createLink, submitCard } from './checkout-fixtures.ts';
+import type { TestApp } from './app.ts';
+import { createBrand, createKey } from './factories.ts';
 
 /** Shared by the subscription, payout and clock tests: a brand with recurring plans, buying them, and moving its clock. */
 

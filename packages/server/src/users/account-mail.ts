@@ -1,10 +1,10 @@
 import type { Queryable } from '../db/client.ts';
 import { findBrand } from '../brands/repository.ts';
-import { createEmailVerification, createPasswordReset } from '../users/service.ts';
-import { findUser, findUserByEmail } from '../users/repository.ts';
-import { lastEmailVerificationAt } from '../users/links-repository.ts';
+import { createEmailVerification, createPasswordReset } from './service.ts';
+import { findUser, findUserByEmail } from './repository.ts';
+import { lastEmailVerificationAt } from './links-repository.ts';
 import { AppError } from '../errors.ts';
-import { accountBrand, queueMail } from './service.ts';
+import { accountBrand, queueMail } from '../mail/service.ts';
 
 /**
  * Mail for dashboard users: team invites and password resets. The one-time links are the ones the
