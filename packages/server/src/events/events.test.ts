@@ -35,9 +35,9 @@ describe('GET /events', () => {
     assert.deepEqual(page1.items[1], { id: b.id, type: 'transaction.succeeded', created: b.createdAt.toISOString(), data: { txref: 'tx_b', amount: 25.5 } });
     const joined = (await t.request({ method: 'GET', url: '/api/v1/events?type=member.joined', key: key.key })).json().data;
     assert.deepEqual(joined.items.map((e: any) => e.id), [c.id, a.id]);
-    const bad = await t.request({ method: 'GET', url: '/api/v1/events?type=order.shipped', key: key.key });
+    const bad = await t.request({ method: 'GET', url: '/api/v1/events?type=invoice.paid', key: key.key });
     assert.equal(bad.statusCode, 400);
-    assert.match(bad.json().message, /order\.shipped/);
+    assert.match(bad.json().message, /invoice\.paid/);
   });
 });
 

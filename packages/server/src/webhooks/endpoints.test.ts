@@ -85,9 +85,9 @@ describe('POST /webhooks', () => {
     const dup = await post(['member.joined', 'member.joined']);
     assert.equal(dup.statusCode, 400);
     assert.match(dup.json().message, /"member\.joined" is listed twice/);
-    const unknown = await post(['member.joined', 'order.shipped']);
+    const unknown = await post(['member.joined', 'invoice.paid']);
     assert.equal(unknown.statusCode, 400);
-    assert.match(unknown.json().message, /"order\.shipped" is not an event type/);
+    assert.match(unknown.json().message, /"invoice\.paid" is not an event type/);
     assert.equal(unknown.json().data.details[0].field, 'events[1]');
     const missing = await t.request({ method: 'POST', url: '/api/v1/webhooks', key, payload: { events: ['member.joined'] } });
     assert.equal(missing.statusCode, 400);
