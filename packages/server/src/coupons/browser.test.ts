@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { TestApp } from '../testing/app.ts';
 import { cards, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
@@ -19,6 +19,12 @@ const skip = dashboardSkip;
 let t: TestApp;
 let browser: Browser;
 let base: string;
+
+/** A currency from the ISO 4217 picker (`EUR · Euro`), by its code. */
+async function chooseCurrency(page: Page, label: string, code: string) {
+  await page.getByLabel(label, { exact: true }).click();
+  await page.getByRole('option', { name: new RegExp(`^${code} · `) }).click();
+}
 
 describe('coupons in the browser', () => {
   before(async () => {
@@ -93,23 +99,23 @@ describe('coupons in the browser', () => {
     await page.getByLabel('Type').click();
     await page.getByRole('option', { name: 'Fixed amount off' }).click();
     await page.getByLabel('Amount off', { exact: true }).fill('5');
-    await page.getByLabel('Currency', { exact: true }).fill('usd');
+    await chooseCurrency(page, 'Currency', 'USD');
     await page.getByRole('button', { name: 'Add a currency' }).click();
     await page.getByLabel('Amount off 2', { exact: true }).fill('4.5');
-    await page.getByLabel('Currency 2', { exact: true }).fill('USD');
+    await chooseCurrency(page, 'Currency 2', 'USD');
     await page.getByRole('button', { name: 'Add a minimum' }).click();
     await page.getByLabel('Minimum', { exact: true }).fill('20');
-    await page.getByLabel('Minimum currency', { exact: true }).fill('EUR');
+    await chooseCurrency(page, 'Minimum currency', 'EUR');
     await page.getByRole('button', { name: 'Create coupon' }).click();
     const twice = page.locator('#coupon-amount-1-currency-error');
     await twice.waitFor();
     assert.match(await twice.innerText(), /USD is listed twice/, 'the second row\'s currency is refused beside it');
     await fitsAndShoot(page, 'coupons-new-currencies-error', { scrollToEnd: true });
 
-    await page.getByLabel('Currency 2', { exact: true }).fill('EUR');
+    await chooseCurrency(page, 'Currency 2', 'EUR');
     await page.getByRole('button', { name: 'Add a currency' }).click();
     await page.getByLabel('Amount off 3', { exact: true }).fill('700');
-    await page.getByLabel('Currency 3', { exact: true }).fill('JPY');
+    await chooseCurrency(page, 'Currency 3', 'JPY');
     await fitsAndShoot(page, 'coupons-new-currencies', { scrollToEnd: true });
     await page.getByRole('button', { name: 'Create coupon' }).click();
     await page.waitForURL(/\/catalog\/discounts\/cpn_/);

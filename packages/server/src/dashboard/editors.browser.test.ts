@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../testing/app.ts';
-import { browserSkip, launchChromium } from '../testing/browser.ts';
+import type { TestApp } from '../testing/app.ts';
 import { createKey } from '../testing/factories.ts';
-import { freePort } from '../testing/processes.ts';
-import { defaultDashboardDir } from './static.ts';
+import { axeFindings, dashboardSkip, fitsAndShoot, startBrowserApp } from '../testing/dashboard-browser.ts';
 
 /**
  * The catalog editors as a creator meets them (issue 26, item 5), in a real Chromium against a
@@ -19,26 +13,13 @@ import { defaultDashboardDir } from './static.ts';
  * form. Needs the dashboard build; skips without it or without Chromium, except in CI.
  * SCREENSHOT_DIR=… saves the pages at 1366 and 390 px.
  */
-const built = existsSync(join(defaultDashboardDir, 'index.html'));
-const skip = browserSkip || (!built && process.env.CI !== 'true' ? 'build the dashboard: npm run build -w packages/dashboard' : false);
-const shotDir = process.env.SCREENSHOT_DIR;
+const skip = dashboardSkip;
 
 const onePixelPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 let t: TestApp;
 let browser: Browser;
 let base: string;
-
-async function shots(page: Page, name: string) {
-  for (const width of [1366, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.waitForTimeout(150);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
-    if (shotDir) await page.screenshot({ path: join(shotDir, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
 
 async function signUp(page: Page, email: string) {
   await page.goto(`${base}/dashboard/signup`);
@@ -56,20 +37,9 @@ async function pick(page: Page, label: string, option: string | RegExp) {
 }
 
 /** The serious, critical and moderate axe findings, one line each. */
-async function axeFindings(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.impact === 'moderate')
-    .map((v) => `${v.id} (${v.impact}) ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 describe('dashboard catalog editors in plain words', { skip }, () => {
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ publicUrl: base });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchChromium();
-    if (shotDir) await mkdir(shotDir, { recursive: true });
+    ({ t, browser, base } = await startBrowserApp());
   });
   after(async () => {
     await browser?.close();
@@ -102,7 +72,7 @@ describe('dashboard catalog editors in plain words', { skip }, () => {
     const shown = await page.locator('[data-field-error], [role="alert"]').allTextContents();
     for (const text of shown) assert.doesNotMatch(text, /must NOT|>=|pattern|\[\d+\]|Invalid body/, `raw validator text on the page: ${text}`);
     assert.deepEqual(await axeFindings(page), []);
-    await shots(page, 'dashboard-product-errors');
+    await fitsAndShoot(page, 'dashboard-product-errors');
 
     // An event: date, place and tickets show; the currency comes from the ISO 4217 list.
     await pick(page, 'Type', 'Event');
@@ -150,7 +120,7 @@ describe('dashboard catalog editors in plain words', { skip }, () => {
     assert.equal(saved.items[0].duration, 750, '12.5 minutes are stored as seconds');
     assert.equal(saved.imageUrl, 'https://images.ada.example/ink.png');
     assert.equal(new Date(saved.event.dateTime).getFullYear(), 2031);
-    await shots(page, 'dashboard-product-event');
+    await fitsAndShoot(page, 'dashboard-product-event');
 
     // Save shows one "Saved", and the toast keeps clear of the Save button.
     await page.locator('#product-title').fill('Ink night, spring');
@@ -180,8 +150,9 @@ describe('dashboard catalog editors in plain words', { skip }, () => {
     await page.getByRole('button', { name: /create/i }).click();
     await page.locator('#coupon-code-error').waitFor();
     assert.equal(await page.locator('#coupon-code-error').textContent(), 'The code needs at least 2 characters');
+    await pick(page, 'Type', 'Fixed amount off');
     await pick(page, 'Currency', /^JPY · /);
-    assert.match(await page.locator('#coupon-currency').textContent() ?? '', /JPY/);
+    assert.match(await page.locator('#coupon-amount-0-currency').textContent() ?? '', /JPY/);
 
     await page.goto(`${base}/dashboard/catalog/hubs/new`);
     await page.locator('#hub-name').waitFor();
@@ -190,7 +161,7 @@ describe('dashboard catalog editors in plain words', { skip }, () => {
     await page.locator('#hub-name-error').waitFor();
     assert.equal(await page.locator('#hub-name-error').textContent(), 'Enter a name');
     assert.equal(await page.locator('#tier-0-name-error').textContent(), 'Enter a name');
-    await shots(page, 'dashboard-hub-errors');
+    await fitsAndShoot(page, 'dashboard-hub-errors');
     await page.close();
   });
 });

@@ -5,7 +5,7 @@ import { XIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ErrorNote } from '../people/parts.tsx';
-import { CheckField, SelectField, TextField } from './fields.tsx';
+import { CheckField, CurrencyField, SelectField, TextField } from './fields.tsx';
 import { FieldErrors, noErrors } from './form-errors.ts';
 import { FormProblem } from './form-parts.tsx';
 import { SaveBar } from './ProductEditor.tsx';
@@ -132,8 +132,8 @@ function MoneyRows({ id, field, legend, rows, onChange, errors, disabled = false
         <div key={i} className="flex flex-wrap items-start gap-2">
           <TextField id={`${id}-${i}`} label={numbered(labels[0], i)} value={row.amount} onChange={(v) => change(i, { amount: v })} inputMode="decimal"
             disabled={disabled} className="w-28 sm:w-36" error={errors.get(`${field}[${i}].amount`)} />
-          <TextField id={`${id}-${i}-currency`} label={numbered(labels[1], i)} value={row.currency} maxLength={3} autoComplete="off"
-            onChange={(v) => change(i, { currency: v.toUpperCase().slice(0, 3) })} disabled={disabled} className="w-32 sm:w-36"
+          <CurrencyField id={`${id}-${i}-currency`} label={numbered(labels[1], i)} value={row.currency}
+            onChange={(v) => change(i, { currency: v })} disabled={disabled} className="w-52 sm:w-64"
             error={errors.get(`${field}[${i}].currency`)} />
           {!disabled && rows.length > minRows && (
             <Button type="button" variant="ghost" size="icon" className="mt-5" onClick={() => onChange(rows.filter((_, j) => j !== i))}
