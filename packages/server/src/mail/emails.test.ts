@@ -87,7 +87,7 @@ describe('email settings', () => {
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json().data, {
       fromName: null, effectiveFromName: 'Test brand', replyTo: null, brandColour: '#2b59c3',
-      buyerEmails: { receipt: true, renewal_failed: true, membership_ended: true, cancellation: true, refund: true, subscription_ending: true, new_content: true }, checkoutEmailVerification: false, brandID: b.brand.id,
+      buyerEmails: { receipt: true, renewal_failed: true, membership_ended: true, cancellation: true, refund: true, subscription_ending: true, new_content: true, order_shipped: true, order_ready_for_pickup: true }, checkoutEmailVerification: false, brandID: b.brand.id,
     });
   });
 

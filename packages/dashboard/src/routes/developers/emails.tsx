@@ -23,6 +23,8 @@ export const emailKinds: Record<string, string> = {
   refund: 'Refund',
   subscription_ending: 'Subscription ends',
   new_content: 'New in a product (marketing)',
+  order_shipped: 'Order shipped',
+  order_ready_for_pickup: 'Ready for pickup',
   endpoint_disabled: 'Webhook endpoint disabled',
   payout_settled: 'Payout settled',
 };

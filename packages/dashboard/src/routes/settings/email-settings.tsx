@@ -20,6 +20,8 @@ const buyerKindLabels: Record<string, string> = {
   refund: 'Refund confirmations',
   subscription_ending: 'A subscription enters its last period',
   new_content: 'New in a product, when you choose to tell buyers (only to buyers who agreed to your mail)',
+  order_shipped: 'An order was shipped, with its tracking number',
+  order_ready_for_pickup: 'An order is ready for pickup',
 };
 
 /** Settings → Email: the sender name, reply-to address, colour, and which mail buyers get. */
