@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openPostgres } from '../db/client.ts';
 import { testDbKind } from '../testing/db.ts';
-import { runCli, startServerProcess, urlWithSchema } from '../testing/processes.ts';
+import { runCli, startServerProcess } from '../testing/processes.ts';
+import { migratedCliStore } from '../testing/cli-store.ts';
 
 /**
  * The CLI as a user runs it: a real process, with the server's environment. On PGlite runs it uses
@@ -15,19 +15,7 @@ let env: Record<string, string>;
 let brandWithFailedLoad = '';
 let cleanup: () => Promise<void>;
 before(async () => {
-  if (testDbKind === 'postgres') {
-    const schema = `cli_${Math.random().toString(36).slice(2, 10)}`;
-    const admin = openPostgres(process.env.TEST_DATABASE_URL!, { max: 1 });
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    env = { DATABASE_URL: urlWithSchema(process.env.TEST_DATABASE_URL!, schema) };
-    cleanup = async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.close(); };
-  } else {
-    const dir = await mkdtemp(join(tmpdir(), 'cli-'));
-    env = { DATA_DIR: dir };
-    cleanup = () => rm(dir, { recursive: true, force: true });
-  }
-  const migrated = await runCli(['migrate'], env);
-  assert.equal(migrated.code, 0, migrated.stderr);
+  ({ env, cleanup } = await migratedCliStore('cli'));
 });
 after(async () => { await cleanup(); });
 

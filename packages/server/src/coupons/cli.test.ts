@@ -1,29 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openPostgres } from '../db/client.ts';
-import { testDbKind } from '../testing/db.ts';
-import { runCli, urlWithSchema } from '../testing/processes.ts';
+import { runCli } from '../testing/processes.ts';
+import { migratedCliStore } from '../testing/cli-store.ts';
 
 /** `npm run cli -- coupon …` as an operator runs it: a real process on its own database. */
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 before(async () => {
-  if (testDbKind === 'postgres') {
-    const schema = `cli_${Math.random().toString(36).slice(2, 10)}`;
-    const admin = openPostgres(process.env.TEST_DATABASE_URL!, { max: 1 });
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    env = { DATABASE_URL: urlWithSchema(process.env.TEST_DATABASE_URL!, schema) };
-    cleanup = async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.close(); };
-  } else {
-    const dir = await mkdtemp(join(tmpdir(), 'cli-coupons-'));
-    env = { DATA_DIR: dir };
-    cleanup = () => rm(dir, { recursive: true, force: true });
-  }
-  const migrated = await runCli(['migrate'], env);
-  assert.equal(migrated.code, 0, migrated.stderr);
+  ({ env, cleanup } = await migratedCliStore('cli-coupons'));
 });
 after(async () => { await cleanup(); });
 

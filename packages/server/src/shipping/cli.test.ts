@@ -3,10 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openPostgres } from '../db/client.ts';
-import { testDbKind } from '../testing/db.ts';
-import { runCli, startServerProcess, urlWithSchema } from '../testing/processes.ts';
+import { runCli, startServerProcess } from '../testing/processes.ts';
 import { bookShipping, usAddress } from './test-fixtures.ts';
+import { migratedCliStore } from '../testing/cli-store.ts';
 
 /**
  * `npm run cli -- order …` as an operator runs it: a real CLI process and a real server process on
@@ -16,19 +15,7 @@ import { bookShipping, usAddress } from './test-fixtures.ts';
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 before(async () => {
-  if (testDbKind === 'postgres') {
-    const schema = `cli_${Math.random().toString(36).slice(2, 10)}`;
-    const admin = openPostgres(process.env.TEST_DATABASE_URL!, { max: 1 });
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    env = { DATABASE_URL: urlWithSchema(process.env.TEST_DATABASE_URL!, schema) };
-    cleanup = async () => { await admin.query(`DROP SCHEMA ${schema} CASCADE`); await admin.close(); };
-  } else {
-    const dir = await mkdtemp(join(tmpdir(), 'cli-orders-'));
-    env = { DATA_DIR: dir };
-    cleanup = () => rm(dir, { recursive: true, force: true });
-  }
-  const migrated = await runCli(['migrate'], env);
-  assert.equal(migrated.code, 0, migrated.stderr);
+  ({ env, cleanup } = await migratedCliStore('cli-orders'));
 });
 after(async () => { await cleanup(); });
 
