@@ -56,7 +56,7 @@ const stringsByName: Record<string, string> = {
 const stringsByShapeField: Record<string, string> = {
   'Item.type': 'lesson', 'CheckoutField.type': 'text', 'Tier.type': 'one_off', 'Tier.status': 'active', 'Product.type': 'course',
   'Product.status': 'published', 'ProductSummary.type': 'course', 'ProductSummary.status': 'published', 'Membership.status': 'active',
-  'Transaction.status': 'succeeded', 'Transaction.type': 'purchase', 'WebhookDelivery.status': 'delivered', 'WebhookDeliveryDetail.status': 'delivered',
+  'Transaction.status': 'succeeded', 'Transaction.type': 'purchase', 'WebhookDelivery.status': 'succeeded', 'WebhookDeliveryDetail.status': 'succeeded',
   'Email.kind': 'receipt', 'EmailDetail.kind': 'receipt', 'EmailSummary.kind': 'receipt',
 };
 const stringsByShapeName: Record<string, string> = { Hub: 'Studio Club', HubSummary: 'Studio Club', Tier: 'Standard', Membership: 'Ada Lovelace', Member: 'Ada Lovelace', CheckoutLink: 'Link in bio' };
