@@ -2004,7 +2004,7 @@ export interface components {
             storefrontUrl: string;
             supportEmail?: string;
             /** @description The tax number printed on invoices. */
-            taxId?: string;
+            taxNumber?: string;
             timeZone?: string;
         };
         CheckoutField: {
@@ -4804,7 +4804,7 @@ export interface operations {
                     postalAddress?: string | null;
                     slug?: string | null;
                     supportEmail?: string | null;
-                    taxId?: string | null;
+                    taxNumber?: string | null;
                     timeZone?: string | null;
                 };
             };

@@ -24,7 +24,7 @@ export function renderBrand(row: BrandProfileRow, publicUrl: string): Brand {
     ...(row.time_zone ? { timeZone: row.time_zone } : {}),
     ...(row.default_currency ? { defaultCurrency: row.default_currency } : {}),
     ...(row.postal_address ? { postalAddress: row.postal_address } : {}),
-    ...(row.tax_id ? { taxId: row.tax_id } : {}),
+    ...(row.tax_id ? { taxNumber: row.tax_id } : {}),
     embedOrigins: row.embed_origins,
   };
 }
@@ -50,7 +50,7 @@ export async function updateBrand(tx: Queryable, principal: Principal, body: Bra
   const postalAddress = body.postalAddress === undefined || body.postalAddress === null ? body.postalAddress : addressLines(body.postalAddress).join('\n');
   if (postalAddress === '') problems.push({ field: 'postalAddress', message: 'may not be blank: send null to clear it' });
   if (postalAddress && postalAddress.split('\n').length > 8) problems.push({ field: 'postalAddress', message: 'may have at most 8 lines' });
-  if (body.taxId !== undefined && body.taxId !== null && !body.taxId.trim()) problems.push({ field: 'taxId', message: 'may not be blank: send null to clear it' });
+  if (body.taxNumber !== undefined && body.taxNumber !== null && !body.taxNumber.trim()) problems.push({ field: 'taxNumber', message: 'may not be blank: send null to clear it' });
   const embedOrigins = body.embedOrigins?.map((o, i) => {
     const origin = embedOrigin(o);
     if (!origin) problems.push({ field: `embedOrigins[${i}]`, message: `"${o}" is not a site's origin: write https:// (or http://), the host and an optional port, with no path, like https://ink-studio.example` });
@@ -70,7 +70,7 @@ export async function updateBrand(tx: Queryable, principal: Principal, body: Bra
     time_zone: body.timeZone,
     default_currency: body.defaultCurrency,
     postal_address: postalAddress,
-    tax_id: body.taxId === undefined ? undefined : body.taxId?.trim() ?? null,
+    tax_id: body.taxNumber === undefined ? undefined : body.taxNumber?.trim() ?? null,
     embed_origins: body.embedOrigins === undefined ? undefined : [...new Set(embedOrigins ?? [])],
   }).catch((err: { code?: string }) => {
     // Two brands claiming one slug at the same instant: the unique index decides.

@@ -25,7 +25,7 @@ const fields = {
     description: 'Our addition. The business\'s postal address, one line per line (`\\n` between them), printed on every invoice under the brand\'s name.',
     examples: ['Ink Studio Lda\nRua Augusta 100\n1100-053 Lisboa\nPortugal'],
   }),
-  taxId: Type.String({ minLength: 1, maxLength: 64, description: 'Our addition. A tax number (VAT, GST, EIN…) printed on every invoice, as written (e.g. `PT123456789`).' }),
+  taxNumber: Type.String({ minLength: 1, maxLength: 64, description: 'Our addition. A tax number (VAT, GST, EIN…) printed on every invoice, as written (e.g. `PT123456789`).' }),
   embedOrigins: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
     maxItems: 20,
     description: 'Our addition. The sites that may show this brand\'s checkout in the embeddable overlay (/embed.js), each an origin: '
@@ -47,7 +47,7 @@ export const Brand = Type.Object({
   timeZone: Type.Optional(Type.String()),
   defaultCurrency: Type.Optional(Type.String()),
   postalAddress: Type.Optional(Type.String({ description: 'The business\'s postal address printed on invoices, lines separated by `\\n`.' })),
-  taxId: Type.Optional(Type.String({ description: 'The tax number printed on invoices.' })),
+  taxNumber: Type.Optional(Type.String({ description: 'The tax number printed on invoices.' })),
   embedOrigins: fields.embedOrigins,
 }, { $id: 'Brand' });
 export type Brand = Static<typeof Brand>;
@@ -63,7 +63,7 @@ export const BrandUpdateBody = Type.Object({
   timeZone: clearable(fields.timeZone),
   defaultCurrency: clearable(fields.defaultCurrency),
   postalAddress: clearable(fields.postalAddress),
-  taxId: clearable(fields.taxId),
+  taxNumber: clearable(fields.taxNumber),
   embedOrigins: Type.Optional(Type.Union([fields.embedOrigins, Type.Null()])),
 }, { additionalProperties: false, minProperties: 1, $id: 'BrandUpdateRequest' });
 export type BrandUpdateBody = Static<typeof BrandUpdateBody>;

@@ -10,7 +10,7 @@ export interface InvoiceFacts {
   number: string;
   issuedAt: Date;
   /** The seller: the brand's name, its profile's postal address (lines) and tax number, and the reply-to address of its mail. */
-  brand: { name: string; replyTo: string | null; address: string[]; taxId: string | null };
+  brand: { name: string; replyTo: string | null; address: string[]; taxNumber: string | null };
   buyer: { name: string; email: string };
   txref: string;
   lines: { description: string; amount: number }[];
@@ -47,7 +47,7 @@ ${f.test ? '<p class="test">Test mode: not a real invoice.</p>' : ''}
 <h1>Invoice ${esc(f.number)}</h1>
 <p class="muted">Issued ${esc(day(f.issuedAt))} · Reference ${esc(f.txref)} · ${esc(f.status === 'succeeded' ? 'Paid' : f.status)}</p>
 <div class="parties">
-  <div><strong>From</strong><br>${[f.brand.name, ...f.brand.address, ...(f.brand.taxId ? [`Tax ID ${f.brand.taxId}`] : []), ...(f.brand.replyTo ? [f.brand.replyTo] : [])].map(esc).join('<br>')}</div>
+  <div><strong>From</strong><br>${[f.brand.name, ...f.brand.address, ...(f.brand.taxNumber ? [`Tax ID ${f.brand.taxNumber}`] : []), ...(f.brand.replyTo ? [f.brand.replyTo] : [])].map(esc).join('<br>')}</div>
   <div><strong>Billed to</strong><br>${esc(f.buyer.name)}<br>${esc(f.buyer.email)}</div>
 </div>
 <table>
@@ -88,7 +88,7 @@ export async function invoicePdf(f: InvoiceFacts): Promise<Uint8Array> {
   text(`Issued ${day(f.issuedAt)}   Reference ${f.txref}   ${f.status === 'succeeded' ? 'Paid' : f.status}`, 50, { color: grey }); y -= 40;
   text('From', 50, { font: bold }); text('Billed to', 300, { font: bold }); y -= 16;
   // The seller's lines down the left, the buyer's down the right, from the same line.
-  const from = [f.brand.name, ...f.brand.address, ...(f.brand.taxId ? [`Tax ID ${f.brand.taxId}`] : []), ...(f.brand.replyTo ? [f.brand.replyTo] : [])];
+  const from = [f.brand.name, ...f.brand.address, ...(f.brand.taxNumber ? [`Tax ID ${f.brand.taxNumber}`] : []), ...(f.brand.replyTo ? [f.brand.replyTo] : [])];
   const to = [f.buyer.name, f.buyer.email];
   for (let i = 0; i < Math.max(from.length, to.length); i++) {
     if (from[i]) text(from[i], 50);

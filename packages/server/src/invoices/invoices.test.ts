@@ -90,11 +90,11 @@ describe('invoices', () => {
   it('prints the brand profile\'s display name, postal address and tax number as the seller, on the page and in the PDF', async () => {
     const b = await createBrandWithCatalog(t.db);
     const patched = await t.request({ method: 'PATCH', url: '/api/v1/brand', key: b.testKey, payload: {
-      displayName: 'Ink Studio', postalAddress: '  Rua Augusta 100\r\n\r\n1100-053 Lisboa \nPortugal', taxId: ' PT123456789 ',
+      displayName: 'Ink Studio', postalAddress: '  Rua Augusta 100\r\n\r\n1100-053 Lisboa \nPortugal', taxNumber: ' PT123456789 ',
     } });
     assert.equal(patched.statusCode, 200, patched.body);
     assert.equal(patched.json().data.postalAddress, 'Rua Augusta 100\n1100-053 Lisboa\nPortugal', 'blank lines and stray spaces go');
-    assert.equal(patched.json().data.taxId, 'PT123456789');
+    assert.equal(patched.json().data.taxNumber, 'PT123456789');
     const txref = await buy(b);
 
     const page = await t.request({ method: 'GET', url: `/api/v1/transactions/${txref}/invoice?format=html`, key: b.testKey });
@@ -106,11 +106,11 @@ describe('invoices', () => {
       assert.ok(drawn.includes(line), `the PDF draws "${line}" (drew: ${drawn.join(' | ')})`);
     }
 
-    const cleared = await t.request({ method: 'PATCH', url: '/api/v1/brand', key: b.testKey, payload: { postalAddress: null, taxId: null } });
+    const cleared = await t.request({ method: 'PATCH', url: '/api/v1/brand', key: b.testKey, payload: { postalAddress: null, taxNumber: null } });
     assert.equal(cleared.json().data.postalAddress, undefined);
-    const blank = await t.request({ method: 'PATCH', url: '/api/v1/brand', key: b.testKey, payload: { postalAddress: ' \n ', taxId: '  ' } });
+    const blank = await t.request({ method: 'PATCH', url: '/api/v1/brand', key: b.testKey, payload: { postalAddress: ' \n ', taxNumber: '  ' } });
     assert.equal(blank.statusCode, 400);
-    assert.deepEqual(blank.json().data.details.map((e: { field: string }) => e.field).sort(), ['postalAddress', 'taxId']);
+    assert.deepEqual(blank.json().data.details.map((e: { field: string }) => e.field).sort(), ['postalAddress', 'taxNumber']);
   });
 
   it('answers 404 for a transaction that did not succeed, another brand\'s, and the other mode\'s', async () => {

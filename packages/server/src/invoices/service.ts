@@ -26,7 +26,7 @@ export async function invoiceFacts(db: Queryable, principal: Principal, txref: s
     issuedAt: invoice.issued_at,
     brand: {
       name: brand?.display_name ?? brand?.name ?? '', replyTo: settings?.reply_to ?? null,
-      address: brand?.postal_address ? addressLines(brand.postal_address) : [], taxId: brand?.tax_id ?? null,
+      address: brand?.postal_address ? addressLines(brand.postal_address) : [], taxNumber: brand?.tax_id ?? null,
     },
     buyer: { name: t.customer_name, email: t.customer_email },
     txref: t.txref,

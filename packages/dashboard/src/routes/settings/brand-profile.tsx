@@ -10,12 +10,12 @@ import { ErrorNote, Loading } from '../people/parts.tsx';
 import { TextAreaField, TextField } from '../catalog/fields.tsx';
 import { FieldErrors, noErrors } from '../catalog/form-errors.ts';
 
-type Form = Record<'displayName' | 'slug' | 'logoUrl' | 'accentColor' | 'supportEmail' | 'timeZone' | 'defaultCurrency' | 'postalAddress' | 'taxId' | 'embedOrigins', string>;
+type Form = Record<'displayName' | 'slug' | 'logoUrl' | 'accentColor' | 'supportEmail' | 'timeZone' | 'defaultCurrency' | 'postalAddress' | 'taxNumber' | 'embedOrigins', string>;
 
 const toForm = (b: Brand): Form => ({
   displayName: b.displayName, slug: b.slug ?? '', logoUrl: b.logoUrl ?? '', accentColor: b.accentColor ?? '',
   supportEmail: b.supportEmail ?? '', timeZone: b.timeZone ?? '', defaultCurrency: b.defaultCurrency ?? '',
-  postalAddress: b.postalAddress ?? '', taxId: b.taxId ?? '',
+  postalAddress: b.postalAddress ?? '', taxNumber: b.taxNumber ?? '',
   embedOrigins: (b.embedOrigins ?? []).join('\n'),
 });
 
@@ -87,7 +87,7 @@ function BrandProfileForm({ brand, onSaved }: { brand: Brand; onSaved: (b: Brand
             hint="Three letters, e.g. USD." maxLength={3} />
           <TextAreaField id="brand-postalAddress" label="Business address" value={form.postalAddress} onChange={set('postalAddress')} error={errors.get('postalAddress')}
             hint="Printed on every invoice under your name, one line per line." />
-          <TextField id="brand-taxId" label="Tax number" value={form.taxId} onChange={set('taxId')} error={errors.get('taxId')}
+          <TextField id="brand-taxNumber" label="Tax number" value={form.taxNumber} onChange={set('taxNumber')} error={errors.get('taxNumber')}
             hint="VAT, GST or EIN, as it should appear on invoices. Optional." />
           <TextAreaField id="brand-embedOrigins" label="Sites that may embed your checkout" className="sm:col-span-2" value={form.embedOrigins} onChange={set('embedOrigins')}
             error={errors.get('embedOrigins') ?? errors.under('embedOrigins', () => false)[0]}
