@@ -75,6 +75,7 @@ export const guides = {
   coupons: 'Coupons',
   affiliates: 'Affiliates',
   customers: 'Customers',
+  shipping: 'Shipping',
 } as const;
 
 export type GuideName = keyof typeof guides;
