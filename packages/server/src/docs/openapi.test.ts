@@ -4,6 +4,7 @@ import { buildApp } from '../app.ts';
 import { testDeps } from '../testing/app.ts';
 import { openTestDb, type TestDb } from '../testing/db.ts';
 import type { App } from '../http/app-type.ts';
+import { guides, readGuide, type GuideName } from './page.ts';
 
 let testDb: TestDb;
 let app: App;
@@ -74,5 +75,27 @@ describe('OpenAPI and the reference page', () => {
       assert.match((await app.inject({ method: 'GET', url: `/docs/guides/${name}.md` })).body, /^# /);
     }
     assert.equal((await app.inject({ method: 'GET', url: '/docs/guides/secrets' })).statusCode, 404);
+  });
+
+  it('serves every picture a guide shows beside it, and nothing else from the repository', async () => {
+    const pictures = new Set<string>();
+    for (const name of Object.keys(guides) as GuideName[]) {
+      for (const [, file] of (await readGuide(name)).matchAll(/\]\(screenshots\/([^)]+)\)/g)) pictures.add(file!);
+    }
+    assert.ok(pictures.size >= 20, `${pictures.size} pictures`);
+    for (const file of pictures) {
+      const res = await app.inject({ method: 'GET', url: `/docs/guides/screenshots/${file}` });
+      assert.equal(res.statusCode, 200, file);
+      assert.equal(res.headers['content-type'], 'image/png');
+      assert.deepEqual([...res.rawPayload.subarray(1, 4)], [...Buffer.from('PNG')], file);
+    }
+    for (const url of ['/docs/guides/screenshots/none.png', '/docs/guides/screenshots/..%2Fcustomers.md', '/docs/guides/screenshots/%2E%2E%2F%2E%2E%2FREADME.md']) {
+      assert.equal((await app.inject({ method: 'GET', url })).statusCode, 404, url);
+    }
+  });
+
+  it('titles a guide in plain text (no Markdown backticks in the heading or the tab)', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/docs/guides/customers.json' })).json();
+    assert.equal(doc.info.title, 'Customers: GET /customers and GET /customers/{id}');
   });
 });

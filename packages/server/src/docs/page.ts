@@ -76,6 +76,15 @@ export const guides = {
   affiliates: 'Affiliates',
   customers: 'Customers',
   shipping: 'Shipping',
+  bookings: 'Bookings',
+  refunds: 'Refunds',
+  email: 'Email and invoices',
+  portal: 'Buyer portal',
+  storefront: 'Storefront',
+  files: 'Files',
+  metrics: 'Home numbers',
+  dashboard: 'Dashboard',
+  observability: 'Observability',
 } as const;
 
 export type GuideName = keyof typeof guides;
@@ -86,15 +95,29 @@ export function readGuide(name: GuideName): Promise<string> {
   return readFile(new URL(`${name}.md`, guidesDir), 'utf8');
 }
 
+/**
+ * A screenshot a guide shows (`![…](screenshots/x.png)` in docs/*.md), which the guide's page at
+ * /docs/guides/{name} resolves to /docs/guides/screenshots/x.png. Only plain file names are
+ * read, so no path leaves the folder; undefined when there is no such picture.
+ */
+export async function readScreenshot(file: string): Promise<Buffer | undefined> {
+  if (!/^[a-z0-9][a-z0-9-]*\.png$/.test(file)) return undefined;
+  return readFile(new URL(`screenshots/${file}`, guidesDir)).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+}
+
 /** A guide as an OpenAPI document without operations, so the reference renders its markdown. */
 export async function guideDocument(name: GuideName, version: string) {
   const markdown = await readGuide(name);
   const [, heading = guides[name]] = markdown.match(/^#\s+(.+)$/m) ?? [];
+  // The title is plain text in the page's heading and tab, where Markdown's backticks would show.
   const others = (Object.keys(guides) as GuideName[]).filter((g) => g !== name).map((g) => `[${guides[g]}](/docs/guides/${g})`).join(' · ');
   return {
     openapi: '3.1.0',
     info: {
-      title: heading,
+      title: heading.replaceAll('`', ''),
       version,
       description: `[← API reference](/docs) · Other guides: ${others}\n\n${markdown.replace(/^#\s+.+\n/m, '')}`,
     },

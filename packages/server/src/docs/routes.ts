@@ -4,7 +4,7 @@ import type { App } from '../http/app-type.ts';
 import { ErrorEnvelope } from '../http/envelope.ts';
 import { finishDocument } from './openapi.ts';
 import { precompressed, sendPrecompressed, type Precompressed } from '../http/compression.ts';
-import { contentSecurityPolicy, guideDocument, guides, readGuide, renderPage, scalarScript, type GuideName } from './page.ts';
+import { contentSecurityPolicy, guideDocument, guides, readGuide, readScreenshot, renderPage, scalarScript, type GuideName } from './page.ts';
 import { apiCatalog, eventMarkdown, llmsFull, llmsIndex, operationMarkdown, operationsOf } from './markdown.ts';
 
 const errorResponses = {
@@ -80,6 +80,12 @@ export function docsRoutes(app: App) {
     if (req.params.name.endsWith('.md')) return reply.type('text/markdown; charset=utf-8').send(await readGuide(name));
     if (req.params.name.endsWith('.json')) return guideDocument(name, openapi().info.version);
     return reply.headers(html).send(renderPage(`${guides[name]} guide`, `/docs/guides/${name}.json`, { hiddenClients: true, hideClientButton: true, hideModels: true }));
+  });
+
+  app.get<{ Params: { file: string } }>('/docs/guides/screenshots/:file', { schema: { hide: true } }, async (req, reply) => {
+    const picture = await readScreenshot(req.params.file);
+    if (!picture) return reply.callNotFound();
+    return reply.type('image/png').header('cache-control', 'public, max-age=3600').header('x-content-type-options', 'nosniff').send(picture);
   });
 
   // Scalar's bundle, from the package on disk, loaded when a page first asks for it, and
