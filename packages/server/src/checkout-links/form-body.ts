@@ -77,10 +77,11 @@ export function toPaymentLinkBody(offer: Offer, values: Record<string, string>, 
 
   const coupon = text('coupon', 'Coupon', 100);
 
-  const countryCode = (values.countryCode ?? '').trim();
+  const shipping = offer.shipping ? shippingFromForm(values) : {};
+  // Delivered goods: the address's country is the buyer's country unless they typed another.
+  const countryCode = (values.countryCode ?? '').trim() || (shipping.address?.country ?? '');
   if (!/^[A-Za-z]{2}$/.test(countryCode)) errors.countryCode = 'Country code must be two letters, such as US or PT';
 
-  const shipping = offer.shipping ? shippingFromForm(values) : {};
   if (offer.shipping && !values.shipping) errors.shipping = 'Choose delivery or pickup';
   if (shipping.address && !shipping.address.country) errors.address_country = 'Country is required for delivery';
 

@@ -162,6 +162,9 @@ ${brand.support_email ? `<p>Ask ${esc(brand.display_name ?? brand.name)} about m
   const rangeHint = range.max !== undefined
     ? `From ${decimal(range.min)} to ${decimal(range.max)} ${o.tier.currency}.`
     : `At least ${decimal(range.min)} ${o.tier.currency}. Pay more if you like.`;
+  // A physical product with delivery zones asks for an address with its country, which stands in
+  // for the buyer's country code when they leave that empty (form-body.ts).
+  const delivers = Boolean(o.shipping?.deliveryZones?.length);
   const body = `${summary}
 <section class="card" aria-labelledby="details-h">
 <h2 id="details-h">Your details</h2>
@@ -178,7 +181,9 @@ ${price.pwyw ? input('customAmount', `Your price (${o.tier.currency})`, view, `t
 ${guests > 0 ? `<fieldset><legend>Guests (this ticket admits ${o.tier.no_of_tickets}: you and ${guests} more)</legend>${Array.from({ length: guests }, (_, i) => `${input(`guest${i + 1}_name`, `Guest ${i + 1} name`, view, 'type="text" required maxlength="500"')}${input(`guest${i + 1}_email`, `Guest ${i + 1} email`, view, 'type="email" required maxlength="320"')}`).join('')}</fieldset>` : ''}
 ${addons.length ? `<fieldset><legend>Add-ons</legend>${addons.map((a) => checkbox(`addon_${a.id}`, `${a.title} (+${formatMoney(a.price_amount!, a.currency!)})`, view, view.values[`addon_${a.id}`] === 'on')).join('')}</fieldset>` : ''}
 ${o.shipping ? shippingFieldset(o.shipping, o.tier.currency, view) : ''}
-${input('countryCode', 'Country code', view, 'type="text" autocomplete="country" maxlength="2" required', 'Two letters, such as US or PT.')}
+${delivers
+    ? input('countryCode', 'Country code', view, 'type="text" autocomplete="country" maxlength="2"', 'Two letters, such as US or PT. Left empty, your delivery address\'s country is used.', true)
+    : input('countryCode', 'Country code', view, 'type="text" autocomplete="country" maxlength="2" required', 'Two letters, such as US or PT.')}
 ${checkbox('receive_emails', `Email me news and offers from ${brand.display_name ?? brand.name}`, view, view.values.receive_emails === 'on')}
 ${['utmRef', 'adClickID', 'adType', 'ref'].filter((k) => view.values[k]).map((k) => `<input type="hidden" name="${k}" value="${esc(view.values[k])}">`).join('\n')}
 ${input('coupon', 'Coupon', view, 'type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="100"', 'If you have a code, type it here.', true)}
@@ -188,7 +193,7 @@ ${(() => {
     // the next page states the exact total on its Pay button.
     if (o.left === 0) return `<p class="notice error" role="status">Sold out: "${esc(o.tier.name)}" has no places left.</p>`;
     return free ? '<button type="submit">Continue</button>'
-      : `<p class="hint" id="total-hint">${price.pwyw ? 'Your price' : esc(payAmount(view))}${addons.length ? ' plus the add-ons you tick' : ''}: you see the total and pay on the next page.</p>
+      : `<p class="hint" id="total-hint">${price.pwyw ? 'Your price' : esc(payAmount(view))}${[addons.length ? 'the add-ons you tick' : '', delivers ? 'delivery if you choose it' : ''].filter(Boolean).map((x, i) => (i ? ' and ' : ' plus ') + x).join('')}: you see the total and pay on the next page.</p>
 <button type="submit" aria-describedby="total-hint">Continue to payment</button>`;
   })()}
 </form>

@@ -77,7 +77,9 @@ describe('physical goods in the browser', () => {
       await buyer.getByLabel(/State, county or province/).fill('CA');
       await buyer.getByLabel('Postal code').fill('9410');
       await buyer.getByLabel('Country', { exact: true }).selectOption('US');
-      await buyer.getByLabel('Country code').fill('US');
+      // The country code (filled from the browser's locale) is emptied: the delivery address's country stands in for it.
+      await buyer.getByLabel('Country code').fill('');
+      assert.match(await buyer.locator('#total-hint').innerText(), /plus delivery if you choose it/);
       await buyer.getByRole('button', { name: 'Continue to payment' }).click();
       const zipError = buyer.locator('#address_postalCode-error');
       await zipError.waitFor();
@@ -96,6 +98,8 @@ describe('physical goods in the browser', () => {
       await buyer.waitForURL(/\/result\?txref=/);
       const txref = new URL(buyer.url()).searchParams.get('txref')!;
       await buyer.close();
+      const [link] = await t.db.query<{ extras: Record<string, unknown> }>('SELECT extras FROM payment_links WHERE brand_id = $1 AND transaction_id IS NOT NULL', [brand.id]);
+      assert.equal(link.extras.countryCode, 'US', "the address's country is the buyer's country code");
 
       const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
       await page.goto(`${base}/dashboard/signin`);
