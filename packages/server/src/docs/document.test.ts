@@ -158,6 +158,18 @@ describe('the OpenAPI document', () => {
     assert.match(curl, new RegExp(`"${doc.servers[0].url}/hubs/\\$HUB_ID/members/\\$ID"`));
   });
 
+  it('shows objects in good order: no failure reason on a succeeded delivery or an active endpoint', () => {
+    const example = (path: string, method = 'get') => doc.paths[path][method].responses['200'].content['application/json'].examples.success.value.data;
+    const delivery = example('/webhooks/deliveries/{id}');
+    assert.equal(delivery.status, 'succeeded');
+    assert.equal(delivery.failureReason, undefined);
+    assert.equal(delivery.attemptLog[0].responseCode, 200);
+    assert.equal(delivery.attemptLog[0].error, undefined);
+    const endpoint = example('/webhooks/{id}');
+    assert.equal(endpoint.status, 'active');
+    assert.equal(endpoint.disabledReason, undefined);
+  });
+
   it('shows a delivery example for every event type in the webhooks section', () => {
     for (const type of eventTypes) {
       const examples = doc.webhooks[type].post.requestBody.content['application/json'].examples;

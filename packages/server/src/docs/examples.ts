@@ -52,6 +52,11 @@ const stringsByName: Record<string, string> = {
   by: '31d', code: 'SPRING25', failureReason: 'The receiver answered 503', disabledReason: 'Failing for 5 days', error: 'The receiver answered 503',
   statusDetail: '250 2.0.0 OK', response: '250 2.0.0 OK', resourceType: 'transaction', requestId: 'req_4YJf2kq8Z2mWc1tLrV9x', locale: 'en', language: 'en',
 };
+/**
+ * Fields that say what went wrong: left out of examples when optional and null when nullable, as
+ * the objects examples show are in good order (a delivery that succeeded, an endpoint that is active).
+ */
+const wellWithout = new Set(['failureReason', 'disabledReason', 'error', 'statusDetail']);
 /** Fields whose value depends on the shape they are in (`Item.type`), before the names above. */
 const stringsByShapeField: Record<string, string> = {
   'Item.type': 'lesson', 'CheckoutField.type': 'text', 'Tier.type': 'one_off', 'Tier.status': 'active', 'Product.type': 'course',
@@ -141,6 +146,8 @@ export function exampleOf(schema: Json | undefined, ctx: ExampleContext, name?: 
     return schema.enum.includes(named) ? named : schema.enum[0];
   }
   const variants = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
+  // An example shows things going well: a delivery that succeeded, an endpoint that is active.
+  if (name && wellWithout.has(name) && variants?.some((v) => v.type === 'null')) return null;
   if (variants?.length) {
     const chosen = variants.find((v) => v.type !== 'null') ?? variants[0];
     return exampleOf(chosen, ctx, name, shape, depth + 1);
@@ -163,7 +170,9 @@ export function exampleOf(schema: Json | undefined, ctx: ExampleContext, name?: 
       // except that the items of a link or checkout name a product by `id`.
       const nested = name && shape ? (name === 'items' && /Link|Checkout/.test(shape) ? 'Product' : `${name[0]!.toUpperCase()}${name.slice(1).replace(/s$/, '')}`) : shape;
       const own = typeof schema.$id === 'string' ? schema.$id : typeof schema.title === 'string' ? schema.title : nested;
+      const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
       for (const [key, sub] of Object.entries(schema.properties as Json)) {
+        if (wellWithout.has(key) && !required.includes(key)) continue;
         const value = exampleOf(sub, ctx, key, own, depth + 1);
         if (value !== undefined) out[key] = value;
       }
