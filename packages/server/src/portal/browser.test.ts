@@ -146,11 +146,18 @@ describe('the buyer portal in a browser', { skip: browserSkip }, () => {
     await phone.goto(`${base}/portal/inkwell`);
     await shot(phone, 'portal-sign-in-390');
 
-    // The home page at phone width, signed in through a link the brand's developer made.
+    // The home page at phone width, signed in through a link the brand's developer made; the
+    // Status column does not fit, so a payment that did not simply succeed says so under its amount.
+    const [{ txref: guideTxref }] = await t.db.query<{ txref: string }>(
+      "SELECT txref FROM transactions WHERE brand_id = $1 AND customer_email = $2 AND status = 'succeeded' ORDER BY created_at LIMIT 1", [brand.id, email]);
+    assert.equal((await t.request({ method: 'POST', url: `/api/v1/transactions/${guideTxref}/refund`, key, payload: { reason: 'Bought twice by mistake' } })).statusCode, 200);
     const minted = (await t.request({ method: 'POST', url: '/api/v1/customer-sessions', key, payload: { email, deepLink: membershipId, returnUrl: 'https://inkwell.example.com/account' } })).json().data;
     await phone.goto(minted.url);
     await phone.getByRole('heading', { name: 'Memberships and purchases' }).waitFor();
     assert.ok(await phone.getByRole('link', { name: /Back to Inkwell Studio/ }).isVisible());
+    assert.equal(await phone.getByRole('columnheader', { name: 'Status' }).isVisible(), false);
+    assert.match(await phone.locator(`tr[id="${guideTxref}"]`).innerText(), /refunded/);
+    assert.ok(await phone.locator(`tr[id="${guideTxref}"] .st-note`).isVisible());
     await shot(phone, 'portal-home-390');
     await fresh.close();
     await ctx.close();

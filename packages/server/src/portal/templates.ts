@@ -26,7 +26,7 @@ const css = `${storefrontCss}
 form.inline{display:inline}form.inline button{width:auto;margin:.5rem 0 0;padding:.5rem 1rem;font-size:1rem}
 button.quiet{background:#fff;color:#8a1c13;border:1px solid #c9c9d1}ul.files{list-style:none;padding:0;margin:.5rem 0 0}
 ul.files li{display:flex;justify-content:space-between;gap:1rem;padding:.4rem 0;border-top:1px solid #eee}
-table.tx td,table.tx th{padding:.4rem .5rem .4rem 0;font-size:.95rem}.nowrap{white-space:nowrap}.scroll{overflow-x:auto}@media (max-width:480px){table.tx .st{display:none}}.focus{outline:3px solid #2b59c3;outline-offset:2px}
+table.tx td,table.tx th{padding:.4rem .5rem .4rem 0;font-size:.95rem}.nowrap{white-space:nowrap}.scroll{overflow-x:auto}.st-note{display:none}@media (max-width:480px){table.tx .st{display:none}table.tx .st-note{display:block;font-size:.8rem;color:#555}}.focus{outline:3px solid #2b59c3;outline-offset:2px}
 .top{display:flex;justify-content:space-between;align-items:center;gap:1rem;flex-wrap:wrap}.top form button{width:auto;margin:0;padding:.4rem .9rem;font-size:.95rem}`;
 
 const brandName = (b: BrandProfileRow) => b.display_name ?? b.name;
@@ -95,7 +95,7 @@ export function homePage(f: PortalFrame, view: View, o: { email: string; focus: 
   const memberships = view.memberships.length
     ? view.memberships.map((m) => membershipCard(f, m, view.items, o.focus)).join('\n')
     : '<section class="card"><p>You have no memberships or purchases with access yet.</p></section>';
-  const rows = view.transactions.map((t) => `<tr id="${esc(t.txref)}"${o.focus === t.txref ? ' class="focus"' : ''}><td class="nowrap">${esc(shortDay(t.created_at))}</td><td class="st">${esc(t.status)}</td><td class="amount">${esc(t.total)}</td><td>${
+  const rows = view.transactions.map((t) => `<tr id="${esc(t.txref)}"${o.focus === t.txref ? ' class="focus"' : ''}><td class="nowrap">${esc(shortDay(t.created_at))}</td><td class="st">${esc(t.status)}</td><td class="amount">${esc(t.total)}${t.status === 'succeeded' ? '' : `<span class="st-note"> ${esc(t.status)}</span>`}</td><td>${
     t.invoice_number !== null ? `<a href="${esc(f.home)}/invoices/${encodeURIComponent(t.txref)}">Invoice<span class="visually-hidden"> ${esc(t.txref)}</span></a>` : ''}</td></tr>`).join('');
   const payments = view.transactions.length
     ? `<section class="card"><h2>Payments</h2><div class="scroll"><table class="tx"><thead><tr><th>Date</th><th class="st">Status</th><th class="amount">Amount</th><th>Receipt</th></tr></thead><tbody>${rows}</tbody></table></div></section>` : '';
