@@ -1,4 +1,4 @@
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime, IANAZone, Info } from 'luxon';
 import type { ErrorDetail } from '../errors.ts';
 import { weekdays, type Availability } from './schemas.ts';
 
@@ -80,20 +80,35 @@ export function gridSlots(s: Settings, from: Date, to: Date): GridSlot[] {
   while (day <= last) {
     const hours = exceptions.get(day.toISODate()!) ?? s.weeklyHours[weekdays[day.weekday - 1]] ?? [];
     for (const h of hours) {
+      const first = minutesOf(h.start);
       const end = minutesOf(h.end);
-      for (let m = minutesOf(h.start); m + s.sessionMinutes <= end; m += step) {
-        const local = DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(m / 60), minute: m % 60 }, { zone: s.timezone });
-        // In a spring-forward gap. The fields are compared, not hasSame(day, 'day'): that builds the
-        // day's start and end in the zone each time, and those offset look-ups were most of a listing's cost.
-        if (local.hour * 60 + local.minute !== m || local.day !== day.day || local.month !== day.month || local.year !== day.year) continue;
-        const start = local.toJSDate();
+      const open = wallClock(day, first, s.timezone);
+      const close = wallClock(day, Math.min(end, 24 * 60 - 1), s.timezone); // `24:00`: its last minute
+      // The zone's offset is the same at both ends of the hours (no daylight-saving change inside
+      // them, which is every day but two a year): each session is the opening instant plus its
+      // minutes, with no zone arithmetic per session (that was most of a listing's cost).
+      const steady = open && close && open.offset === close.offset ? open.toMillis() : undefined;
+      for (let m = first; m + s.sessionMinutes <= end; m += step) {
+        const at = steady !== undefined ? steady + (m - first) * 60_000 : wallClock(day, m, s.timezone)?.toMillis();
+        if (at === undefined) continue;
+        const start = new Date(at);
         if (start < from || start >= to) continue;
-        out.push({ start, end: new Date(start.getTime() + s.sessionMinutes * 60_000) });
+        out.push({ start, end: new Date(at + s.sessionMinutes * 60_000) });
       }
     }
     day = day.plus({ days: 1 });
   }
   return out.sort((x, y) => x.start.getTime() - y.start.getTime());
+}
+
+/**
+ * Minute `m` of a local day in the zone, or undefined when that wall time does not exist that day
+ * (in a spring-forward gap luxon moves it, which the fields then show). The fields are compared,
+ * not hasSame(day, 'day'): that builds the day's bounds in the zone each time.
+ */
+function wallClock(day: DateTime, m: number, zone: string): DateTime | undefined {
+  const local = DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: Math.floor(m / 60), minute: m % 60 }, { zone });
+  return local.hour * 60 + local.minute !== m || local.day !== day.day || local.month !== day.month || local.year !== day.year ? undefined : local;
 }
 
 /** A taken place: held, confirmed or rescheduled. */
@@ -132,3 +147,19 @@ export function ruleProblem(s: Settings, start: Date, now: Date): string | undef
 
 /** An instant shown in a zone, ISO 8601 with its offset. */
 export const localIso = (at: Date, zone: string) => DateTime.fromJSDate(at, { zone }).toISO()!;
+
+/**
+ * localIso for many instants in one zone, as luxon writes them (`…T05:00:00.000-04:00`, `Z` for
+ * UTC itself) but with only the zone's offset looked up per instant rather than a DateTime
+ * built and formatted: a listing shows a hundred or more sessions.
+ */
+export function localIsoIn(zone: string): (at: Date) => string {
+  const z = Info.normalizeZone(zone);
+  return (at) => {
+    const offset = z.offset(at.getTime());
+    const shifted = new Date(at.getTime() + offset * 60_000).toISOString();
+    if (offset === 0 && z.isUniversal) return shifted;
+    const abs = Math.abs(offset);
+    return `${shifted.slice(0, -1)}${offset < 0 ? '-' : '+'}${String(Math.trunc(abs / 60)).padStart(2, '0')}:${String(Math.trunc(abs % 60)).padStart(2, '0')}`;
+  };
+}

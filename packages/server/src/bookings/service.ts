@@ -6,7 +6,7 @@ import { AppError, invalid, invalidAll, notFound, type ErrorDetail } from '../er
 import { recordEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
 import { findProduct } from '../products/repository.ts';
-import { gridSlots, isZone, localIso, placesLeft, ruleProblem, timingProblem, withDefaults, type Settings } from './availability.ts';
+import { gridSlots, isZone, localIso, localIsoIn, placesLeft, ruleProblem, timingProblem, withDefaults, type Settings } from './availability.ts';
 import { bookableType } from './product-settings.ts';
 import * as repo from './repository.ts';
 import type { BookingRow, BookingWithTxref } from './repository.ts';
@@ -58,11 +58,12 @@ export async function productAvailability(
     brandId: principal.brandId, mode: principal.mode, productId, now,
     from: new Date(from.getTime() - reach), to: new Date(to.getTime() + reach),
   });
+  const shown = localIsoIn(zone);
   const slots = gridSlots(settings, from, to).flatMap((slot) => {
     // Grid slots are on the grid by construction: only the timing rules apply (the grid check re-walks days per slot).
     if (timingProblem(settings, slot.start, now)) return [];
     const left = placesLeft(settings, slot, booked);
-    return left > 0 ? [{ startsAt: slot.start.toISOString(), endsAt: slot.end.toISOString(), localStart: localIso(slot.start, zone), placesLeft: left }] : [];
+    return left > 0 ? [{ startsAt: slot.start.toISOString(), endsAt: slot.end.toISOString(), localStart: shown(slot.start), placesLeft: left }] : [];
   });
   return { productID: productId, timezone: zone, productTimezone: settings.timezone, from: from.toISOString(), to: to.toISOString(), slots };
 }
