@@ -1245,7 +1245,7 @@ export interface paths {
         };
         /**
          * Add up transactions
-         * @description Our addition (issue 26). What the transactions selected by the same filters as GET /transactions add up to, per currency (never added together): how many, how many were paid, what they took and what refunds gave back.
+         * @description Our addition. What the transactions selected by the same filters as GET /transactions add up to, per currency (never added together): how many, how many were paid, what they took and what refunds gave back.
          *
          *     Scope: `transactions:read`.
          */

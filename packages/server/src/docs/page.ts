@@ -76,6 +76,13 @@ export const guides = {
   affiliates: 'Affiliates',
   customers: 'Customers',
   shipping: 'Shipping',
+  refunds: 'Refunds and disputes',
+  bookings: 'Bookings',
+  storefront: 'Storefront',
+  email: 'Email and invoices',
+  files: 'Files',
+  portal: 'Buyer portal',
+  metrics: 'Metrics',
 } as const;
 
 export type GuideName = keyof typeof guides;
