@@ -109,6 +109,8 @@ describe('docs for agents', () => {
       assert.equal((await get(`/docs/guides/${name}`)).statusCode, 200, name);
       assert.equal((await get(`/docs/guides/${name}.md`)).body, await readGuide(name as GuideName), name);
     }
+    // The page's title is plain text: `GET /metrics/summary` in a heading shows without its backticks.
+    for (const name of Object.keys(guides)) assert.doesNotMatch((await get(`/docs/guides/${name}.json`)).json().info.title, /`/, name);
   });
 
   it('serves the RFC 9727 API catalog, whose links answer', async () => {

@@ -101,7 +101,8 @@ export async function guideDocument(name: GuideName, version: string) {
   return {
     openapi: '3.1.0',
     info: {
-      title: heading,
+      // The title is plain text where the reference shows it: Markdown's backticks would show as such.
+      title: heading.replaceAll('`', ''),
       version,
       description: `[← API reference](/docs) · Other guides: ${others}\n\n${markdown.replace(/^#\s+.+\n/m, '')}`,
     },
