@@ -95,5 +95,9 @@ describe('the SDK package', () => {
     const readme = await readFile(`${sdkDir}README.md`, 'utf8');
     assert.match(readme, /npm install \/path\/to\/creator-commerce\/packages\/sdk/);
     assert.match(readme, /npm run sdk:pack/);
+    // And the repository's own README, where a self-hoster looks first.
+    const rootReadme = await readFile(`${root}README.md`, 'utf8');
+    assert.match(rootReadme, /npm install \/path\/to\/creator-commerce\/packages\/sdk/);
+    assert.match(rootReadme, /run `npm run sdk:pack`/);
   });
 });
