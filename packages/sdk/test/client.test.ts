@@ -239,8 +239,12 @@ describe('the client against the real server', () => {
     assert.equal((await client.hubs.members.remove(ids['studio-club'], second.membershipId)).status, 'removed');
 
     const before = Date.parse((await client.testClock.get()).now);
-    const moved = await client.testClock.advance({ by: '2d' });
-    assert.ok(Date.parse(moved.now) >= before + 2 * 86_400_000);
+    const moved = await client.testClock.advance({ by: '1d' });
+    assert.ok(Date.parse(moved.now) >= before + 86_400_000);
+    // The same clock under /test/, with the other test helpers.
+    const further = await client.testHelpers.advanceClock({ by: '1d' });
+    assert.ok(Date.parse(further.now) >= before + 2 * 86_400_000);
+    assert.ok(Math.abs(Date.parse((await client.testHelpers.clock()).now) - Date.parse(further.now)) < 5000);
     const payouts = await client.payouts.list().toArray({ max: 10 });
     assert.ok(payouts.length >= 1, 'the course sold earlier was paid out');
     // GET adds the payout's lines (payments, fees, refunds, affiliate commissions) to what the list shows.

@@ -2,15 +2,17 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, it } from 'node:test';
-import { startServerProcess } from './testing/processes.ts';
+import { freePort, serverRoot, startServerProcess } from './testing/processes.ts';
 
 /**
  * The console a person reads (issue 27, item 3): with LOG_FORMAT=pretty (what a terminal gets by
  * default) readable lines, one per request, and a banner naming the URLs and the next command;
  * JSON lines otherwise, with no banner.
  */
-async function withServer(env: Record<string, string>, body: (s: Awaited<ReturnType<typeof startServerProcess>>) => Promise<void>) {
+async function withServer(env: Record<string, string | undefined>, body: (s: Awaited<ReturnType<typeof startServerProcess>>) => Promise<void>) {
   const dir = await mkdtemp(join(tmpdir(), 'console-'));
   const server = await startServerProcess({ DATA_DIR: dir, DATABASE_URL: undefined, PUBLIC_URL: 'http://localhost:4321', ...env });
   try {
@@ -50,5 +52,35 @@ describe('the console', () => {
       const started = server.output().split('\n').find((l) => l.includes('service started'))!;
       assert.equal(JSON.parse(started).msg, 'service started');
     });
+  });
+
+  it('writes JSON lines by default when stdout is not a terminal (a pipe, a log collector)', async () => {
+    await withServer({ LOG_FORMAT: undefined }, async (server) => {
+      await untilLogged(server, /service started/);
+      assert.ok(!server.output().includes('seed --demo'), 'no banner in a pipe');
+      const started = server.output().split('\n').find((l) => l.includes('service started'))!;
+      assert.equal(JSON.parse(started).msg, 'service started');
+    });
+  });
+
+  it('is pretty by default on a terminal: the banner, and no JSON lines', { skip: process.platform === 'linux' ? false : 'needs util-linux script(1) for a pseudo-terminal' }, async () => {
+    // script(1) gives the server a pseudo-terminal for stdout, as a person's shell would.
+    const dir = await mkdtemp(join(tmpdir(), 'console-tty-'));
+    const port = await freePort();
+    const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dir, DATABASE_URL: undefined, LOG_FORMAT: undefined, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:4321' };
+    const child = spawn('script', ['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(join(serverRoot, 'src/main.ts'))}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => { out += c; });
+    child.stderr.on('data', (c: Buffer) => { out += c; });
+    try {
+      // As long as startServerProcess gives a server to start (60 s: the machine may be loaded).
+      for (let i = 0; i < 600 && !out.includes('seed --demo') && child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.match(out, /http:\/\/localhost:4321\/docs/, `the banner on a terminal:\n${out}`);
+      assert.ok(!out.includes('{"level"'), `no JSON lines on a terminal:\n${out}`);
+    } finally {
+      // The server and script(1) are one process group of our own.
+      if (child.exitCode === null) { process.kill(-child.pid!, 'SIGTERM'); await once(child, 'close'); }
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

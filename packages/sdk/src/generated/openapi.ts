@@ -1004,8 +1004,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read the test clock
-         * @description Our addition. The brand's test-mode time: real time plus however far the clock has been advanced. Test keys only (a live key gets 404).
+         * Read the test clock (first path)
+         * @description Our addition; the same as GET /test/clock, kept at the path it was first published under. The brand's test-mode time: real time plus however far the clock has been advanced. Test keys only (a live key gets 404).
          *
          *     Any valid key; no scope needed.
          */
@@ -1028,12 +1028,56 @@ export interface paths {
         get?: never;
         put?: never;
         /**
+         * Advance the test clock (first path)
+         * @description Our addition; the same as POST /test/clock/advance, kept at the path it was first published under. Moves the brand's test-mode time forward, `by` a duration ("31d", "12h", "2w") or `to` an ISO 8601 time, and runs every job that falls due meanwhile (renewals, retries, ends of access, payout runs) in time order before answering. No other brand and never live mode is moved. Test keys only (a live key gets 404).
+         *
+         *     Any valid key; no scope needed.
+         */
+        post: operations["advanceTestClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the test clock
+         * @description Our addition. The brand's test-mode time: real time plus however far the clock has been advanced. Test keys only (a live key gets 404).
+         *
+         *     Any valid key; no scope needed.
+         */
+        get: operations["readTestHelperClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
          * Advance the test clock
          * @description Our addition. Moves the brand's test-mode time forward, `by` a duration ("31d", "12h", "2w") or `to` an ISO 8601 time, and runs every job that falls due meanwhile (renewals, retries, ends of access, payout runs) in time order before answering. No other brand and never live mode is moved. Test keys only (a live key gets 404).
          *
          *     Any valid key; no scope needed.
          */
-        post: operations["advanceTestClock"];
+        post: operations["advanceTestHelperClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1201,7 +1245,7 @@ export interface paths {
         };
         /**
          * Add up transactions
-         * @description Our addition (issue 26). What the transactions selected by the same filters as GET /transactions add up to, per currency (never added together): how many, how many were paid, what they took and what refunds gave back.
+         * @description Our addition. What the transactions selected by the same filters as GET /transactions add up to, per currency (never added together): how many, how many were paid, what they took and what refunds gave back.
          *
          *     Scope: `transactions:read`.
          */
@@ -7038,7 +7082,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Read the test clock */
+            /** @description Read the test clock (first path) */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -7059,6 +7103,84 @@ export interface operations {
         };
     };
     advanceTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A unique value per logical request (the SDK sends one on every POST, PATCH and DELETE and reuses it across retries). A retry with the same key and the same request gets the first answer again (`Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first runs, 409 `idempotency_in_progress`. Keys are kept 24 hours per brand and mode (docs/idempotency.md). */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. `31d`, `12h`, `90m`, `2w`. */
+                    by?: string;
+                    /** @description An ISO 8601 time, not before the clock's time. */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Advance the test clock (first path) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: {
+                            jobsRun: number;
+                            /** Format: date-time */
+                            now: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    readTestHelperClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read the test clock */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TestClock"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    advanceTestHelperClock: {
         parameters: {
             query?: never;
             header?: {

@@ -27,6 +27,13 @@ const operations = () => Object.entries(doc.paths as Record<string, Record<strin
   .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op, name: `${method.toUpperCase()} ${path}` })));
 
 describe('the OpenAPI document', () => {
+  it('says how to install the SDK today, from the repository, and that the registry name comes with a release', () => {
+    const intro = String(doc.info.description);
+    assert.match(intro, /until it is published/);
+    assert.match(intro, /npm install <repo>\/packages\/sdk/);
+    assert.match(intro, /npm run sdk:pack/);
+  });
+
   it('gives every operation a unique operationId and a tag the top-level list declares', () => {
     const declared = new Set((doc.tags as { name: string; description: string }[]).map((tag) => tag.name));
     const ids = new Set<string>();

@@ -98,6 +98,21 @@ describe('docs for agents', () => {
     for (const name of Object.keys(guides) as GuideName[]) assert.ok(full.includes((await readGuide(name)).trim()), name);
   });
 
+  it('serves every guide the reference points to, as a page and as Markdown', async () => {
+    // The guides may still point to operators' documents (performance, the dashboard's own
+    // routes), which are in the repository a self-hoster runs but not the API's docs.
+    const served = new Set(Object.keys(guides));
+    const cited = new Set([...JSON.stringify(doc).matchAll(/\bdocs\/([a-z-]+)\.md\b/g)].map((m) => m[1]!));
+    assert.ok(cited.has('refunds') && cited.has('bookings'), 'the check reads the citations');
+    assert.deepEqual([...cited].filter((name) => !served.has(name)).sort(), [], 'a guide the served docs cite but do not serve');
+    for (const name of cited) {
+      assert.equal((await get(`/docs/guides/${name}`)).statusCode, 200, name);
+      assert.equal((await get(`/docs/guides/${name}.md`)).body, await readGuide(name as GuideName), name);
+    }
+    // The page's title is plain text: `GET /metrics/summary` in a heading shows without its backticks.
+    for (const name of Object.keys(guides)) assert.doesNotMatch((await get(`/docs/guides/${name}.json`)).json().info.title, /`/, name);
+  });
+
   it('serves the RFC 9727 API catalog, whose links answer', async () => {
     const res = await get('/.well-known/api-catalog');
     assert.equal(res.statusCode, 200);

@@ -22,6 +22,9 @@ function unreachableReferences(text: string): string[] {
   return [...text.matchAll(unreachable)].map((m) => m[0]);
 }
 
+/** The team's issue numbers: a user of the service has no access to that tracker. */
+const issueNumbers = (text: string) => [...text.matchAll(/\bissue \d+\b/gi)].map((m) => m[0]);
+
 /** Shell variables a sample uses without setting them (`$BASE_URL` with no `BASE_URL=…` before it). */
 function undefinedVariables(sample: string): string[] {
   const used = [...sample.matchAll(/\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
@@ -67,6 +70,11 @@ describe('docs that stand alone', () => {
 
   it('cites none in the served OpenAPI document, the reference page or the guides', async () => {
     for (const [url, text] of await servedDocs()) assert.deepEqual(unreachableReferences(text), [], url);
+  });
+
+  it('names no issue of the team\'s tracker in what it serves (the engineering docs in the repository may)', async () => {
+    assert.deepEqual(issueNumbers('Our addition (issue 24). Issue 25; every route'), ['issue 24', 'Issue 25']);
+    for (const [url, text] of await servedDocs()) assert.deepEqual(issueNumbers(text), [], url);
   });
 
   it('defines every variable the shell samples of /llms-full.txt use (every operation, event and guide page)', async () => {

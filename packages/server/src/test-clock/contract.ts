@@ -14,3 +14,14 @@ export const advanceTestClock: Operation = {
   body: { by: '31d' },
   errors: [404]
 };
+
+/** GET /test/clock: the test clock beside the other test helpers. */
+export const readTestHelperClock: Operation = { id: 'readTestHelperClock', sdk: 'const { now } = await client.testHelpers.clock();', errors: [404] };
+
+/** POST /test/clock/advance */
+export const advanceTestHelperClock: Operation = {
+  id: 'advanceTestHelperClock',
+  sdk: "const { now, jobsRun } = await client.testHelpers.advanceClock({ by: '31d' });",
+  body: { by: '31d' },
+  errors: [404]
+};

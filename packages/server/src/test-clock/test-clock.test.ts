@@ -97,3 +97,26 @@ describe('CLI: clock advance and member remove', () => {
     await assert.rejects(parseCommand(['member', 'remove']), /MEMBERSHIP_ID/);
   });
 });
+
+describe('the test clock under /test/, beside the other test helpers', () => {
+  runCommonRouteTests('GET /test/clock', {
+    method: 'GET', scope: null, foreign: 'none', modeScoped: false,
+    async setup() { return { url: '/api/v1/test/clock' }; },
+  }, () => t);
+  runCommonRouteTests('POST /test/clock/advance', {
+    method: 'POST', scope: null, foreign: 'none', modeScoped: false,
+    async setup() { return { url: '/api/v1/test/clock/advance', body: { by: '1h' } }; },
+  }, () => t);
+
+  it('moves the same clock as /test-clock, running what falls due, and is 404 for a live key', async () => {
+    const brand = await recurringBrand(t);
+    await buyPlan(t, brand, 'monthly');
+    const moved = await t.request({ method: 'POST', url: '/api/v1/test/clock/advance', key: brand.key, body: { by: '31d' } });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.ok(moved.json().data.jobsRun >= 1, 'the renewal that fell due ran');
+    const read = await t.request({ method: 'GET', url: '/api/v1/test/clock', key: brand.key });
+    assert.ok(Math.abs(Date.parse(read.json().data.now) - (await clockOf(brand.key))) < 5000, 'one clock, read at either path');
+    assert.ok(Date.parse(read.json().data.now) >= Date.now() + 30 * day);
+    assert.equal((await t.request({ method: 'POST', url: '/api/v1/test/clock/advance', key: brand.liveKey, body: { by: '1h' } })).statusCode, 404);
+  });
+});

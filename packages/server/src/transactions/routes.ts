@@ -29,7 +29,7 @@ export function transactionRoutes(app: App, { db, payments, config }: { db: Db; 
   app.get('/transactions/totals', {
     schema: {
       summary: 'Add up transactions',
-      description: 'Our addition (issue 26). What the transactions selected by the same filters as GET /transactions add up to, '
+      description: 'Our addition. What the transactions selected by the same filters as GET /transactions add up to, '
         + 'per currency (never added together): how many, how many were paid, what they took and what refunds gave back.',
       tags: ['Transactions'],
       querystring: TransactionTotalsQuery,
