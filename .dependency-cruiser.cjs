@@ -60,6 +60,13 @@ module.exports = {
       from: { path: `${src}worker/` },
       to: { path: `${src}http/` },
     },
+    {
+      name: 'dashboard-imports-no-server',
+      severity: 'error',
+      comment: 'The dashboard is a client of the API: it reaches the server through the SDK (session mode) and /dashboard/api, never by importing its source, types included (issue 21).',
+      from: { path: '^packages/dashboard/' },
+      to: { path: '^packages/server/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -67,6 +74,6 @@ module.exports = {
     tsPreCompilationDeps: true,
     combinedDependencies: false,
     moduleSystems: ['es6'],
-    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },
   },
 };

@@ -12,7 +12,7 @@ const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       // A 4xx will not change by asking again; a network hiccup or 5xx might.
-      retry: (count, err) => count < 2 && !(err instanceof ApiError && err.status >= 400 && err.status < 500),
+      retry: (count, err) => count < 2 && !(err instanceof ApiError && (err.status ?? 0) >= 400 && (err.status ?? 0) < 500),
       refetchOnWindowFocus: false,
     },
   },

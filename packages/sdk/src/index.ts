@@ -1,5 +1,5 @@
 export { Client } from './client.ts';
-export type { ClientOptions, RequestOptions } from './request.ts';
+export type { ClientOptions, RequestOptions, SessionOptions } from './request.ts';
 export { VERSION } from './request.ts';
 export { PagePromise, type Page, type ToArrayOptions } from './pagination.ts';
 export {

@@ -17,6 +17,19 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Headers sent on every request. */
   headers?: Record<string, string>;
+  /**
+   * Session mode, for a page the service itself serves (its brand dashboard): no key; requests
+   * go to the page's own origin (`baseUrl` defaults to `location.origin`) with the browser's
+   * session cookie, and every write carries the session's CSRF token in `x-csrf-token`. The token
+   * is read on each request, because it changes whenever the session does (sign-in, brand switch).
+   */
+  session?: SessionOptions;
+}
+
+/** What session mode needs from the page: the current session's CSRF token. */
+export interface SessionOptions {
+  /** The token from `GET /dashboard/api/session` (`csrfToken`), or undefined before it is known. */
+  csrfToken: () => string | undefined;
 }
 
 /** Per-call options, the last argument of every method. */
@@ -105,6 +118,13 @@ export function describeNetworkError(err: unknown): string {
   return (err as Error)?.message ?? String(err);
 }
 
+/** The page's origin, for session mode; outside a browser there is none, so `baseUrl` must be given. */
+function sameOrigin(): string {
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  if (!origin || origin === 'null') throw new TypeError('new Client({ session }) outside a web page needs `baseUrl` (the service\'s address).');
+  return origin;
+}
+
 /** The transport every resource calls: auth, JSON, retries, idempotency keys, timeouts and typed errors. */
 export class Requester {
   readonly baseUrl: string;
@@ -113,14 +133,21 @@ export class Requester {
   private readonly timeout: number;
   private readonly fetchImpl: typeof fetch;
   private readonly headers: Record<string, string>;
+  private readonly session: SessionOptions | undefined;
 
   constructor(options: ClientOptions) {
-    if (!options.apiKey && !options.accessToken) {
+    this.session = options.session;
+    if (this.session) {
+      // A key beside the cookie would decide which principal answers behind the caller's back.
+      if (options.apiKey || options.accessToken) throw new TypeError('new Client({ session }) signs in with the browser\'s session cookie: leave out `apiKey` and `accessToken`.');
+      if (typeof this.session.csrfToken !== 'function') throw new TypeError('new Client({ session }) needs `session.csrfToken`: a function returning the session\'s CSRF token.');
+    } else if (!options.apiKey && !options.accessToken) {
       throw new TypeError('new Client() needs `apiKey` (a svc_test_… or svc_live_… key) or `accessToken` (an OAuth access token).');
     }
-    const base = (options.baseUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
+    const origin = this.session ? options.baseUrl ?? sameOrigin() : options.baseUrl ?? 'http://localhost:3000';
+    const base = origin.replace(/\/+$/, '');
     this.baseUrl = base.endsWith('/api/v1') ? base : `${base}/api/v1`;
-    this.auth = options.accessToken ? { authorization: `Bearer ${options.accessToken}` } : { 'x-service-api': options.apiKey as string };
+    this.auth = this.session ? {} : options.accessToken ? { authorization: `Bearer ${options.accessToken}` } : { 'x-service-api': options.apiKey as string };
     this.maxRetries = options.maxRetries ?? 2;
     this.timeout = options.timeout ?? 60_000;
     if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw new TypeError('No fetch is available: pass `fetch` to new Client() on this runtime.');
@@ -139,11 +166,14 @@ export class Requester {
     for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {
       accept: spec.bytes ? `${spec.bytes}, application/json` : 'application/json',
-      'user-agent': `creator-commerce-sdk/${VERSION}`,
+      // A browser sends its own User-Agent (and some refuse a script's).
+      ...(this.session ? {} : { 'user-agent': `creator-commerce-sdk/${VERSION}` }),
       ...this.headers,
       ...this.auth,
       ...options.headers,
     };
+    // The server refuses a session's write without it (403 csrf_failed); a GET needs none.
+    if (this.session && spec.method !== 'GET') headers['x-csrf-token'] = this.session.csrfToken() ?? '';
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.upload) headers['content-type'] = spec.upload.contentType;
     // One key per logical call, made before the first attempt, so every retry carries the same one.
@@ -176,7 +206,12 @@ export class Requester {
       let response: Response;
       try {
         // A stream body needs `duplex: 'half'` (fetch's rule for request streams).
-        const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal: controller.signal, ...(body instanceof ReadableStream ? { duplex: 'half' } : {}) };
+        const init: RequestInit & { duplex?: 'half' } = {
+          method, headers, body, signal: controller.signal,
+          ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+          // The session cookie goes with same-origin requests only (fetch's default, said here on purpose).
+          ...(this.session ? { credentials: 'same-origin' } : {}),
+        };
         response = await this.fetchImpl(url, init);
       } catch (cause) {
         if (signal?.aborted) throw signal.reason;

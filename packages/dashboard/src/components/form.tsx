@@ -2,7 +2,7 @@ import * as React from 'react';
 import { AlertCircle } from 'lucide-react';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { ApiError } from '@/api';
+import { errorDetails, errorMessage, fieldErrorOf } from '@/api';
 import { cn } from '@/lib/utils';
 
 /**
@@ -30,8 +30,9 @@ export function FieldError({ id, children }: { id?: string; children: React.Reac
 /** The form-level error: the envelope's message, unless every problem already sits beside a field. */
 export function FormError({ error, fields = [] }: { error: unknown; fields?: string[] }) {
   if (!error) return null;
-  if (error instanceof ApiError && error.details.length > 0 && error.details.every((d) => d.field && fields.some((f) => error.fieldError(f) === d.message))) return null;
-  const message = error instanceof Error ? error.message : 'Something went wrong.';
+  const details = errorDetails(error);
+  if (details.length > 0 && details.every((d) => d.field && fields.some((f) => fieldErrorOf(error, f) === d.message))) return null;
+  const message = errorMessage(error);
   return (
     <div role="alert" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
       <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
@@ -42,7 +43,7 @@ export function FormError({ error, fields = [] }: { error: unknown; fields?: str
 
 /** The per-field message of a failed mutation, for `<Field error={fieldError(m.error, 'email')} />`. */
 export function fieldError(error: unknown, field: string): string | undefined {
-  return error instanceof ApiError ? error.fieldError(field) : undefined;
+  return fieldErrorOf(error, field);
 }
 
 /** Reads a form's named values as strings. */

@@ -1,6 +1,9 @@
-/** Dates as a person reads them, in their own time zone; a dash for "never". */
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—';
+/**
+ * A timestamp as a person reads it, in their own locale and time zone, to the minute: the one date
+ * format of the dashboard. No date reads as a dash ("never"), or as `none` where a blank reads better.
+ */
+export function formatDate(iso: string | null | undefined, none = '—'): string {
+  if (!iso) return none;
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api, dash, setCsrfToken, type Mode, type Session } from '@/api';
+import { dashboardApi, setCsrfToken, type Mode, type Session } from '@/api';
 
 export const sessionKey = ['session'] as const;
 
 async function readSession(): Promise<Session> {
-  const session = await api.get<Session>(dash('/session'));
+  const session = await dashboardApi.session.get();
   setCsrfToken(session.csrfToken);
   return session;
 }
@@ -48,7 +48,7 @@ export function storeSession(queryClient: QueryClient, session: Session) {
 export function useSwitchSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (change: { brandId?: string; mode?: Mode }) => api.patch<Session>(dash('/session'), change),
+    mutationFn: (change: { brandId?: string; mode?: Mode }) => dashboardApi.session.update(change),
     onSuccess: async (session) => {
       storeSession(queryClient, session);
       await resetBrandData(queryClient);

@@ -1,7 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ChevronDown, KeyRound, LogOut, UserRound } from 'lucide-react';
-import { api, dash, type Session } from '@/api';
+import type { Session } from '@/api';
+import { useSignOut } from '@/hooks/api/account';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
@@ -19,8 +20,7 @@ export function Header({ session }: { session: Session }) {
   const switcher = useSwitchSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const signOut = useMutation({
-    mutationFn: () => api.post(dash('/signout')),
+  const signOut = useSignOut({
     onSettled: () => {
       queryClient.clear();
       navigate('/signin', { replace: true });

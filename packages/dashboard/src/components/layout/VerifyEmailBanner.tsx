@@ -1,5 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
-import { api, dash, errorMessage } from '@/api';
+import { errorMessage } from '@/api';
+import { useResendVerification } from '@/hooks/api/account';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast';
 import { useCurrentSession } from '@/lib/session';
@@ -10,8 +10,7 @@ import { useCurrentSession } from '@/lib/session';
  */
 export function VerifyEmailBanner() {
   const session = useCurrentSession();
-  const resend = useMutation({
-    mutationFn: () => api.post<{ emailedTo: string }>(dash('/email-verification/resend')),
+  const resend = useResendVerification({
     onSuccess: (sent) => toast({ title: 'Link sent', description: `A new confirmation link is on its way to ${sent.emailedTo}.` }),
     onError: (err) => toast({ title: 'Could not send a new link', description: errorMessage(err), variant: 'destructive' }),
   });

@@ -1,5 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
-import { api, dash } from '@/api';
+import { useChangePassword } from '@/hooks/api/account';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Field, FormError, fieldError, formValues } from '@/components/form';
@@ -7,8 +6,7 @@ import { PageHeader } from '@/components/page';
 import { toast } from '@/components/ui/toast';
 
 export function ChangePassword() {
-  const change = useMutation({
-    mutationFn: (body: { currentPassword: string; newPassword: string }) => api.post(dash('/password'), body),
+  const change = useChangePassword({
     onSuccess: () => toast({ title: 'Password changed', description: 'Every other session of yours has been signed out.' }),
   });
   return (

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { api, dash } from '@/api';
+import { useAcceptInvite } from '@/hooks/api/account';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, fieldError, formValues } from '@/components/form';
 import { reloadSession, useSession } from '@/lib/session';
@@ -16,8 +16,7 @@ export function AcceptInvite() {
   const session = useSession();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const accept = useMutation({
-    mutationFn: (body: { token: string; name?: string; password?: string; email?: string }) => api.post(dash('/invites/accept'), body),
+  const accept = useAcceptInvite({
     onSuccess: async () => {
       await reloadSession(queryClient);
       navigate('/', { replace: true });

@@ -1,6 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, dash } from '@/api';
+import { useRequestPasswordReset } from '@/hooks/api/account';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, fieldError, formValues } from '@/components/form';
 import { AuthCard } from './auth-card';
@@ -11,7 +10,7 @@ import { AuthCard } from './auth-card';
  * runs the service finds it (or makes one with the CLI).
  */
 export function ForgotPassword() {
-  const ask = useMutation({ mutationFn: (body: { email: string }) => api.post<{ ok: boolean }>(dash('/password-reset/request'), body) });
+  const ask = useRequestPasswordReset();
   return (
     <AuthCard
       title="Forgot your password?"

@@ -1,6 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, dash } from '@/api';
+import { useResetPassword } from '@/hooks/api/account';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, fieldError, formValues } from '@/components/form';
 import { AuthCard } from './auth-card';
@@ -9,7 +8,7 @@ import { AuthCard } from './auth-card';
 export function ResetPassword() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const reset = useMutation({ mutationFn: (newPassword: string) => api.post(dash('/password-reset'), { token, newPassword }) });
+  const reset = useResetPassword();
   if (!token) {
     return (
       <AuthCard title="Reset your password" description="This page needs the one-time link from whoever runs this service (npm run cli -- user reset-password --email …).">
@@ -30,7 +29,7 @@ export function ResetPassword() {
         className="grid gap-4"
         onSubmit={(e) => {
           e.preventDefault();
-          reset.mutate(formValues(e.currentTarget).newPassword);
+          reset.mutate({ token, newPassword: formValues(e.currentTarget).newPassword });
         }}
       >
         <FormError error={reset.error} fields={['newPassword']} />

@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { RateLimitError } from '@creator-commerce/sdk';
 import { Link } from 'react-router';
-import { api, ApiError, dash } from '@/api';
+import { useSignIn } from '@/hooks/api/account';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, fieldError, formValues } from '@/components/form';
 import { fromNow } from '@/lib/format';
@@ -11,14 +12,13 @@ import { useReturnTo } from './return-to';
 export function SignIn() {
   const queryClient = useQueryClient();
   const returnTo = useReturnTo();
-  const signIn = useMutation({
-    mutationFn: (body: { email: string; password: string }) => api.post(dash('/signin'), body),
+  const signIn = useSignIn({
     onSuccess: async () => {
       await reloadSession(queryClient);
       returnTo.go();
     },
   });
-  const throttled = signIn.error instanceof ApiError && signIn.error.status === 429 ? signIn.error : null;
+  const throttled = signIn.error instanceof RateLimitError ? signIn.error : null;
   return (
     <AuthCard
       title="Sign in"

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { api, dash } from '@/api';
+import { useSignUp } from '@/hooks/api/account';
 import { Button } from '@/components/ui/button';
 import { Field, FormError, fieldError, formValues } from '@/components/form';
 import { reloadSession } from '@/lib/session';
@@ -11,8 +11,7 @@ const fields = ['name', 'email', 'password', 'brandName'];
 export function SignUp() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const signUp = useMutation({
-    mutationFn: (body: Record<string, string>) => api.post(dash('/signup'), body),
+  const signUp = useSignUp({
     onSuccess: async () => {
       await reloadSession(queryClient);
       navigate('/', { replace: true });

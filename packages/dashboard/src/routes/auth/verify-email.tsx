@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, dash } from '@/api';
+import { useVerifyEmail } from '@/hooks/api/account';
 import { Button } from '@/components/ui/button';
 import { FormError } from '@/components/form';
 import { sessionKey } from '@/lib/session';
@@ -14,8 +14,7 @@ export function VerifyEmail() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const queryClient = useQueryClient();
-  const confirm = useMutation({
-    mutationFn: () => api.post<{ user: { email: string } }>(dash('/email-verification'), { token }),
+  const confirm = useVerifyEmail({
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionKey }),
   });
   if (!token) {
@@ -36,7 +35,7 @@ export function VerifyEmail() {
     <AuthCard title="Confirm your email address" description="One click shows this address is yours. The link works once.">
       <div className="grid gap-4">
         <FormError error={confirm.error} fields={[]} />
-        <Button type="button" disabled={confirm.isPending} onClick={() => confirm.mutate()}>Confirm my address</Button>
+        <Button type="button" disabled={confirm.isPending} onClick={() => confirm.mutate({ token })}>Confirm my address</Button>
       </div>
     </AuthCard>
   );

@@ -1,17 +1,17 @@
 import type { Affiliate, AffiliateCreateParams } from '@creator-commerce/sdk';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
-import { api, ApiError, v1 } from '@/api';
+import { errorDetails } from '@/api';
+import { EmptyState, ListView } from '@/components/list-view';
+import { useAffiliate, useAffiliates, useCreateAffiliate, useUpdateAffiliate } from '@/hooks/api/affiliates';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { toast } from '@/components/ui/toast';
 import { money } from '../people/format.ts';
-import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from '../people/parts.tsx';
-import { useList } from '../people/use-list.ts';
+import { ErrorNote, Loading, PageHeader } from '../people/parts.tsx';
 import { CheckField, TextField } from './fields.tsx';
 import { FieldErrors, noErrors } from './form-errors.ts';
 import { FormProblem } from './form-parts.tsx';
@@ -22,45 +22,29 @@ import { FormProblem } from './form-parts.tsx';
 const stat = (a: Affiliate, pick: 'pending' | 'earned') => (a.stats.length ? a.stats.map((s) => <div key={s.currency}>{money(s[pick], s.currency)}</div>) : '—');
 
 export function AffiliatesPage() {
-  const list = useList<Affiliate>(v1('/affiliates'));
+  const list = useAffiliates();
   const create = <Button asChild><Link to="/catalog/affiliates/new"><Plus aria-hidden /> New affiliate</Link></Button>;
   return (
     <div>
       <PageHeader title="Affiliates" description="People who earn a commission on the sales their code brings. Commission is held while refunds can take it back, then earned and deducted from your payouts." actions={create} />
-      <ErrorNote error={list.error} />
-      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
-        <EmptyState title="No affiliates yet" action={create}>Add an affiliate and share links with their code (?ref=CODE on a checkout link).</EmptyState>
-      ) : (
-        <Table aria-label="Affiliates">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Name</TableHead>
-              {/* At phone width the money columns matter most: code and sales count are on the affiliate's page. */}
-              <TableHead className="hidden sm:table-cell">Code</TableHead>
-              <TableHead className="hidden sm:table-cell">Commission</TableHead>
-              <TableHead className="hidden sm:table-cell">Sales</TableHead>
-              <TableHead>Pending</TableHead>
-              <TableHead>Earned</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {list.items.map((a) => (
-              <TableRow key={a.id}>
-                <TableCell className="font-medium">
-                  <Link className="underline-offset-4 hover:underline" to={`/catalog/affiliates/${a.id}`}>{a.name}</Link>
-                  {a.status === 'archived' && <Badge variant="secondary" className="ml-2">Archived</Badge>}
-                </TableCell>
-                <TableCell className="hidden font-mono text-xs sm:table-cell">{a.code}</TableCell>
-                <TableCell className="hidden whitespace-nowrap sm:table-cell">{a.commissionPercent}%{a.recurring ? ', renewals too' : ''}</TableCell>
-                <TableCell className="hidden sm:table-cell">{a.stats.reduce((n, s) => n + s.sales, 0)}</TableCell>
-                <TableCell className="whitespace-nowrap">{stat(a, 'pending')}</TableCell>
-                <TableCell className="whitespace-nowrap">{stat(a, 'earned')}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      )}
-      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+      <ListView
+        list={list}
+        label="Affiliates"
+        rowKey={(a) => a.id}
+        empty={<EmptyState title="No affiliates yet" action={create}>Add an affiliate and share links with their code (?ref=CODE on a checkout link).</EmptyState>}
+        // At phone width the money columns matter most: code and sales count are on the affiliate's page.
+        columns={[
+          { header: 'Name', className: 'font-medium', cell: (a) => <>
+            <Link className="underline-offset-4 hover:underline" to={`/catalog/affiliates/${a.id}`}>{a.name}</Link>
+            {a.status === 'archived' && <Badge variant="secondary" className="ml-2">Archived</Badge>}
+          </> },
+          { header: 'Code', headClassName: 'hidden sm:table-cell', className: 'hidden font-mono text-xs sm:table-cell', cell: (a) => a.code },
+          { header: 'Commission', headClassName: 'hidden sm:table-cell', className: 'hidden whitespace-nowrap sm:table-cell', cell: (a) => `${a.commissionPercent}%${a.recurring ? ', renewals too' : ''}` },
+          { header: 'Sales', headClassName: 'hidden sm:table-cell', className: 'hidden sm:table-cell', cell: (a) => a.stats.reduce((n, s) => n + s.sales, 0) },
+          { header: 'Pending', className: 'whitespace-nowrap', cell: (a) => stat(a, 'pending') },
+          { header: 'Earned', className: 'whitespace-nowrap', cell: (a) => stat(a, 'earned') },
+        ]}
+      />
     </div>
   );
 }
@@ -88,7 +72,7 @@ function AffiliateEditor({ initial, save, submitLabel }: { initial: AffiliateFor
       await save(form);
       setErrors(noErrors);
     } catch (err) {
-      setErrors(err instanceof ApiError ? new FieldErrors(err.details) : noErrors);
+      setErrors(new FieldErrors(errorDetails(err)));
       setFailure(err);
     } finally {
       setSaving(false);
@@ -121,13 +105,12 @@ function AffiliateEditor({ initial, save, submitLabel }: { initial: AffiliateFor
 
 export function AffiliateNewPage() {
   const navigate = useNavigate();
-  const qc = useQueryClient();
+  const create = useCreateAffiliate();
   return (
     <div>
       <PageHeader title="New affiliate" />
       <AffiliateEditor initial={emptyForm} submitLabel="Create affiliate" save={async (form) => {
-        const made = await api.post<Affiliate>(v1('/affiliates'), toBody(form));
-        qc.invalidateQueries({ queryKey: ['list', v1('/affiliates')] });
+        const made = await create.mutateAsync(toBody(form));
         toast({ title: `${made.name} added` });
         navigate(`/catalog/affiliates/${made.id}`);
       }} />
@@ -138,24 +121,17 @@ export function AffiliateNewPage() {
 /** One affiliate: what they brought and earned per currency, their settings, archive or restore. */
 export function AffiliatePage() {
   const { id = '' } = useParams();
-  const qc = useQueryClient();
-  const key = ['affiliate', id];
-  const path = v1(`/affiliates/${encodeURIComponent(id)}`);
-  const affiliate = useQuery({ queryKey: key, queryFn: () => api.get<Affiliate>(path) });
+  const affiliate = useAffiliate(id);
+  const update = useUpdateAffiliate(id);
   const [failure, setFailure] = useState<unknown>(null);
   if (affiliate.isPending) return <Loading />;
   if (affiliate.error) return <><PageHeader title="Affiliate" /><ErrorNote error={affiliate.error} /></>;
   const a = affiliate.data;
-  const refresh = async () => {
-    await qc.invalidateQueries({ queryKey: key });
-    qc.invalidateQueries({ queryKey: ['list', v1('/affiliates')] });
-  };
   const archived = a.status === 'archived';
   const toggle = async () => {
     setFailure(null);
     try {
-      await api.patch<Affiliate>(path, { status: archived ? 'active' : 'archived' });
-      await refresh();
+      await update.mutateAsync({ status: archived ? 'active' : 'archived' });
       toast({ title: archived ? 'Restored' : 'Archived: the code attributes no new sales' });
     } catch (err) {
       setFailure(err);
@@ -201,8 +177,7 @@ export function AffiliatePage() {
         </CardContent>
       </Card>
       <AffiliateEditor key={a.updatedAt} initial={toForm(a)} submitLabel="Save changes" save={async (form) => {
-        await api.patch<Affiliate>(path, toBody(form));
-        await refresh();
+        await update.mutateAsync(toBody(form));
         toast({ title: 'Saved' });
       }} />
     </div>

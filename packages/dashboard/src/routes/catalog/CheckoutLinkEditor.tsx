@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { CheckoutLink, CheckoutLinkCreateParams, Item, Tier } from '@creator-commerce/sdk';
-import { ApiError, api, v1 } from '@/api';
+import { errorDetails } from '@/api';
+import { useCreateCheckoutLink } from '@/hooks/api/checkout-links';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast';
 import { money } from '../people/format.ts';
@@ -29,6 +30,7 @@ export function CheckoutLinkEditor({ ownerId, tiers, addons, onMade }: {
   const [errors, setErrors] = useState<FieldErrors>(noErrors);
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const create = useCreateCheckoutLink();
 
   const toggle = (list: string[], id: string, on: boolean) => (on ? [...list.filter((x) => x !== id), id] : list.filter((x) => x !== id));
   const picked = tiers.filter((t) => chosen.includes(t.id));
@@ -51,7 +53,7 @@ export function CheckoutLinkEditor({ ownerId, tiers, addons, onMade }: {
             ? { customAmountRange: { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) } } : {}),
         };
       });
-      const link = await api.post<CheckoutLink>(v1('/checkout-links'), {
+      const link = await create.mutateAsync({
         items,
         ...(name.trim() ? { name: name.trim() } : {}),
         ...(coupon.trim() ? { coupon: coupon.trim() } : {}),
@@ -62,7 +64,7 @@ export function CheckoutLinkEditor({ ownerId, tiers, addons, onMade }: {
       toast({ title: 'Checkout link created' });
       onMade(link);
     } catch (err) {
-      setErrors(err instanceof ApiError ? new FieldErrors(err.details) : noErrors);
+      setErrors(new FieldErrors(errorDetails(err)));
       setFailure(err);
     } finally {
       setBusy(false);

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { ApiError, api, v1, type ListPage } from '@/api';
+import { errorDetails } from '@/api';
+import { useHubChoices } from '@/hooks/api/hubs';
+import { useProductChoices } from '@/hooks/api/products';
 import { XIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -26,8 +27,8 @@ export function CouponEditor({ initial, save, submitLabel, editing = false }: {
   const [failure, setFailure] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
   const set = (patch: Partial<CouponForm>) => setForm({ ...form, ...patch });
-  const products = useQuery({ queryKey: ['list', v1('/products'), 'coupon-scope'], queryFn: () => api.get<ListPage<{ id: string; title: string }>>(v1('/products'), { limit: 100 }) });
-  const hubs = useQuery({ queryKey: ['list', v1('/hubs'), 'coupon-scope'], queryFn: () => api.get<ListPage<{ id: string; name: string }>>(v1('/hubs'), { limit: 100 }) });
+  const products = useProductChoices();
+  const hubs = useHubChoices();
   const toggle = (list: string[], id: string, on: boolean) => (on ? [...list, id] : list.filter((x) => x !== id));
 
   const submit = async (ev: FormEvent) => {
@@ -38,7 +39,7 @@ export function CouponEditor({ initial, save, submitLabel, editing = false }: {
       await save(form);
       setErrors(noErrors);
     } catch (err) {
-      setErrors(err instanceof ApiError ? new FieldErrors(err.details) : noErrors);
+      setErrors(new FieldErrors(errorDetails(err)));
       setFailure(err);
     } finally {
       setSaving(false);

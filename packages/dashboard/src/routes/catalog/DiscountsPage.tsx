@@ -1,69 +1,54 @@
 import { Link, useNavigate, useParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatDate } from '@/lib/format';
 import { Plus } from 'lucide-react';
-import type { Coupon, CouponWithRedemptions } from '@creator-commerce/sdk';
-import { api, v1 } from '@/api';
+import { EmptyState, ListView } from '@/components/list-view';
+import { useArchiveCoupon, useCoupon, useCoupons, useCreateCoupon, useUpdateCoupon } from '@/hooks/api/coupons';
 import { Confirm } from '@/components/confirm';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { toast } from '@/components/ui/toast';
-import { money, when } from '../people/format.ts';
-import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from '../people/parts.tsx';
-import { useList } from '../people/use-list.ts';
+import { money } from '../people/format.ts';
+import { ErrorNote, Loading, PageHeader } from '../people/parts.tsx';
 import { CouponEditor } from './CouponEditor.tsx';
 import { couponToForm, createBody, discountWords, durationWords, emptyCouponForm, updateBody } from './coupon-form.ts';
 
 /** Catalog → Discounts: the mode's coupons (docs/coupons.md), newest first, with their uses. */
 export function DiscountsPage() {
-  const list = useList<Coupon>(v1('/coupons'));
+  const list = useCoupons();
   const create = <Button asChild><Link to="/catalog/discounts/new"><Plus aria-hidden /> New coupon</Link></Button>;
   return (
     <div>
       <PageHeader title="Discounts" description="Coupon codes buyers type at checkout, or that a checkout link fills in." actions={create} />
-      <ErrorNote error={list.error} />
-      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
-        <EmptyState title="No coupons yet" action={create}>Make a code such as SPRING20 for a percentage or an amount off, for everything or some products.</EmptyState>
-      ) : (
-        <Table aria-label="Coupons">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Code</TableHead>
-              <TableHead>Discount</TableHead>
-              <TableHead className="text-right">Uses</TableHead>
-              <TableHead>Ends</TableHead>
-              <TableHead>Status</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {list.items.map((c) => (
-              <TableRow key={c.id}>
-                <TableCell className="font-medium"><Link className="font-mono underline-offset-4 hover:underline" to={`/catalog/discounts/${c.id}`}>{c.code}</Link>
-                  {c.name && <div className="text-xs text-muted-foreground">{c.name}</div>}</TableCell>
-                <TableCell>{discountWords(c)}</TableCell>
-                <TableCell className="text-right tabular-nums">{c.redemptions}{c.maxRedemptions !== undefined ? ` / ${c.maxRedemptions}` : ''}{c.reserved ? ` (+${c.reserved} paying)` : ''}</TableCell>
-                <TableCell className="whitespace-nowrap">{c.endsAt ? when(c.endsAt) : 'No end'}</TableCell>
-                <TableCell><Badge variant={c.status === 'active' ? 'default' : 'secondary'}>{c.status}</Badge></TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      )}
-      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+      <ListView
+        list={list}
+        label="Coupons"
+        rowKey={(c) => c.id}
+        empty={<EmptyState title="No coupons yet" action={create}>Make a code such as SPRING20 for a percentage or an amount off, for everything or some products.</EmptyState>}
+        columns={[
+          { header: 'Code', className: 'font-medium', cell: (c) => <>
+            <Link className="font-mono underline-offset-4 hover:underline" to={`/catalog/discounts/${c.id}`}>{c.code}</Link>
+            {c.name && <div className="text-xs text-muted-foreground">{c.name}</div>}
+          </> },
+          { header: 'Discount', cell: (c) => discountWords(c) },
+          { header: 'Uses', headClassName: 'text-right', className: 'text-right tabular-nums', cell: (c) => `${c.redemptions}${c.maxRedemptions !== undefined ? ` / ${c.maxRedemptions}` : ''}${c.reserved ? ` (+${c.reserved} paying)` : ''}` },
+          { header: 'Ends', className: 'whitespace-nowrap', cell: (c) => (c.endsAt ? formatDate(c.endsAt, '') : 'No end') },
+          { header: 'Status', cell: (c) => <Badge variant={c.status === 'active' ? 'default' : 'secondary'}>{c.status}</Badge> },
+        ]}
+      />
     </div>
   );
 }
 
 export function DiscountNewPage() {
   const navigate = useNavigate();
-  const qc = useQueryClient();
+  const create = useCreateCoupon();
   return (
     <div>
       <PageHeader title="New coupon" />
       <CouponEditor initial={emptyCouponForm()} submitLabel="Create coupon" save={async (form) => {
-        const c = await api.post<Coupon>(v1('/coupons'), createBody(form));
-        qc.invalidateQueries({ queryKey: ['list', v1('/coupons')] });
+        const c = await create.mutateAsync(createBody(form));
         toast({ title: `${c.code} created` });
         navigate(`/catalog/discounts/${c.id}`);
       }} />
@@ -74,16 +59,12 @@ export function DiscountNewPage() {
 /** One coupon: what it brought (uses, revenue, discount given), its newest uses, editing and archiving. */
 export function DiscountPage() {
   const { id = '' } = useParams();
-  const qc = useQueryClient();
-  const key = ['coupon', id];
-  const coupon = useQuery({ queryKey: key, queryFn: () => api.get<CouponWithRedemptions>(v1(`/coupons/${encodeURIComponent(id)}`)) });
+  const coupon = useCoupon(id);
+  const update = useUpdateCoupon(id);
+  const archiveCoupon = useArchiveCoupon(id);
   if (coupon.isPending) return <Loading />;
   if (coupon.error) return <><PageHeader title="Coupon" /><ErrorNote error={coupon.error} /></>;
   const c = coupon.data;
-  const refresh = async () => {
-    await qc.invalidateQueries({ queryKey: key });
-    qc.invalidateQueries({ queryKey: ['list', v1('/coupons')] });
-  };
   const archive = (
     <Confirm
       trigger={<Button variant="outline" disabled={c.status === 'archived'}>{c.status === 'archived' ? 'Archived' : 'Archive'}</Button>}
@@ -91,8 +72,7 @@ export function DiscountPage() {
       description="No new buyer can use it, and its code becomes free for a new coupon. Its uses and revenue stay here, and subscriptions that got it keep their discount."
       action="Archive coupon"
       onConfirm={async () => {
-        await api.del<Coupon>(v1(`/coupons/${encodeURIComponent(c.id)}`));
-        await refresh();
+        await archiveCoupon.mutateAsync();
         toast({ title: `${c.code} archived` });
       }}
     />
@@ -127,7 +107,7 @@ export function DiscountPage() {
                     <TableCell className="hidden sm:table-cell"><Badge variant={r.status === 'succeeded' ? 'default' : 'secondary'}>{r.status}</Badge></TableCell>
                     <TableCell className="hidden text-right tabular-nums sm:table-cell">{money(r.discount.amount, r.discount.currency)}</TableCell>
                     <TableCell className="text-right tabular-nums">{money(r.paid.amount, r.paid.currency)}</TableCell>
-                    <TableCell className="hidden whitespace-nowrap md:table-cell">{when(r.createdAt)}</TableCell>
+                    <TableCell className="hidden whitespace-nowrap md:table-cell">{formatDate(r.createdAt, '')}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>
@@ -136,8 +116,7 @@ export function DiscountPage() {
         </CardContent>
       </Card>
       <CouponEditor key={c.updatedAt} editing initial={couponToForm(c)} submitLabel="Save changes" save={async (form) => {
-        await api.patch<Coupon>(v1(`/coupons/${encodeURIComponent(c.id)}`), updateBody(form));
-        await refresh();
+        await update.mutateAsync(updateBody(form));
         toast({ title: 'Saved' });
       }} />
     </div>

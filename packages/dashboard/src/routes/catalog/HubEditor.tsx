@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '@/api';
+import { errorDetails } from '@/api';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ErrorNote } from '../people/parts.tsx';
 import { TextAreaField, TextField } from './fields.tsx';
@@ -23,7 +23,7 @@ export function HubEditor({ initial, save, submitLabel }: { initial: HubForm; sa
       await save(form);
       setErrors(noErrors);
     } catch (err) {
-      setErrors(err instanceof ApiError ? new FieldErrors(err.details) : noErrors);
+      setErrors(new FieldErrors(errorDetails(err)));
       setFailure(err);
     } finally {
       setSaving(false);

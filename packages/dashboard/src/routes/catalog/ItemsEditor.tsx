@@ -1,7 +1,7 @@
 import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { fieldIdFromLabel } from '../../../../server/src/catalog/field-id.ts';
+import { fieldIdFromLabel } from './field-id.ts';
 import { CheckField, CurrencyField, SelectField, TextField, choicesOf } from './fields.tsx';
 import type { FieldErrors } from './form-errors.ts';
 import { checkoutFieldTypes, emptyCheckoutField, emptyItem, itemRef, type CheckoutFieldForm, type ItemForm } from './product-form.ts';

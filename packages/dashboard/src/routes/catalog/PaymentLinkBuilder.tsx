@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Copy, ExternalLink } from 'lucide-react';
 import type { CheckoutField, PaymentLink, Product } from '@creator-commerce/sdk';
-import { ApiError, api, v1 } from '@/api';
+import { errorDetails } from '@/api';
+import { useCreatePaymentLink } from '@/hooks/api/checkout-links';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -44,6 +45,7 @@ export function PaymentLinkBuilder({ product }: { product: Product & { hubID?: s
   const [errors, setErrors] = useState<FieldErrors>(noErrors);
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const create = useCreatePaymentLink();
   const tier = tiers.find((t) => t.id === tierId);
 
   const body = (buyer: { fullName: string; email: string }, formAnswers: Record<string, unknown>) => ({
@@ -66,10 +68,10 @@ export function PaymentLinkBuilder({ product }: { product: Product & { hubID?: s
         if (a === undefined || a === '') continue;
         formAnswers[f.id] = f.type === 'number' && typeof a === 'string' && a.trim() !== '' && Number.isFinite(Number(a)) ? Number(a) : a;
       }
-      setLink(await api.post<PaymentLink>(v1('/payment-links'), body({ fullName, email }, formAnswers)));
+      setLink(await create.mutateAsync(body({ fullName, email }, formAnswers)));
       setErrors(noErrors);
     } catch (err) {
-      setErrors(err instanceof ApiError ? new FieldErrors(err.details) : noErrors);
+      setErrors(new FieldErrors(errorDetails(err)));
       setFailure(err);
     } finally {
       setBusy(false);
@@ -81,7 +83,7 @@ export function PaymentLinkBuilder({ product }: { product: Product & { hubID?: s
     setFailure(null);
     try {
       const sample = Object.fromEntries(product.checkoutFields.filter((f) => f.required).map((f) => [f.id, sampleAnswer(f)]));
-      const p = await api.post<PaymentLink>(v1('/payment-links'), body({ fullName: 'Preview buyer', email: 'preview@example.com' }, sample));
+      const p = await create.mutateAsync(body({ fullName: 'Preview buyer', email: 'preview@example.com' }, sample));
       setPreview(p);
       window.open(p.link, '_blank', 'noopener');
     } catch (err) {

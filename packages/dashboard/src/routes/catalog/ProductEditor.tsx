@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '@/api';
+import { errorDetails } from '@/api';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ErrorNote } from '../people/parts.tsx';
@@ -45,7 +45,7 @@ export function ProductEditor({ initial, save, submitLabel, productId }: {
       await save(form);
       setErrors(noErrors);
     } catch (err) {
-      setErrors(err instanceof ApiError && err.details.length ? new FieldErrors(err.details) : noErrors);
+      setErrors(errorDetails(err).length ? new FieldErrors(errorDetails(err)) : noErrors);
       setFailure(err);
       // Bring the first flagged field into view, after React has rendered the messages.
       requestAnimationFrame(() => document.querySelector('[aria-invalid="true"]')?.scrollIntoView({ block: 'center' }));

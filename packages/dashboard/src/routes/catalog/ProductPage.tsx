@@ -1,7 +1,5 @@
 import { Link, useParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Product } from '@creator-commerce/sdk';
-import { api, v1 } from '@/api';
+import { useProduct, useUpdateProduct } from '@/hooks/api/products';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -21,17 +19,14 @@ import { productStatusVariant } from './ProductsPage.tsx';
  */
 export function ProductPage() {
   const { id = '' } = useParams();
-  const qc = useQueryClient();
-  const key = ['product', id];
-  const product = useQuery({ queryKey: key, queryFn: () => api.get<Product & { hubID?: string }>(v1(`/products/${encodeURIComponent(id)}`)) });
+  const product = useProduct(id);
+  const update = useUpdateProduct(id);
 
   if (product.isPending) return <Loading />;
   if (product.error) return <><PageHeader title="Product" /><ErrorNote error={product.error} /></>;
   const p = product.data;
   const setStatus = async (status: 'archived' | 'draft') => {
-    await api.patch<Product>(v1(`/products/${encodeURIComponent(p.id)}`), { status });
-    await qc.invalidateQueries({ queryKey: key });
-    qc.invalidateQueries({ queryKey: ['list', v1('/products')] });
+    await update.mutateAsync({ status });
     toast({ title: status === 'archived' ? `${p.title} archived` : `${p.title} restored as a draft` });
   };
   // Archiving takes the product off sale and out of lists but keeps it for its buyers (the API's `archived` status).
@@ -68,10 +63,8 @@ export function ProductPage() {
             initial={productToForm(p)}
             submitLabel="Save changes"
             save={async (form) => {
-              await api.patch<Product>(v1(`/products/${encodeURIComponent(p.id)}`), productBody(form, 'edit'));
-              // Read back what was stored (archived tiers, derived ids, defaults) rather than trust the form.
-              await qc.invalidateQueries({ queryKey: key });
-              qc.invalidateQueries({ queryKey: ['list', v1('/products')] });
+              // Saved, then read back (archived tiers, derived ids, defaults) rather than trust the form.
+              await update.mutateAsync(productBody(form, 'edit'));
               toast({ title: 'Saved' });
             }}
           />

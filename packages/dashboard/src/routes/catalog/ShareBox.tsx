@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
 import { ExternalLink } from 'lucide-react';
 import QRCode from 'qrcode';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CheckoutLink, Item, Tier } from '@creator-commerce/sdk';
-import { api, v1, type ListPage } from '@/api';
+import { useCreateCheckoutLink, useTierCheckoutLinks } from '@/hooks/api/checkout-links';
 import { CopyButton } from '@/components/copy-button';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -46,19 +45,14 @@ function LinkRow({ url, name }: { url: string; name: string }) {
  * pay through it, with a copy button and a QR code; and the public product page (`url`).
  */
 export function ShareBox({ ownerId, tiers, pageUrl, addons = [] }: { ownerId: string; tiers: Tier[]; pageUrl?: string; addons?: Item[] }) {
-  const qc = useQueryClient();
   const onSale = tiers.filter((t) => !t.archived && t.status !== 'inactive');
   const [tierId, setTierId] = useState((onSale.find((t) => t.isDefault) ?? onSale[0])?.id ?? '');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>(null);
   const [editing, setEditing] = useState(false);
   const [made, setMade] = useState<CheckoutLink | null>(null);
-  const key = ['list', v1('/checkout-links'), tierId];
-  const links = useQuery({
-    queryKey: key,
-    enabled: tierId !== '',
-    queryFn: () => api.get<ListPage<CheckoutLink>>(v1('/checkout-links'), { tier: tierId, limit: 5 }),
-  });
+  const links = useTierCheckoutLinks(tierId);
+  const createLink = useCreateCheckoutLink();
   const active = links.data?.items.find((l) => l.status === 'active' && (!l.expiresAt || Date.parse(l.expiresAt) > Date.now()));
   const tier = onSale.find((t) => t.id === tierId);
 
@@ -66,8 +60,8 @@ export function ShareBox({ ownerId, tiers, pageUrl, addons = [] }: { ownerId: st
     setBusy(true);
     setFailure(null);
     try {
-      await api.post<CheckoutLink>(v1('/checkout-links'), { items: [{ id: ownerId, plan: tierId }], name: `Share: ${tier?.name ?? tierId}` });
-      await qc.invalidateQueries({ queryKey: key });
+      // Refreshes the checkout links (this tier's among them) before it resolves.
+      await createLink.mutateAsync({ items: [{ id: ownerId, plan: tierId }], name: `Share: ${tier?.name ?? tierId}` });
       toast({ title: 'Share link created' });
     } catch (err) {
       setFailure(err);
@@ -105,7 +99,7 @@ export function ShareBox({ ownerId, tiers, pageUrl, addons = [] }: { ownerId: st
             {made && <LinkRow url={made.url} name={`Checkout link${made.name ? `: ${made.name}` : ''} (${made.items.length} tier${made.items.length === 1 ? '' : 's'})`} />}
             {editing
               ? <CheckoutLinkEditor ownerId={ownerId} tiers={onSale} addons={addons.filter((a) => a.isAddon && !a.archived)}
-                  onMade={(link) => { setMade(link); setEditing(false); void qc.invalidateQueries({ queryKey: ['list', v1('/checkout-links')] }); }} />
+                  onMade={(link) => { setMade(link); setEditing(false); }} />
               : <Button variant="outline" onClick={() => setEditing(true)}>New checkout link…</Button>}
           </div>
         )}

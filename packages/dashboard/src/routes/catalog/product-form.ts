@@ -1,4 +1,4 @@
-import type { CheckoutField, Item, Product, Tier } from '@creator-commerce/sdk';
+import type { CheckoutField, HubCreateParams, Item, Product, ProductCreateParams, ProductUpdateParams, Tier } from '@creator-commerce/sdk';
 import type { Hub } from './types.ts';
 import { shippingBody, shippingToForm, type ShippingForm } from './shipping-form.ts';
 
@@ -213,8 +213,14 @@ export function tierBody(t: TierForm, items?: ItemForm[]) {
   };
 }
 
-/** The body of POST /products (create) or PATCH /products/{id} (edit: clears what was emptied). */
-export function productBody(f: ProductForm, mode: 'create' | 'edit') {
+/**
+ * The body of POST /products (create) or PATCH /products/{id} (edit: clears what was emptied).
+ * Typed as the SDK's params, though a number field typed as text goes as that text (`num`), so
+ * the API's 400 names the field in its words: the API, not this form, is the judge of the body.
+ */
+export function productBody(f: ProductForm, mode: 'create'): ProductCreateParams;
+export function productBody(f: ProductForm, mode: 'edit'): ProductUpdateParams;
+export function productBody(f: ProductForm, mode: 'create' | 'edit'): ProductCreateParams | ProductUpdateParams {
   const hasEvent = f.type === 'event' || !!(f.venue.trim() || f.dateTime);
   const event = hasEvent
     ? { eventType: f.eventType, venue: f.venue, dateTime: fromLocalInput(f.dateTime) ?? '', ...(f.endDate ? { endDate: fromLocalInput(f.endDate) } : {}) }
@@ -250,9 +256,10 @@ export function productBody(f: ProductForm, mode: 'create' | 'edit') {
       ...(c.type === 'select' ? { options: commaList(c.options) } : {}),
     })),
     ...shippingBody(f.shipping, f.type, mode),
-  };
+  } as ProductCreateParams;
 }
 
-export function hubBody(f: HubForm) {
-  return { name: f.name, description: f.description, tiers: f.tiers.map((t) => tierBody(t)) };
+/** The body of POST /hubs or PATCH /hubs/{id}; like productBody, numbers typed as text go as text for the API to name. */
+export function hubBody(f: HubForm): HubCreateParams {
+  return { name: f.name, description: f.description, tiers: f.tiers.map((t) => tierBody(t)) } as HubCreateParams;
 }

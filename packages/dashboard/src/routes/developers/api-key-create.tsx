@@ -1,7 +1,6 @@
 import * as React from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Ping } from '@creator-commerce/sdk';
-import { api, dash, v1, type CreatedApiKey, type Mode } from '@/api';
+import type { Mode } from '@/api';
+import { useCreateApiKey, usePing } from '@/hooks/api/keys';
 import { useCurrentSession } from '@/lib/session';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -10,7 +9,6 @@ import { Label } from '@/components/ui/label';
 import { Field, FieldError, FormError, fieldError } from '@/components/form';
 import { OneTimeSecret } from '@/components/copy-button';
 import { scopeSentences } from './scopes';
-import { keysKey } from './key-names';
 
 /**
  * The scopes this server knows, each with its sentence. An owner's session holds every scope the
@@ -18,7 +16,7 @@ import { keysKey } from './key-names';
  */
 function useScopeChoices() {
   const session = useCurrentSession();
-  const ping = useQuery({ queryKey: ['ping'], queryFn: () => api.get<Ping>(v1('/ping')), staleTime: Infinity });
+  const ping = usePing();
   if (session.brand.role !== 'owner' || !ping.data) return scopeSentences;
   const known = new Set(ping.data.scopes);
   const described = new Set(scopeSentences.map((s) => s.scope));
@@ -29,14 +27,10 @@ function useScopeChoices() {
 }
 
 export function CreateKeyDialog({ open, onOpenChange, mode }: { open: boolean; onOpenChange: (open: boolean) => void; mode: Mode }) {
-  const queryClient = useQueryClient();
   const scopeChoices = useScopeChoices();
   const [name, setName] = React.useState('');
   const [scopes, setScopes] = React.useState<string[]>([]);
-  const create = useMutation({
-    mutationFn: () => api.post<CreatedApiKey>(dash('/keys'), { name, scopes }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey }),
-  });
+  const create = useCreateApiKey();
   const close = (next: boolean) => {
     if (!next) {
       setName('');
@@ -65,7 +59,7 @@ export function CreateKeyDialog({ open, onOpenChange, mode }: { open: boolean; o
             className="grid gap-4"
             onSubmit={(e) => {
               e.preventDefault();
-              create.mutate();
+              create.mutate({ name, scopes });
             }}
           >
             <DialogHeader>

@@ -1,6 +1,6 @@
 import * as React from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, dash, type ApiKey, type RolledApiKey } from '@/api';
+import type { ApiKey } from '@/api';
+import { useRollApiKey } from '@/hooks/api/keys';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
@@ -8,7 +8,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { FormError } from '@/components/form';
 import { OneTimeSecret } from '@/components/copy-button';
 import { formatDate } from '@/lib/format';
-import { keyName, keysKey } from './key-names';
+import { keyName } from './key-names';
 
 /** How long the old key keeps working after a roll (the server allows up to 7 days). */
 export const graceChoices = [
@@ -20,12 +20,8 @@ export const graceChoices = [
 ];
 
 export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const [grace, setGrace] = React.useState('86400');
-  const roll = useMutation({
-    mutationFn: () => api.post<RolledApiKey>(dash(`/keys/${apiKey.id}/roll`), { graceSeconds: Number(grace) }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: keysKey }),
-  });
+  const roll = useRollApiKey(apiKey.id);
   return (
     <Dialog open onOpenChange={(open) => { if (!open) onClose(); }}>
       <DialogContent>
@@ -47,7 +43,7 @@ export function RollKeyDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose: ()
             className="grid gap-4"
             onSubmit={(e) => {
               e.preventDefault();
-              roll.mutate();
+              roll.mutate(Number(grace));
             }}
           >
             <DialogHeader>

@@ -1,15 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Plug } from 'lucide-react';
-import { api, dash, errorMessage, type ConnectedApp } from '@/api';
+import { errorMessage } from '@/api';
+import { appsKey, useConnectedApps, useDisconnectApp } from '@/hooks/api/apps';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Confirm } from '@/components/confirm';
-import { EmptyState, LoadError, Loading, PageHeader } from '@/components/page';
+import { EmptyState, ListView } from '@/components/list-view';
+import { PageHeader } from '@/components/page';
 import { toast } from '@/components/ui/toast';
 import { formatDate } from '@/lib/format';
-
-const appsKey = ['dashboard', 'apps'];
 
 /**
  * Developer settings → Apps: the third-party apps and AI assistants a creator connected over
@@ -18,9 +17,8 @@ const appsKey = ['dashboard', 'apps'];
  */
 export function Apps() {
   const queryClient = useQueryClient();
-  const apps = useQuery({ queryKey: appsKey, queryFn: () => api.get<{ items: ConnectedApp[] }>(dash('/apps')) });
-  const disconnect = useMutation({
-    mutationFn: (app: ConnectedApp) => api.del<unknown>(dash(`/apps/${app.id}`)),
+  const apps = useConnectedApps();
+  const disconnect = useDisconnectApp({
     onSuccess: (_, app) => {
       toast({ title: 'App disconnected', description: `${app.name} can no longer reach your account.` });
       return queryClient.invalidateQueries({ queryKey: appsKey });
@@ -34,52 +32,38 @@ export function Apps() {
         title="Connected apps"
         description="Apps and AI assistants you allowed to act in your account. Each can do only what you ticked when you connected it, in the mode you chose."
       />
-      {apps.isPending ? <Loading /> : apps.error ? <LoadError error={apps.error} /> : apps.data.items.length === 0 ? (
-        <EmptyState title="No apps connected">
+      <ListView
+        framed
+        list={{ items: apps.data?.items ?? [], isLoading: apps.isPending, error: apps.error }}
+        rowKey={(app) => app.id}
+        rowProps={(app) => ({ 'data-testid': `app-${app.id}` })}
+        empty={<EmptyState title="No apps connected">
           Point an MCP client (Claude, ChatGPT, an IDE) at <code className="whitespace-nowrap">/api/mcp</code> on this server; it asks you here to approve it. Connecting apps needs the Plus plan.
-        </EmptyState>
-      ) : (
-        <div className="rounded-lg border bg-card">
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>App</TableHead>
-                <TableHead>Permissions</TableHead>
-                <TableHead>Mode</TableHead>
-                <TableHead>Last used</TableHead>
-                <TableHead><span className="sr-only">Actions</span></TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {apps.data.items.map((app) => (
-                <TableRow key={app.id} data-testid={`app-${app.id}`}>
-                  <TableCell>
-                    <span className="flex items-center gap-2 font-medium"><Plug className="size-4 text-muted-foreground" aria-hidden />{app.name}</span>
-                    {app.redirectHost && <span className="block text-xs text-muted-foreground">Returns to {app.redirectHost}</span>}
-                    <span className="block text-xs text-muted-foreground">Connected {formatDate(app.connectedAt)}</span>
-                  </TableCell>
-                  <TableCell className="whitespace-normal">
-                    <div className="flex max-w-72 min-w-40 flex-wrap gap-1">
-                      {app.scopes.map((s) => <Badge key={s} variant="outline" className="font-mono">{s}</Badge>)}
-                    </div>
-                  </TableCell>
-                  <TableCell><Badge variant={app.mode === 'test' ? 'warning' : 'secondary'}>{app.mode}</Badge></TableCell>
-                  <TableCell>{app.lastUsedAt ? formatDate(app.lastUsedAt) : 'Never'}</TableCell>
-                  <TableCell className="text-right">
-                    <Confirm
-                      trigger={<Button variant="outline" size="sm" className="text-destructive">Disconnect</Button>}
-                      title={`Disconnect ${app.name}?`}
-                      description="Its access and refresh tokens stop working at once, on every server. The app can ask to connect again; you will be asked again."
-                      action="Disconnect"
-                      onConfirm={() => disconnect.mutate(app)}
-                    />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-      )}
+        </EmptyState>}
+        columns={[
+          { header: 'App', cell: (app) => <>
+            <span className="flex items-center gap-2 font-medium"><Plug className="size-4 text-muted-foreground" aria-hidden />{app.name}</span>
+            {app.redirectHost && <span className="block text-xs text-muted-foreground">Returns to {app.redirectHost}</span>}
+            <span className="block text-xs text-muted-foreground">Connected {formatDate(app.connectedAt)}</span>
+          </> },
+          { header: 'Permissions', className: 'whitespace-normal', cell: (app) => (
+            <div className="flex max-w-72 min-w-40 flex-wrap gap-1">
+              {app.scopes.map((s) => <Badge key={s} variant="outline" className="font-mono">{s}</Badge>)}
+            </div>
+          ) },
+          { header: 'Mode', cell: (app) => <Badge variant={app.mode === 'test' ? 'warning' : 'secondary'}>{app.mode}</Badge> },
+          { header: 'Last used', cell: (app) => (app.lastUsedAt ? formatDate(app.lastUsedAt) : 'Never') },
+          { header: <span className="sr-only">Actions</span>, className: 'text-right', cell: (app) => (
+            <Confirm
+              trigger={<Button variant="outline" size="sm" className="text-destructive">Disconnect</Button>}
+              title={`Disconnect ${app.name}?`}
+              description="Its access and refresh tokens stop working at once, on every server. The app can ask to connect again; you will be asked again."
+              action="Disconnect"
+              onConfirm={() => disconnect.mutate(app)}
+            />
+          ) },
+        ]}
+      />
     </div>
   );
 }

@@ -1,19 +1,19 @@
 import * as React from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EventType, WebhookDelivery, WebhookDeliveryDetail } from '@creator-commerce/sdk';
+import { useQueryClient } from '@tanstack/react-query';
+import type { DeliveryListParams, EventType, WebhookDelivery } from '@creator-commerce/sdk';
 import { RotateCw } from 'lucide-react';
-import { api, errorMessage, v1 } from '@/api';
+import { errorMessage } from '@/api';
+import { EmptyState, ListView } from '@/components/list-view';
+import { useDeliveries, useDelivery, useResendDelivery, useWebhookEndpoints, webhookKeys } from '@/hooks/api/webhooks';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { EmptyState, LoadError, Loading } from '@/components/page';
+import { LoadError, Loading } from '@/components/page';
 import { toast } from '@/components/ui/toast';
 import { formatDate } from '@/lib/format';
 import { eventTypes } from './event-types';
-import { deliveriesKey, listEndpoints, useDeliveries, webhooksKey, type DeliveryFilters } from './webhook-queries';
 
 const statusVariant: Record<string, 'success' | 'destructive' | 'warning'> = { succeeded: 'success', failed: 'destructive', pending: 'warning' };
 
@@ -32,16 +32,15 @@ export function DeliveryLog({ endpointID, showFilters = true, eventID, eventType
   const [status, setStatus] = React.useState<string>(ALL);
   const [type, setType] = React.useState<string>(eventType ?? ALL);
   const [open, setOpen] = React.useState<string | null>(null);
-  const endpoints = useQuery({ queryKey: webhooksKey, queryFn: listEndpoints, enabled: !endpointID });
+  const endpoints = useWebhookEndpoints({ enabled: !endpointID });
   const endpointUrls = Object.fromEntries((endpoints.data?.items ?? []).map((e) => [e.id, e.url]));
-  const filters: DeliveryFilters = {
+  const filters: DeliveryListParams = {
     endpointID,
     eventID,
-    status: status === ALL ? undefined : (status as DeliveryFilters['status']),
+    status: status === ALL ? undefined : (status as DeliveryListParams['status']),
     eventType: type === ALL ? undefined : (type as EventType),
   };
   const deliveries = useDeliveries(filters);
-  const rows = deliveries.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
     <div className="flex flex-col gap-3">
@@ -74,46 +73,28 @@ export function DeliveryLog({ endpointID, showFilters = true, eventID, eventType
           </Button>
         </div>
       )}
-      {deliveries.isPending ? <Loading /> : deliveries.error ? <LoadError error={deliveries.error} /> : rows.length === 0 ? (
-        <EmptyState title="No deliveries">
+      <ListView
+        framed
+        list={deliveries}
+        rowKey={(d) => d.id}
+        rowProps={() => ({ 'data-testid': 'delivery-row' })}
+        empty={<EmptyState title="No deliveries">
           {status !== ALL || type !== ALL ? 'Nothing matches these filters.' : 'Deliveries appear here when an event is sent to an endpoint. Send a test event to see one.'}
-        </EmptyState>
-      ) : (
-        <div className="rounded-lg border bg-card">
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Event</TableHead>
-                {!endpointID && <TableHead>Endpoint</TableHead>}
-                <TableHead>Status</TableHead>
-                <TableHead>Attempts</TableHead>
-                <TableHead>Response</TableHead>
-                <TableHead>Created</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((d) => (
-                <TableRow key={d.id} data-testid="delivery-row">
-                  <TableCell>
-                    <button type="button" className="rounded-sm text-left font-mono text-xs underline-offset-4 outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50"
-                      onClick={() => setOpen(d.id)}>
-                      {d.eventType}
-                    </button>
-                  </TableCell>
-                  {!endpointID && <TableCell className="max-w-64 truncate text-xs">{endpointUrls[d.endpointID] ?? d.endpointID}</TableCell>}
-                  <TableCell><DeliveryStatus status={d.status} /></TableCell>
-                  <TableCell>{d.attempts}</TableCell>
-                  <TableCell>{d.responseCode ?? '—'}</TableCell>
-                  <TableCell>{formatDate(d.createdAt)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-      )}
-      {deliveries.hasNextPage && (
-        <Button variant="outline" className="w-fit" onClick={() => deliveries.fetchNextPage()} disabled={deliveries.isFetchingNextPage}>Load more</Button>
-      )}
+        </EmptyState>}
+        columns={[
+          { header: 'Event', cell: (d) => (
+            <button type="button" className="rounded-sm text-left font-mono text-xs underline-offset-4 outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50"
+              onClick={() => setOpen(d.id)}>
+              {d.eventType}
+            </button>
+          ) },
+          !endpointID && { header: 'Endpoint', className: 'max-w-64 truncate text-xs', cell: (d) => endpointUrls[d.endpointID] ?? d.endpointID },
+          { header: 'Status', cell: (d) => <DeliveryStatus status={d.status} /> },
+          { header: 'Attempts', cell: (d) => d.attempts },
+          { header: 'Response', cell: (d) => d.responseCode ?? '—' },
+          { header: 'Created', cell: (d) => formatDate(d.createdAt) },
+        ]}
+      />
       {open && <DeliveryDialog id={open} onClose={() => setOpen(null)} />}
     </div>
   );
@@ -122,17 +103,12 @@ export function DeliveryLog({ endpointID, showFilters = true, eventID, eventType
 /** One delivery: its attempts (time, response code, duration, body excerpt) and a resend button. */
 export function DeliveryDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const delivery = useQuery({
-    queryKey: [...deliveriesKey, 'detail', id],
-    queryFn: () => api.get<WebhookDeliveryDetail>(v1(`/webhooks/deliveries/${id}`)),
-    // A pending delivery changes as the worker tries it: follow it until it settles.
-    refetchInterval: (q) => (q.state.data?.status === 'pending' ? 1000 : false),
-  });
-  const resend = useMutation({
-    mutationFn: () => api.post(v1(`/webhooks/deliveries/${id}/resend`)),
+  // A pending delivery changes as the worker tries it: followed until it settles.
+  const delivery = useDelivery(id);
+  const resend = useResendDelivery(id, {
     onSuccess: () => {
       toast({ title: 'Resent', description: 'The delivery is queued again; its new attempt appears below.' });
-      return queryClient.invalidateQueries({ queryKey: deliveriesKey });
+      return queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries });
     },
     onError: (err) => toast({ title: 'Could not resend', description: errorMessage(err), variant: 'destructive' }),
   });

@@ -1,18 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
-import type { Email } from '@creator-commerce/sdk';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
-import { api, v1 } from '@/api';
+import { useEmail } from '@/hooks/api/emails';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { LoadError, Loading, PageHeader } from '@/components/page';
 import { formatDate } from '@/lib/format';
-import { EmailStatus, emailKinds, emailsKey } from './emails';
+import { EmailStatus, emailKinds } from './emails';
 
 /** One message: rendered as the recipient sees it, its text part, headers and sending log. */
 export function EmailDetail() {
   const { id = '' } = useParams();
-  const email = useQuery({ queryKey: [...emailsKey, 'detail', id], queryFn: () => api.get<Email>(v1(`/emails/${id}`)) });
+  const email = useEmail(id);
   const back = <Link to="/developers/emails" className="mb-3 inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"><ArrowLeft className="size-4" aria-hidden /> Emails</Link>;
   if (email.isPending) return <div>{back}<Loading /></div>;
   if (email.error) return <div>{back}<LoadError error={email.error} /></div>;

@@ -1,18 +1,14 @@
 import * as React from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { EmailListParams, EmailSummary } from '@creator-commerce/sdk';
-import { api, v1, type ListPage } from '@/api';
+import type { EmailListParams } from '@creator-commerce/sdk';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { EmptyState, LoadError, Loading, PageHeader } from '@/components/page';
+import { EmptyState, ListView } from '@/components/list-view';
+import { PageHeader } from '@/components/page';
+import { useEmails } from '@/hooks/api/emails';
 import { formatDate } from '@/lib/format';
 import { useCurrentSession } from '@/lib/session';
-
-export const emailsKey = ['emails'] as const;
 
 /** The kinds of mail, in the words a creator uses (docs/email.md). */
 export const emailKinds: Record<string, string> = {
@@ -44,14 +40,8 @@ export function Emails() {
   const session = useCurrentSession();
   const [kind, setKind] = React.useState(ALL);
   const params: EmailListParams = kind === ALL ? {} : { kind: kind as EmailListParams['kind'] };
-  const emails = useInfiniteQuery({
-    queryKey: [...emailsKey, params],
-    queryFn: ({ pageParam }) => api.get<ListPage<EmailSummary>>(v1('/emails'), { ...params, limit: 25, cursor: pageParam || undefined }),
-    initialPageParam: '',
-    getNextPageParam: (last) => (last.hasMore ? last.nextCursor : undefined),
-  });
-  const rows = emails.data?.pages.flatMap((p) => p.items) ?? [];
-  const noServer = rows.some((r) => r.status === 'unsent');
+  const emails = useEmails(params);
+  const noServer = emails.items.some((r) => r.status === 'unsent');
   return (
     <div>
       <PageHeader title="Emails" description={<>Mail sent for your brand in <strong>{session.mode}</strong> mode: receipts, notices to buyers, and notices to owners. Newest first.</>} />
@@ -71,38 +61,21 @@ export function Emails() {
           </SelectContent>
         </Select>
       </div>
-      {emails.isPending ? <Loading /> : emails.error ? <LoadError error={emails.error} /> : rows.length === 0 ? (
-        <EmptyState title="No emails">Receipts and notices appear here when payments, renewals and payouts happen.</EmptyState>
-      ) : (
-        <div className="rounded-lg border bg-card">
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Subject</TableHead>
-                <TableHead className="hidden md:table-cell">To</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead className="hidden sm:table-cell">Created</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((m) => (
-                <TableRow key={m.id}>
-                  <TableCell>
-                    <Link to={`/developers/emails/${m.id}`} className="font-medium underline-offset-4 hover:underline">{m.subject}</Link>
-                    <span className="block text-xs text-muted-foreground">{emailKinds[m.kind] ?? m.kind}<span className="md:hidden"> · {m.to}</span></span>
-                  </TableCell>
-                  <TableCell className="hidden break-all md:table-cell">{m.to}</TableCell>
-                  <TableCell><EmailStatus status={m.status} /></TableCell>
-                  <TableCell className="hidden whitespace-nowrap sm:table-cell">{formatDate(m.createdAt)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-      )}
-      {emails.hasNextPage && (
-        <Button variant="outline" className="mt-3" onClick={() => emails.fetchNextPage()} disabled={emails.isFetchingNextPage}>Load more</Button>
-      )}
+      <ListView
+        framed
+        list={emails}
+        rowKey={(m) => m.id}
+        empty={<EmptyState title="No emails">Receipts and notices appear here when payments, renewals and payouts happen.</EmptyState>}
+        columns={[
+          { header: 'Subject', cell: (m) => <>
+            <Link to={`/developers/emails/${m.id}`} className="font-medium underline-offset-4 hover:underline">{m.subject}</Link>
+            <span className="block text-xs text-muted-foreground">{emailKinds[m.kind] ?? m.kind}<span className="md:hidden"> · {m.to}</span></span>
+          </> },
+          { header: 'To', headClassName: 'hidden md:table-cell', className: 'hidden break-all md:table-cell', cell: (m) => m.to },
+          { header: 'Status', cell: (m) => <EmailStatus status={m.status} /> },
+          { header: 'Created', headClassName: 'hidden sm:table-cell', className: 'hidden whitespace-nowrap sm:table-cell', cell: (m) => formatDate(m.createdAt) },
+        ]}
+      />
     </div>
   );
 }

@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import type { Event } from '@creator-commerce/sdk';
 import { Link, useParams } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
-import { api, v1 } from '@/api';
+import { useEvent } from '@/hooks/api/webhooks';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/copy-button';
@@ -10,12 +8,11 @@ import { LoadError, Loading, PageHeader } from '@/components/page';
 import { formatDate } from '@/lib/format';
 import { DeliveryLog } from './delivery-log';
 import { describeEventType } from './event-types';
-import { eventsKey } from './webhook-queries';
 
 /** One event: the payload exactly as endpoints receive it, and its deliveries. */
 export function EventDetail() {
   const { id = '' } = useParams();
-  const event = useQuery({ queryKey: [...eventsKey, 'detail', id], queryFn: () => api.get<Event>(v1(`/events/${id}`)) });
+  const event = useEvent(id);
   const back = <Link to="/developers/events" className="mb-3 inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"><ArrowLeft className="size-4" aria-hidden /> Events</Link>;
   if (event.isPending) return <div>{back}<Loading /></div>;
   if (event.error) return <div>{back}<LoadError error={event.error} /></div>;

@@ -2,16 +2,15 @@ import * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { EventType } from '@creator-commerce/sdk';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { EmptyState, LoadError, Loading, PageHeader } from '@/components/page';
+import { EmptyState, ListView } from '@/components/list-view';
+import { PageHeader } from '@/components/page';
+import { useEvents } from '@/hooks/api/webhooks';
 import { formatDate } from '@/lib/format';
 import { useCurrentSession } from '@/lib/session';
 import { usePageTitle } from '@/lib/title';
 import { describeEventType, eventTypes } from './event-types';
-import { useEvents } from './webhook-queries';
 
 const ALL = 'all';
 
@@ -24,7 +23,6 @@ export function Events() {
   const resourceID = params.get('resourceID') || undefined;
   usePageTitle(resourceID ? `Events of ${resourceID}` : 'Events');
   const events = useEvents({ type: type === ALL ? undefined : (type as EventType), resourceID });
-  const rows = events.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <div>
       <PageHeader title="Events" description={<>Everything that happened in <strong>{session.mode}</strong> mode, newest first. Each event is sent to the endpoints subscribed to its type.</>} />
@@ -44,39 +42,20 @@ export function Events() {
           </SelectContent>
         </Select>
       </div>
-      {events.isPending ? <Loading /> : events.error ? <LoadError error={events.error} /> : rows.length === 0 ? (
-        <EmptyState title="No events">
+      <ListView
+        framed
+        list={events}
+        rowKey={(e) => e.id}
+        empty={<EmptyState title="No events">
           {type !== ALL ? 'No event of this type yet.' : 'Events appear when payments, members and payouts change, or when you send a test event from Webhooks.'}
-        </EmptyState>
-      ) : (
-        <div className="rounded-lg border bg-card">
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Type</TableHead>
-                <TableHead>What happened</TableHead>
-                <TableHead>ID</TableHead>
-                <TableHead>Created</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((e) => (
-                <TableRow key={e.id}>
-                  <TableCell>
-                    <Link to={`/developers/events/${e.id}`} className="underline-offset-4 hover:underline"><Badge variant="outline" className="font-mono">{e.type}</Badge></Link>
-                  </TableCell>
-                  <TableCell className="text-muted-foreground">{describeEventType(e.type)}</TableCell>
-                  <TableCell className="font-mono text-xs">{e.id}</TableCell>
-                  <TableCell>{formatDate(e.created)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-      )}
-      {events.hasNextPage && (
-        <Button variant="outline" className="mt-3" onClick={() => events.fetchNextPage()} disabled={events.isFetchingNextPage}>Load more</Button>
-      )}
+        </EmptyState>}
+        columns={[
+          { header: 'Type', cell: (e) => <Link to={`/developers/events/${e.id}`} className="underline-offset-4 hover:underline"><Badge variant="outline" className="font-mono">{e.type}</Badge></Link> },
+          { header: 'What happened', className: 'text-muted-foreground', cell: (e) => describeEventType(e.type) },
+          { header: 'ID', className: 'font-mono text-xs', cell: (e) => e.id },
+          { header: 'Created', cell: (e) => formatDate(e.created) },
+        ]}
+      />
     </div>
   );
 }

@@ -1,25 +1,19 @@
 import * as React from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreatedWebhookEndpoint } from '@creator-commerce/sdk';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api, v1 } from '@/api';
+import { useCreateWebhookEndpoint, webhookKeys } from '@/hooks/api/webhooks';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { OneTimeSecret } from '@/components/copy-button';
 import { EndpointFields, type EndpointValues } from './webhook-form';
-import { webhooksKey } from './webhook-queries';
 
 const empty: EndpointValues = { url: '', description: '', events: [] };
 
 export function CreateEndpointDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const queryClient = useQueryClient();
   const [values, setValues] = React.useState(empty);
-  const create = useMutation({
-    mutationFn: () => api.post<CreatedWebhookEndpoint>(v1('/webhooks'), {
-      url: values.url, events: values.events, ...(values.description ? { description: values.description } : {}),
-    }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: webhooksKey }),
-  });
+  const create = useCreateWebhookEndpoint({ onSuccess: () => queryClient.invalidateQueries({ queryKey: webhookKeys.endpoints }) });
+  const body = { url: values.url, events: values.events, ...(values.description ? { description: values.description } : {}) };
   const close = (next: boolean) => {
     if (!next) {
       setValues(empty);
@@ -46,7 +40,7 @@ export function CreateEndpointDialog({ open, onOpenChange }: { open: boolean; on
             </DialogFooter>
           </>
         ) : (
-          <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+          <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); create.mutate(body); }}>
             <DialogHeader>
               <DialogTitle>Add an endpoint</DialogTitle>
               <DialogDescription>We POST each chosen event to this URL, signed with a secret only you and we know.</DialogDescription>

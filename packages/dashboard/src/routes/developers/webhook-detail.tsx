@@ -1,9 +1,10 @@
 import * as React from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { WebhookEndpoint } from '@creator-commerce/sdk';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ArrowLeft, Pencil } from 'lucide-react';
-import { api, errorMessage, v1 } from '@/api';
+import { errorMessage } from '@/api';
+import { useDeleteWebhookEndpoint, useUpdateWebhookEndpoint, useWebhookEndpoint, webhookKeys } from '@/hooks/api/webhooks';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -16,26 +17,23 @@ import { DeliveryLog } from './delivery-log';
 import { EndpointFields, type EndpointValues } from './webhook-form';
 import { SigningSecret } from './webhook-secret';
 import { TestEventDialog } from './webhook-test-event';
-import { webhooksKey } from './webhook-queries';
 
 export function WebhookDetail() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const endpoint = useQuery({ queryKey: [...webhooksKey, id], queryFn: () => api.get<WebhookEndpoint>(v1(`/webhooks/${id}`)) });
+  const endpoint = useWebhookEndpoint(id);
   const [editing, setEditing] = React.useState(false);
-  const update = useMutation({
-    mutationFn: (change: Partial<EndpointValues> & { status?: 'active' | 'disabled' }) => api.patch<WebhookEndpoint>(v1(`/webhooks/${id}`), change),
+  const update = useUpdateWebhookEndpoint(id, {
     onSuccess: (e) => {
-      queryClient.setQueryData([...webhooksKey, id], e);
-      return queryClient.invalidateQueries({ queryKey: webhooksKey, exact: true });
+      queryClient.setQueryData(webhookKeys.endpoint(id), e);
+      return queryClient.invalidateQueries({ queryKey: webhookKeys.endpoints, exact: true });
     },
   });
-  const remove = useMutation({
-    mutationFn: () => api.del(v1(`/webhooks/${id}`)),
+  const remove = useDeleteWebhookEndpoint(id, {
     onSuccess: () => {
       toast({ title: 'Endpoint deleted', description: 'It receives nothing from now on; its pending deliveries are marked failed.' });
-      queryClient.removeQueries({ queryKey: [...webhooksKey, id] });
+      queryClient.removeQueries({ queryKey: webhookKeys.endpoint(id) });
       navigate('/developers/webhooks');
     },
     onError: (err) => toast({ title: 'Could not delete', description: errorMessage(err), variant: 'destructive' }),
@@ -103,19 +101,18 @@ export function WebhookDetail() {
 function EditEndpointDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint; onClose: () => void }) {
   const queryClient = useQueryClient();
   const [values, setValues] = React.useState<EndpointValues>({ url: endpoint.url, description: endpoint.description ?? '', events: endpoint.events });
-  const save = useMutation({
-    mutationFn: () => api.patch<WebhookEndpoint>(v1(`/webhooks/${endpoint.id}`), values),
+  const save = useUpdateWebhookEndpoint(endpoint.id, {
     onSuccess: (e) => {
-      queryClient.setQueryData([...webhooksKey, endpoint.id], e);
+      queryClient.setQueryData(webhookKeys.endpoint(endpoint.id), e);
       toast({ title: 'Endpoint saved' });
       onClose();
-      return queryClient.invalidateQueries({ queryKey: webhooksKey, exact: true });
+      return queryClient.invalidateQueries({ queryKey: webhookKeys.endpoints, exact: true });
     },
   });
   return (
     <Dialog open onOpenChange={(o) => { if (!o) onClose(); }}>
       <DialogContent className="sm:max-w-2xl">
-        <form className="grid gap-4" onSubmit={(ev) => { ev.preventDefault(); save.mutate(); }}>
+        <form className="grid gap-4" onSubmit={(ev) => { ev.preventDefault(); save.mutate(values); }}>
           <DialogHeader>
             <DialogTitle>Edit endpoint</DialogTitle>
             <DialogDescription>Where events go, and which ones.</DialogDescription>

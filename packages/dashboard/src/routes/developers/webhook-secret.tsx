@@ -1,7 +1,6 @@
 import * as React from 'react';
-import { useMutation } from '@tanstack/react-query';
 import { Eye, EyeOff, RefreshCw } from 'lucide-react';
-import { api, dash, v1 } from '@/api';
+import { useRevealWebhookSecret, useRollWebhookSecret } from '@/hooks/api/webhooks';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
@@ -22,7 +21,7 @@ const overlapChoices = [
 
 /** The endpoint's signing secret: hidden until revealed, and rolled with a chosen overlap. */
 export function SigningSecret({ endpointId }: { endpointId: string }) {
-  const reveal = useMutation({ mutationFn: () => api.get<{ signingSecret: string }>(dash(`/webhooks/${endpointId}/secret`)) });
+  const reveal = useRevealWebhookSecret(endpointId);
   const [shown, setShown] = React.useState(false);
   return (
     <Card>
@@ -53,11 +52,7 @@ export function SigningSecret({ endpointId }: { endpointId: string }) {
 function RollSecretDialog({ endpointId, onRolled }: { endpointId: string; onRolled: () => void }) {
   const [open, setOpen] = React.useState(false);
   const [overlap, setOverlap] = React.useState('86400');
-  const roll = useMutation({
-    mutationFn: () => api.post<{ signingSecret: string; previousSecretExpiresAt: string | null }>(
-      v1(`/webhooks/${endpointId}/secret/roll`), { overlapSeconds: Number(overlap) }),
-    onSuccess: onRolled,
-  });
+  const roll = useRollWebhookSecret(endpointId, { onSuccess: onRolled });
   return (
     <Dialog open={open} onOpenChange={(o) => { setOpen(o); if (!o) roll.reset(); }}>
       <DialogTrigger asChild><Button variant="outline" size="sm"><RefreshCw aria-hidden /> Roll</Button></DialogTrigger>
@@ -76,7 +71,7 @@ function RollSecretDialog({ endpointId, onRolled }: { endpointId: string; onRoll
             <DialogFooter><Button onClick={() => setOpen(false)}>Done</Button></DialogFooter>
           </>
         ) : (
-          <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); roll.mutate(); }}>
+          <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); roll.mutate(Number(overlap)); }}>
             <DialogHeader>
               <DialogTitle>Roll the signing secret</DialogTitle>
               <DialogDescription>A new secret signs every delivery from now on. During the overlap, deliveries carry both signatures, so your server can switch without missing one.</DialogDescription>

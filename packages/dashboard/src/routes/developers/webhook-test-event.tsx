@@ -1,8 +1,8 @@
 import * as React from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { EventType, WebhookEndpoint, WebhookTestResult } from '@creator-commerce/sdk';
+import { useQueryClient } from '@tanstack/react-query';
+import type { EventType, WebhookEndpoint } from '@creator-commerce/sdk';
 import { Send } from 'lucide-react';
-import { api, v1 } from '@/api';
+import { useSendTestEvent, webhookKeys } from '@/hooks/api/webhooks';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
@@ -10,7 +10,6 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { FormError } from '@/components/form';
 import { toast } from '@/components/ui/toast';
 import { eventTypes } from './event-types';
-import { deliveriesKey, eventsKey } from './webhook-queries';
 
 const EVERY = 'every';
 
@@ -23,15 +22,14 @@ export function TestEventDialog({ endpoint, endpoints = [] }: { endpoint?: Webho
   const [open, setOpen] = React.useState(false);
   const [type, setType] = React.useState<EventType>(endpoint?.events[0] ?? eventTypes[0]);
   const [target, setTarget] = React.useState(endpoint?.id ?? EVERY);
-  const send = useMutation({
-    mutationFn: () => api.post<WebhookTestResult>(v1('/webhooks/test'), { eventType: type, ...(target !== EVERY ? { endpointID: target } : {}) }),
+  const send = useSendTestEvent({
     onSuccess: (result) => {
       toast({
         title: 'Test event sent',
         description: result.created === 0 ? 'No active endpoint subscribes to this type, so nothing was delivered.' : `${result.created} deliver${result.created === 1 ? 'y' : 'ies'} queued; watch the log below.`,
       });
       setOpen(false);
-      return Promise.all([queryClient.invalidateQueries({ queryKey: deliveriesKey }), queryClient.invalidateQueries({ queryKey: eventsKey })]);
+      return Promise.all([queryClient.invalidateQueries({ queryKey: webhookKeys.deliveries }), queryClient.invalidateQueries({ queryKey: webhookKeys.events })]);
     },
   });
   return (
@@ -40,7 +38,7 @@ export function TestEventDialog({ endpoint, endpoints = [] }: { endpoint?: Webho
         <Button variant="outline"><Send aria-hidden /> Send test event</Button>
       </DialogTrigger>
       <DialogContent>
-        <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); send.mutate(); }}>
+        <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); send.mutate({ eventType: type, ...(target !== EVERY ? { endpointID: target } : {}) }); }}>
           <DialogHeader>
             <DialogTitle>Send a test event</DialogTitle>
             <DialogDescription>A sample payload of the type you choose, signed and delivered like a real one, in test or live mode as shown.</DialogDescription>

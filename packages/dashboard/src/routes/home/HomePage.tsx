@@ -1,11 +1,12 @@
 import type { CurrencyRevenue, RevenuePeriod } from '@creator-commerce/sdk';
+import { formatDate } from '@/lib/format';
 import { Link } from 'react-router';
 import { LoadError, Loading, PageHeader } from '@/components/page';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useCurrentSession } from '@/lib/session';
 import { usePageTitle } from '@/lib/title';
-import { money, shortMoney, when } from '@/routes/people/format';
-import { useMetricsSummary, useSetupState } from './queries';
+import { money, shortMoney } from '@/routes/people/format';
+import { useMetricsSummary, useSetupState } from '@/hooks/api/metrics';
 import { RevenueChart } from './RevenueChart';
 import { SetupChecklist, steps } from './SetupChecklist';
 
@@ -102,7 +103,7 @@ export function HomePage() {
               {s.failedRenewals.items.map((f) => (
                 <li key={f.membershipID} className="flex flex-wrap items-baseline justify-between gap-2 py-2 text-sm">
                   <span className="min-w-0"><span className="font-medium">{f.customer.name}</span> <span className="break-all text-muted-foreground">{f.customer.email}</span></span>
-                  <span className="text-muted-foreground">{money(f.amount, f.currency)} · {f.failedAttempts} failed{f.nextRetryAt ? ` · next try ${when(f.nextRetryAt)}` : ''}</span>
+                  <span className="text-muted-foreground">{money(f.amount, f.currency)} · {f.failedAttempts} failed{f.nextRetryAt ? ` · next try ${formatDate(f.nextRetryAt, '')}` : ''}</span>
                 </li>
               ))}
             </ul>
@@ -120,7 +121,7 @@ export function HomePage() {
               {s.recentSales.map((t) => (
                 <li key={t.txref} className="flex flex-wrap items-baseline justify-between gap-2 py-2 text-sm">
                   <span className="min-w-0"><span className="font-medium">{t.customer.name}</span> <span className="break-all text-muted-foreground">{t.customer.email}</span></span>
-                  <span className="tabular-nums">{money(t.amount, t.currency)}{t.status === 'refunded' ? ' (refunded)' : ''} · <span className="text-muted-foreground">{when(t.createdAt)}</span></span>
+                  <span className="tabular-nums">{money(t.amount, t.currency)}{t.status === 'refunded' ? ' (refunded)' : ''} · <span className="text-muted-foreground">{formatDate(t.createdAt, '')}</span></span>
                 </li>
               ))}
             </ul>

@@ -1,7 +1,7 @@
 import { CheckCircle2, Circle } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import type { SetupState } from './queries';
+import type { SetupState } from '@/api';
 
 interface Step { done: boolean; label: string; hint: string; to: string; action: string }
 

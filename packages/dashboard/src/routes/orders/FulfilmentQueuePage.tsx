@@ -1,8 +1,11 @@
 import { useState, type FormEvent } from 'react';
+import { formatDate } from '@/lib/format';
 import { Link } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { FulfilmentParams, Transaction } from '@creator-commerce/sdk';
-import { api, errorMessage, v1, type ListPage } from '@/api';
+import { errorMessage } from '@/api';
+import { useCatalogNames } from '@/hooks/api/catalog-names';
+import { transactionKeys, useFulfil, useFulfilmentQueue } from '@/hooks/api/transactions';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -11,11 +14,7 @@ import { Label } from '@/components/ui/label';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { toast } from '@/components/ui/toast';
 import { EmptyState, ErrorNote, Loading, PageHeader } from '../people/parts.tsx';
-import { when } from '../people/format.ts';
-import { useCatalogNames } from '../people/use-list.ts';
 import { destination } from './address.ts';
-
-const listPath = v1('/transactions');
 
 /**
  * The fulfilment queue (docs/shipping.md): paid orders of physical products still to ship or
@@ -27,10 +26,9 @@ export function FulfilmentQueuePage() {
   const client = useQueryClient();
   const names = useCatalogNames();
   const [shipping, setShipping] = useState<Transaction | null>(null);
-  const unfulfilled = useQueue('unfulfilled');
-  const waiting = useQueue('ready_for_pickup');
-  const step = useMutation({
-    mutationFn: ({ t, body }: { t: Transaction; body: FulfilmentParams }) => api.post<Transaction>(v1(`/transactions/${encodeURIComponent(t.txref)}/fulfilment`), body),
+  const unfulfilled = useFulfilmentQueue('unfulfilled');
+  const waiting = useFulfilmentQueue('ready_for_pickup');
+  const step = useFulfil({
     onSuccess: (t) => {
       const status = t.fulfilment?.status;
       toast({
@@ -38,7 +36,7 @@ export function FulfilmentQueuePage() {
         description: status === 'picked_up' ? 'It leaves the queue.' : 'The buyer gets an email.',
       });
       setShipping(null);
-      void client.invalidateQueries({ queryKey: ['list', listPath] });
+      void client.invalidateQueries({ queryKey: transactionKeys.lists });
     },
     onError: (err) => toast({ title: 'Could not update the order', description: errorMessage(err), variant: 'destructive' }),
   });
@@ -71,9 +69,9 @@ export function FulfilmentQueuePage() {
                   {t.shipping?.method === 'delivery' ? (
                     <Button size="sm" disabled={step.isPending} onClick={() => setShipping(t)}>Mark shipped</Button>
                   ) : ready ? (
-                    <Button size="sm" disabled={step.isPending} onClick={() => step.mutate({ t, body: { status: 'picked_up' } })}>Picked up</Button>
+                    <Button size="sm" disabled={step.isPending} onClick={() => step.mutate({ txref: t.txref, body: { status: 'picked_up' } })}>Picked up</Button>
                   ) : (
-                    <Button size="sm" disabled={step.isPending} onClick={() => step.mutate({ t, body: { status: 'ready_for_pickup' } })}>Ready for pickup</Button>
+                    <Button size="sm" disabled={step.isPending} onClick={() => step.mutate({ txref: t.txref, body: { status: 'ready_for_pickup' } })}>Ready for pickup</Button>
                   )}
                   <Button asChild size="sm" variant="outline">
                     <Link to={`/orders/${encodeURIComponent(t.txref)}/packing-slip`}>Packing slip</Link>
@@ -86,7 +84,7 @@ export function FulfilmentQueuePage() {
                     <div className="font-medium">{names.get(t.resourceID ?? '') ?? t.resourceID}</div>
                     <div>{t.customer.name}</div>
                     <div className="text-muted-foreground text-xs break-all">{t.customer.email}</div>
-                     <div className="text-muted-foreground text-xs break-all">{when(t.createdAt)} · <Link className="underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link></div>
+                     <div className="text-muted-foreground text-xs break-all">{formatDate(t.createdAt, '')} · <Link className="underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link></div>
                   </TableCell>
                   <TableCell className="align-top whitespace-normal">
                     <div className="font-medium">{where.heading}</div>
@@ -104,17 +102,9 @@ export function FulfilmentQueuePage() {
           </TableBody>
         </Table>
       )}
-      <ShipDialog order={shipping} busy={step.isPending} onClose={() => setShipping(null)} onShip={(body) => shipping && step.mutate({ t: shipping, body })} />
+      <ShipDialog order={shipping} busy={step.isPending} onClose={() => setShipping(null)} onShip={(body) => shipping && step.mutate({ txref: shipping.txref, body })} />
     </div>
   );
-}
-
-/** Paid orders whose fulfilment stands at `fulfilment`, oldest first. */
-function useQueue(fulfilment: 'unfulfilled' | 'ready_for_pickup') {
-  return useQuery({
-    queryKey: ['list', listPath, 'fulfilment', fulfilment],
-    queryFn: () => api.get<ListPage<Transaction>>(listPath, { status: 'succeeded', fulfilment, order: 'oldest', limit: 100 }),
-  });
 }
 
 /** Carrier, tracking number and an optional tracking page: what the buyer's email shows. */

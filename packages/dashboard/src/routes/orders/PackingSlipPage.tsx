@@ -1,11 +1,9 @@
 import { Link, useParams } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
-import type { Transaction } from '@creator-commerce/sdk';
-import { api, v1 } from '@/api';
+import { formatDate } from '@/lib/format';
+import { useCatalogNames } from '@/hooks/api/catalog-names';
+import { useTransaction } from '@/hooks/api/transactions';
 import { Button } from '@/components/ui/button';
 import { ErrorNote, Loading } from '../people/parts.tsx';
-import { when } from '../people/format.ts';
-import { useCatalogNames } from '../people/use-list.ts';
 import { destination } from './address.ts';
 
 /**
@@ -15,7 +13,7 @@ import { destination } from './address.ts';
 export function PackingSlipPage() {
   const { txref = '' } = useParams();
   const names = useCatalogNames();
-  const order = useQuery({ queryKey: ['transaction', txref], queryFn: () => api.get<Transaction>(v1(`/transactions/${encodeURIComponent(txref)}`)) });
+  const order = useTransaction(txref);
   if (order.isPending) return <Loading />;
   if (!order.data) return <ErrorNote error={order.error} />;
   const t = order.data;
@@ -28,7 +26,7 @@ export function PackingSlipPage() {
       </div>
       <article className="rounded-lg border p-6 print:border-0 print:p-0" aria-label="Packing slip">
         <h1 className="text-2xl font-semibold">Packing slip</h1>
-        <p className="text-muted-foreground text-sm">Order {t.txref} · {when(t.createdAt)}</p>
+        <p className="text-muted-foreground text-sm">Order {t.txref} · {formatDate(t.createdAt, '')}</p>
         <section className="mt-6">
           <h2 className="text-sm font-semibold uppercase tracking-wide">{t.shipping?.method === 'pickup' ? 'Collect at' : 'Ship to'}</h2>
           <address className="mt-1 text-lg not-italic leading-snug">

@@ -1,15 +1,15 @@
 import { Link, useSearchParams } from 'react-router';
-import type { Customer } from '@creator-commerce/sdk';
-import { v1 } from '@/api';
+import { formatDate } from '@/lib/format';
+import type { Customer, CustomerSearchParams } from '@creator-commerce/sdk';
+import { EmptyState, ExportCsvButton, ListView } from '@/components/list-view';
+import { PageHeader } from '@/components/page';
 import { Badge } from '@/components/ui/badge';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import type { CsvColumn } from './csv.ts';
-import { ExportCsvButton } from './ExportCsvButton.tsx';
-import { money, when } from './format.ts';
-import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from './parts.tsx';
-import { useCatalogNames, useList } from './use-list.ts';
+import { useCatalogNames } from '@/hooks/api/catalog-names';
+import { fetchCustomers, useCustomers } from '@/hooks/api/customers';
+import type { CsvColumn } from '@/lib/csv';
+import { money } from './format.ts';
 
 const columns: CsvColumn<Customer>[] = [
   { header: 'id', value: (c) => c.id },
@@ -33,8 +33,8 @@ const selectClass = 'h-9 w-full rounded-md border border-input bg-transparent px
  * hub is `?for=`: `?product=` and `?hub=` open that product's or hub's own member list (the
  * catalog pages link there).
  */
-function queryFrom(params: URLSearchParams): Record<string, string> {
-  const out: Record<string, string> = {};
+function queryFrom(params: URLSearchParams): CustomerSearchParams {
+  const out: CustomerSearchParams = {};
   const q = params.get('q')?.trim();
   if (q) out.q = q;
   const owner = params.get('for');
@@ -42,7 +42,7 @@ function queryFrom(params: URLSearchParams): Record<string, string> {
   const status = params.get('status');
   if (status === 'active' || status === 'ended') out.status = status;
   const consent = params.get('consent');
-  if (consent === 'true' || consent === 'false') out.consent = consent;
+  if (consent === 'true' || consent === 'false') out.consent = consent === 'true';
   return out;
 }
 
@@ -55,8 +55,7 @@ export const customerLink = (id: string) => `/people/customers/${encodeURICompon
 export function CustomerListPage() {
   const [params, setParams] = useSearchParams();
   const query = queryFrom(params);
-  const path = v1('/customers');
-  const list = useList<Customer>(path, query);
+  const list = useCustomers(query);
   const names = useCatalogNames();
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);
@@ -69,7 +68,7 @@ export function CustomerListPage() {
       <PageHeader
         title="Customers"
         description="Everyone who bought or joined in the current mode, one row per email address."
-        actions={<ExportCsvButton path={path} query={query} columns={columns} name={['customers']} />}
+        actions={<ExportCsvButton fetchPage={fetchCustomers(query)} columns={columns} name={['customers']} />}
       />
       <form role="search" aria-label="Filter customers" className="mb-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5" onSubmit={(e) => e.preventDefault()}>
         <div className="grid gap-1.5 lg:col-span-2">
@@ -100,65 +99,43 @@ export function CustomerListPage() {
           </select>
         </div>
       </form>
-      <ErrorNote error={list.error} />
-      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
-        filtered
+      <ListView
+        list={list}
+        label="Customers"
+        rowKey={(c) => c.id}
+        empty={filtered
           ? <EmptyState title="No customer matches">Change or clear the filters above.</EmptyState>
           : (
             <EmptyState title="No customers yet" action={<Link className="text-primary underline" to="/catalog/products">Share a product's checkout link</Link>}>
               People appear here when they buy, join a hub or are imported.
             </EmptyState>
-          )
-      ) : (
-        <>
-          {/* Below md each person is a card, status first, so nothing hides off to the right. */}
-          <ul aria-label="Customers" className="flex flex-col gap-3 md:hidden">
-            {list.items.map((c) => (
-              <li key={c.id} className="rounded-lg border bg-card p-3 text-sm">
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <Link className="font-medium text-primary underline-offset-4 hover:underline" to={customerLink(c.id)}>{c.name}</Link>
-                  <Badge variant={c.status === 'active' ? 'success' : 'secondary'}>{c.status}</Badge>
-                </div>
-                <div className="break-all text-muted-foreground">{c.email}</div>
-                <div className="mt-1">{lifetimeValue(c)}</div>
-                <div className="text-xs text-muted-foreground">Since {when(c.firstSeenAt)}</div>
-              </li>
-            ))}
-          </ul>
-          <Table aria-label="Customers" className="hidden md:table">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Customer</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Lifetime value</TableHead>
-                <TableHead>Bought and joined</TableHead>
-                <TableHead>First seen</TableHead>
-                <TableHead>Last activity</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {list.items.map((c) => (
-                <TableRow key={c.id}>
-                  <TableCell className="whitespace-normal">
-                    <Link className="font-medium text-primary underline-offset-4 hover:underline" to={customerLink(c.id)}>{c.name}</Link>
-                    <div className="text-xs break-all text-muted-foreground">{c.email}</div>
-                    {c.receiveEmails && <div className="text-xs text-muted-foreground">Agreed to marketing emails</div>}
-                  </TableCell>
-                  <TableCell><Badge variant={c.status === 'active' ? 'success' : 'secondary'}>{c.status}</Badge></TableCell>
-                  <TableCell className="whitespace-normal">{lifetimeValue(c)}</TableCell>
-                  <TableCell className="whitespace-normal text-sm">
-                    {c.counts.purchases} {c.counts.purchases === 1 ? 'purchase' : 'purchases'} · {c.counts.memberships} {c.counts.memberships === 1 ? 'membership' : 'memberships'}
-                    {c.counts.activeSubscriptions > 0 && <div className="text-xs text-muted-foreground">{c.counts.activeSubscriptions} running {c.counts.activeSubscriptions === 1 ? 'subscription' : 'subscriptions'}</div>}
-                  </TableCell>
-                  <TableCell className="whitespace-normal">{when(c.firstSeenAt)}</TableCell>
-                  <TableCell className="whitespace-normal">{when(c.lastActivityAt)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </>
-      )}
-      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+          )}
+        // Below md each person is a card, status first, so nothing hides off to the right.
+        card={(c) => <>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <Link className="font-medium text-primary underline-offset-4 hover:underline" to={customerLink(c.id)}>{c.name}</Link>
+            <Badge variant={c.status === 'active' ? 'success' : 'secondary'}>{c.status}</Badge>
+          </div>
+          <div className="break-all text-muted-foreground">{c.email}</div>
+          <div className="mt-1">{lifetimeValue(c)}</div>
+          <div className="text-xs text-muted-foreground">Since {formatDate(c.firstSeenAt, '')}</div>
+        </>}
+        columns={[
+          { header: 'Customer', className: 'whitespace-normal', cell: (c) => <>
+            <Link className="font-medium text-primary underline-offset-4 hover:underline" to={customerLink(c.id)}>{c.name}</Link>
+            <div className="text-xs break-all text-muted-foreground">{c.email}</div>
+            {c.receiveEmails && <div className="text-xs text-muted-foreground">Agreed to marketing emails</div>}
+          </> },
+          { header: 'Status', cell: (c) => <Badge variant={c.status === 'active' ? 'success' : 'secondary'}>{c.status}</Badge> },
+          { header: 'Lifetime value', className: 'whitespace-normal', cell: (c) => lifetimeValue(c) },
+          { header: 'Bought and joined', className: 'whitespace-normal text-sm', cell: (c) => <>
+            {c.counts.purchases} {c.counts.purchases === 1 ? 'purchase' : 'purchases'} · {c.counts.memberships} {c.counts.memberships === 1 ? 'membership' : 'memberships'}
+            {c.counts.activeSubscriptions > 0 && <div className="text-xs text-muted-foreground">{c.counts.activeSubscriptions} running {c.counts.activeSubscriptions === 1 ? 'subscription' : 'subscriptions'}</div>}
+          </> },
+          { header: 'First seen', className: 'whitespace-normal', cell: (c) => formatDate(c.firstSeenAt, '') },
+          { header: 'Last activity', className: 'whitespace-normal', cell: (c) => formatDate(c.lastActivityAt, '') },
+        ]}
+      />
     </div>
   );
 }

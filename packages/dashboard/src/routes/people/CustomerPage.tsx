@@ -1,8 +1,12 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatDate } from '@/lib/format';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import type { CustomerDetail, Membership } from '@creator-commerce/sdk';
-import { api, errorMessage, v1 } from '@/api';
+import type { CustomerDetail } from '@creator-commerce/sdk';
+import { errorMessage } from '@/api';
+import { useCatalogNames } from '@/hooks/api/catalog-names';
+import { customerKeys, useCustomer } from '@/hooks/api/customers';
+import { useRemoveHubMember } from '@/hooks/api/hubs';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -11,24 +15,22 @@ import {
 } from '@/components/ui/alert-dialog';
 import { toast } from '@/components/ui/toast';
 import { lifetimeValue } from './CustomerListPage.tsx';
-import { money, when } from './format.ts';
+import { money } from './format.ts';
 import { statusVariant } from './MembershipList.tsx';
 import { ErrorNote, Loading, PageHeader } from './parts.tsx';
 import { SubscriptionActions, every, stateLabel, stateVariant } from './SubscriptionActions.tsx';
-import { useCatalogNames } from './use-list.ts';
 
 type CustomerMembership = CustomerDetail['memberships'][number];
 
 /** `/people/customers/:id`: one person with everything they bought, hold and were sent, and the actions on them. */
 export function CustomerPage() {
   const { id = '' } = useParams();
-  const key = ['customer', id];
+  const key = customerKeys.detail(id);
   const qc = useQueryClient();
   const names = useCatalogNames();
-  const customer = useQuery({ queryKey: key, queryFn: () => api.get<CustomerDetail>(v1(`/customers/${encodeURIComponent(id)}`)) });
+  const customer = useCustomer(id);
   const [removing, setRemoving] = useState<CustomerMembership | null>(null);
-  const remove = useMutation({
-    mutationFn: (m: CustomerMembership) => api.del<Membership>(v1(`/hubs/${encodeURIComponent(m.hubID!)}/members/${encodeURIComponent(m.membershipId)}`)),
+  const remove = useRemoveHubMember({
     onSuccess: (m) => { toast({ title: `${m.name} removed` }); setRemoving(null); qc.invalidateQueries({ queryKey: key }); },
     onError: (err) => toast({ title: 'Could not remove', description: errorMessage(err), variant: 'destructive' }),
   });
@@ -52,8 +54,8 @@ export function CustomerPage() {
           <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
             <div><dt className="text-muted-foreground">Status</dt><dd><Badge variant={c.status === 'active' ? 'success' : 'secondary'}>{c.status}</Badge></dd></div>
             <div className="col-span-2 sm:col-span-1"><dt className="text-muted-foreground">Lifetime value</dt><dd className="font-medium" data-testid="lifetime-value">{lifetimeValue(c)}</dd></div>
-            <div><dt className="text-muted-foreground">First seen</dt><dd>{when(c.firstSeenAt)}</dd></div>
-            <div><dt className="text-muted-foreground">Last activity</dt><dd>{when(c.lastActivityAt)}</dd></div>
+            <div><dt className="text-muted-foreground">First seen</dt><dd>{formatDate(c.firstSeenAt, '')}</dd></div>
+            <div><dt className="text-muted-foreground">Last activity</dt><dd>{formatDate(c.lastActivityAt, '')}</dd></div>
             <div><dt className="text-muted-foreground">Purchases</dt><dd>{c.counts.purchases}</dd></div>
             <div><dt className="text-muted-foreground">Memberships</dt><dd>{c.counts.activeMemberships} active of {c.counts.memberships}</dd></div>
             <div><dt className="text-muted-foreground">Marketing emails</dt><dd>{c.receiveEmails === undefined ? 'Never asked' : c.receiveEmails ? 'Agreed' : 'Not agreed'}</dd></div>
@@ -78,11 +80,11 @@ export function CustomerPage() {
                       <span>· <Link className="underline-offset-4 hover:underline" to={linkOf(s)}>{nameOf(s)}</Link></span>
                     </div>
                     <div className="text-xs text-muted-foreground">
-                      {s.nextRenewalAt ? `Renews ${when(s.nextRenewalAt)}` : s.state === 'cancelling' ? `Ends ${when(s.currentPeriodEnd)}` : s.endedAt ? `Ended ${when(s.endedAt)}` : 'No renewal'}
+                      {s.nextRenewalAt ? `Renews ${formatDate(s.nextRenewalAt, '')}` : s.state === 'cancelling' ? `Ends ${formatDate(s.currentPeriodEnd, '')}` : s.endedAt ? `Ended ${formatDate(s.endedAt, '')}` : 'No renewal'}
                       {' · '}MRR {money(s.mrr, s.currency)}
                     </div>
                   </div>
-                  <div className="flex flex-wrap gap-2"><SubscriptionActions sub={s} invalidate={[key, ['list', v1('/subscriptions')]]} /></div>
+                  <div className="flex flex-wrap gap-2"><SubscriptionActions sub={s} invalidate={[key, customerKeys.subscriptions]} /></div>
                 </li>
               ))}
             </ul>
@@ -103,7 +105,7 @@ export function CustomerPage() {
                       <Link className="font-medium underline-offset-4 hover:underline" to={linkOf(m)}>{nameOf(m)}</Link>
                       <span className="text-muted-foreground">{m.hubID ? 'hub member' : 'product'}</span>
                     </div>
-                    <div className="text-xs text-muted-foreground">Joined {when(m.joinedAt)}</div>
+                    <div className="text-xs text-muted-foreground">Joined {formatDate(m.joinedAt, '')}</div>
                   </div>
                   {m.hubID && m.status === 'active' && (
                     <div><Button size="sm" variant="ghost" className="text-destructive" onClick={() => setRemoving(m)}>Remove from hub</Button></div>
@@ -131,7 +133,7 @@ export function CustomerPage() {
                     <span className="text-muted-foreground">{t.type === 'renewal' ? 'renewal' : 'purchase'}{t.resourceID ? ` · ${names.get(t.resourceID) ?? t.resourceID}` : ''}</span>
                   </div>
                   <div className="flex flex-wrap items-center gap-2">
-                    <span className="text-xs text-muted-foreground">{when(t.createdAt)}</span>
+                    <span className="text-xs text-muted-foreground">{formatDate(t.createdAt, '')}</span>
                     <Link className="font-mono text-xs break-all text-primary underline-offset-4 hover:underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link>
                   </div>
                 </li>
@@ -151,7 +153,7 @@ export function CustomerPage() {
                   <Link className="min-w-0 font-medium text-primary underline-offset-4 hover:underline" to={`/developers/emails/${encodeURIComponent(e.id)}`}>{e.subject}</Link>
                   <div className="flex flex-wrap items-center gap-2">
                     <Badge variant={e.status === 'sent' ? 'success' : e.status === 'failed' ? 'destructive' : 'secondary'}>{e.status}</Badge>
-                    <span className="text-xs text-muted-foreground">{e.kind} · {when(e.createdAt)}</span>
+                    <span className="text-xs text-muted-foreground">{e.kind} · {formatDate(e.createdAt, '')}</span>
                   </div>
                 </li>
               ))}
@@ -170,7 +172,7 @@ export function CustomerPage() {
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel>Keep</AlertDialogCancel>
-            <AlertDialogAction onClick={(e) => { e.preventDefault(); if (removing) remove.mutate(removing); }} disabled={remove.isPending}>Remove member</AlertDialogAction>
+            <AlertDialogAction onClick={(e) => { e.preventDefault(); if (removing?.hubID) remove.mutate({ hubId: removing.hubID, membershipId: removing.membershipId }); }} disabled={remove.isPending}>Remove member</AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>

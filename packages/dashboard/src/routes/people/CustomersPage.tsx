@@ -1,11 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import type { Product, ProductSummary } from '@creator-commerce/sdk';
-import { api, v1, type ListPage } from '@/api';
+import { useHub, useHubChoices } from '@/hooks/api/hubs';
+import { useProduct, useProductChoices } from '@/hooks/api/products';
 import { Label } from '@/components/ui/label';
 import * as SelectPrimitive from '@radix-ui/react-select';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import type { Hub, HubSummary } from '../catalog/types.ts';
 import { MembershipList } from './MembershipList.tsx';
 import { EmptyState, ErrorNote, Loading, PageHeader } from './parts.tsx';
 
@@ -17,10 +15,10 @@ export function CustomersPage() {
   const [params, setParams] = useSearchParams();
   const productId = params.get('product');
   const hubId = params.get('hub');
-  const products = useQuery({ queryKey: ['list', v1('/products'), 'picker'], queryFn: () => api.get<ListPage<ProductSummary>>(v1('/products'), { limit: 100 }) });
-  const hubs = useQuery({ queryKey: ['list', v1('/hubs'), 'picker'], queryFn: () => api.get<ListPage<HubSummary>>(v1('/hubs'), { limit: 100 }) });
-  const product = useQuery({ queryKey: ['product', productId], queryFn: () => api.get<Product>(v1(`/products/${encodeURIComponent(productId!)}`)), enabled: !!productId });
-  const hub = useQuery({ queryKey: ['hub', hubId], queryFn: () => api.get<Hub>(v1(`/hubs/${encodeURIComponent(hubId!)}`)), enabled: !!hubId });
+  const products = useProductChoices();
+  const hubs = useHubChoices();
+  const product = useProduct(productId);
+  const hub = useHub(hubId);
 
   const value = productId ? `product:${productId}` : hubId ? `hub:${hubId}` : '';
   const choose = (v: string) => {
@@ -28,7 +26,7 @@ export function CustomersPage() {
     setParams(kind === 'hub' ? { hub: id } : { product: id });
   };
   const owner = productId ? product : hub;
-  const ownerData = owner.data as (Product | Hub) | undefined;
+  const ownerData = productId ? product.data : hub.data;
   const planNames = new Map((ownerData?.tiers ?? []).map((t) => [t.id, t.name] as [string, string]));
   const nothing = products.data && !products.data.items.length && !hubs.data?.items.length;
 

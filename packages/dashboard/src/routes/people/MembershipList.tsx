@@ -1,24 +1,25 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { formatDate } from '@/lib/format';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { Membership } from '@creator-commerce/sdk';
-import { api, errorMessage, v1 } from '@/api';
+import { errorMessage } from '@/api';
+import { EmptyState, ExportCsvButton, ListView } from '@/components/list-view';
+import { useCancelMembership } from '@/hooks/api/customers';
+import { fetchHubMembers, hubKeys, useRemoveHubMember } from '@/hooks/api/hubs';
+import { usePagedList } from '@/hooks/api/list';
+import { fetchProductCustomers, productKeys } from '@/hooks/api/products';
+import type { CsvColumn } from '@/lib/csv';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import {
   AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
-import type { CsvColumn } from './csv.ts';
-import { ExportCsvButton } from './ExportCsvButton.tsx';
-import { when } from './format.ts';
-import { EmptyState, ErrorNote, LoadMore, Loading } from './parts.tsx';
-import { useList } from './use-list.ts';
 
 const statuses = ['active', 'expired', 'removed', 'cancelled'] as const;
 
@@ -55,27 +56,25 @@ export function MembershipList({ kind, ownerId, ownerName, planNames }: {
   /** Tier id → tier name, to show plans by name. */
   planNames: Map<string, string>;
 }) {
-  const path = kind === 'hub' ? v1(`/hubs/${encodeURIComponent(ownerId)}/members`) : v1(`/products/${encodeURIComponent(ownerId)}/customers`);
   // A product's customer list is the active ones unless a status is asked for; a hub's is everyone.
-  const [status, setStatus] = useState<string>(kind === 'hub' ? 'any' : 'active');
+  const [status, setStatus] = useState<(typeof statuses)[number] | 'any'>(kind === 'hub' ? 'any' : 'active');
   const [emailInput, setEmailInput] = useState('');
   const [email, setEmail] = useState('');
-  const query = { status: status === 'any' ? undefined : status, email: email || undefined };
-  const list = useList<Membership>(path, query);
+  const query = { ...(status === 'any' ? {} : { status }), ...(email ? { email } : {}) };
+  const fetchPage = kind === 'hub' ? fetchHubMembers(ownerId, query) : fetchProductCustomers(ownerId, query);
+  const listKey = kind === 'hub' ? hubKeys.members(ownerId) : productKeys.customers(ownerId);
+  const list = usePagedList([...listKey, query], fetchPage);
   const qc = useQueryClient();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['list', path] });
+  const refresh = () => qc.invalidateQueries({ queryKey: listKey });
   const planName = (id?: string) => (id ? planNames.get(id) ?? id : '');
 
   const [removing, setRemoving] = useState<Membership | null>(null);
   const [cancelling, setCancelling] = useState<Membership | null>(null);
-  const remove = useMutation({
-    mutationFn: (m: Membership) => api.del<Membership>(v1(`/hubs/${encodeURIComponent(ownerId)}/members/${encodeURIComponent(m.membershipId)}`)),
+  const remove = useRemoveHubMember({
     onSuccess: (m) => { toast({ title: `${m.name} removed` }); setRemoving(null); refresh(); },
     onError: (err) => toast({ title: 'Could not remove', description: errorMessage(err), variant: 'destructive' }),
   });
-  const cancel = useMutation({
-    mutationFn: ({ m, atPeriodEnd }: { m: Membership; atPeriodEnd: boolean }) =>
-      api.post<Membership>(v1(`/memberships/${encodeURIComponent(m.membershipId)}/cancel`), { atPeriodEnd }),
+  const cancel = useCancelMembership({
     onSuccess: (m, { atPeriodEnd }) => {
       toast({ title: atPeriodEnd ? `${m.name}'s subscription ends at the period end` : `${m.name}'s subscription was cancelled` });
       setCancelling(null);
@@ -100,7 +99,7 @@ export function MembershipList({ kind, ownerId, ownerName, planNames }: {
         </form>
         <div className="space-y-1.5 md:w-48">
           <Label htmlFor="member-status">Status</Label>
-          <Select value={status} onValueChange={setStatus}>
+          <Select value={status} onValueChange={(v) => setStatus(statuses.find((s) => s === v) ?? 'any')}>
             <SelectTrigger id="member-status" className="w-full"><SelectValue /></SelectTrigger>
             <SelectContent>
               {kind === 'hub' && <SelectItem value="any">Any status</SelectItem>}
@@ -108,70 +107,51 @@ export function MembershipList({ kind, ownerId, ownerName, planNames }: {
             </SelectContent>
           </Select>
         </div>
-        <ExportCsvButton path={path} query={query} columns={membershipColumns(planName)} name={[who, ownerId]} />
+        <ExportCsvButton fetchPage={fetchPage} columns={membershipColumns(planName)} name={[who, ownerId]} />
       </div>
 
-      <ErrorNote error={list.error} />
-      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
-        <EmptyState title={email ? `No ${who} with the email ${email}` : `No ${status === 'any' ? '' : `${status} `}${who} of ${ownerName} yet`}>
+      <ListView
+        list={list}
+        label={`${ownerName} ${who}`}
+        rowKey={(m) => m.membershipId}
+        empty={<EmptyState title={email ? `No ${who} with the email ${email}` : `No ${status === 'any' ? '' : `${status} `}${who} of ${ownerName} yet`}>
           {email ? 'The search matches a whole email address, ignoring case.' : 'People appear here when they buy through a payment link or are imported.'}
-        </EmptyState>
-      ) : (
-        <Table aria-label={`${ownerName} ${who}`}>
-          <TableHeader>
-            <TableRow>
-              <TableHead>Name</TableHead>
-              <TableHead>Email</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead>Plan</TableHead>
-              <TableHead>Joined</TableHead>
-              <TableHead>Subscription</TableHead>
-              <TableHead><span className="sr-only">Actions</span></TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {list.items.map((m) => {
-              const sub = m.subscription;
-              const canCancel = m.status === 'active' && sub && (sub.status === 'active' || sub.status === 'past_due');
-              return (
-                <TableRow key={m.membershipId}>
-                  <TableCell className="font-medium">{m.name}</TableCell>
-                  <TableCell className="whitespace-normal break-all">
-                    <div>{m.email}</div>
-                    {m.receiveEmails && <div className="text-xs text-muted-foreground" data-testid="receive-emails">Agreed to marketing emails</div>}
-                  </TableCell>
-                  <TableCell><Badge variant={statusVariant(m.status)}>{m.status}</Badge></TableCell>
-                  <TableCell>{planName(m.plan)}</TableCell>
-                  <TableCell className="whitespace-normal">{when(m.joinedAt)}</TableCell>
-                  <TableCell className="text-sm whitespace-normal">
-                    {sub ? (
-                      <span>
-                        <Badge variant={statusVariant(sub.status)}>{sub.status}</Badge>{' '}
-                        {sub.cancelAtPeriodEnd ? `ends ${when(sub.currentPeriodEnd)}` : sub.nextBillingAt ? `renews ${when(sub.nextBillingAt)}` : ''}
-                      </span>
-                    ) : <span className="text-muted-foreground">—</span>}
-                  </TableCell>
-                  <TableCell className="whitespace-normal">
-                    {/* Wraps rather than widening the table: at 1366 px a hub's table was 1188 px in a 992 px box, Cancel and Remove off-screen (issue 26). */}
-                    <div className="flex flex-wrap items-center justify-end gap-2">
-                      <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(m.membershipId)}`}>
-                        Events
-                      </Link>
-                      {canCancel && !sub?.cancelAtPeriodEnd && (
-                        <Button variant="outline" size="sm" onClick={() => setCancelling(m)}>Cancel subscription</Button>
-                      )}
-                      {kind === 'hub' && m.status === 'active' && (
-                        <Button variant="ghost" size="sm" className="text-destructive" onClick={() => setRemoving(m)}>Remove</Button>
-                      )}
-                    </div>
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      )}
-      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+        </EmptyState>}
+        columns={[
+          { header: 'Name', className: 'font-medium', cell: (m) => m.name },
+          { header: 'Email', className: 'whitespace-normal break-all', cell: (m) => <>
+            <div>{m.email}</div>
+            {m.receiveEmails && <div className="text-xs text-muted-foreground" data-testid="receive-emails">Agreed to marketing emails</div>}
+          </> },
+          { header: 'Status', cell: (m) => <Badge variant={statusVariant(m.status)}>{m.status}</Badge> },
+          { header: 'Plan', cell: (m) => planName(m.plan) },
+          { header: 'Joined', className: 'whitespace-normal', cell: (m) => formatDate(m.joinedAt, '') },
+          { header: 'Subscription', className: 'text-sm whitespace-normal', cell: ({ subscription: sub }) => (sub ? (
+            <span>
+              <Badge variant={statusVariant(sub.status)}>{sub.status}</Badge>{' '}
+              {sub.cancelAtPeriodEnd ? `ends ${formatDate(sub.currentPeriodEnd, '')}` : sub.nextBillingAt ? `renews ${formatDate(sub.nextBillingAt, '')}` : ''}
+            </span>
+          ) : <span className="text-muted-foreground">—</span>) },
+          // Wraps rather than widening the table: at 1366 px a hub's table was 1188 px in a 992 px box, Cancel and Remove off-screen (issue 26).
+          { header: <span className="sr-only">Actions</span>, className: 'whitespace-normal', cell: (m) => {
+            const sub = m.subscription;
+            const canCancel = m.status === 'active' && sub && (sub.status === 'active' || sub.status === 'past_due');
+            return (
+              <div className="flex flex-wrap items-center justify-end gap-2">
+                <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(m.membershipId)}`}>
+                  Events
+                </Link>
+                {canCancel && !sub?.cancelAtPeriodEnd && (
+                  <Button variant="outline" size="sm" onClick={() => setCancelling(m)}>Cancel subscription</Button>
+                )}
+                {kind === 'hub' && m.status === 'active' && (
+                  <Button variant="ghost" size="sm" className="text-destructive" onClick={() => setRemoving(m)}>Remove</Button>
+                )}
+              </div>
+            );
+          } },
+        ]}
+      />
 
       <AlertDialog open={!!removing} onOpenChange={(o) => !o && setRemoving(null)}>
         <AlertDialogContent>
@@ -183,7 +163,7 @@ export function MembershipList({ kind, ownerId, ownerName, planNames }: {
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel>Keep</AlertDialogCancel>
-            <AlertDialogAction onClick={(e) => { e.preventDefault(); if (removing) remove.mutate(removing); }} disabled={remove.isPending}>
+            <AlertDialogAction onClick={(e) => { e.preventDefault(); if (removing) remove.mutate({ hubId: ownerId, membershipId: removing.membershipId }); }} disabled={remove.isPending}>
               Remove member
             </AlertDialogAction>
           </AlertDialogFooter>
@@ -195,15 +175,15 @@ export function MembershipList({ kind, ownerId, ownerName, planNames }: {
           <DialogHeader>
             <DialogTitle>Cancel {cancelling?.name}'s subscription</DialogTitle>
             <DialogDescription>
-              At the period end, they keep access until {when(cancelling?.subscription?.currentPeriodEnd)} and are not charged again.
+              At the period end, they keep access until {formatDate(cancelling?.subscription?.currentPeriodEnd, '')} and are not charged again.
               Now, they lose access at once, with no refund.
             </DialogDescription>
           </DialogHeader>
           <DialogFooter className="gap-2">
-            <Button variant="outline" disabled={cancel.isPending} onClick={() => cancelling && cancel.mutate({ m: cancelling, atPeriodEnd: true })}>
+            <Button variant="outline" disabled={cancel.isPending} onClick={() => cancelling && cancel.mutate({ membershipId: cancelling.membershipId, atPeriodEnd: true })}>
               Cancel at period end
             </Button>
-            <Button variant="destructive" disabled={cancel.isPending} onClick={() => cancelling && cancel.mutate({ m: cancelling, atPeriodEnd: false })}>
+            <Button variant="destructive" disabled={cancel.isPending} onClick={() => cancelling && cancel.mutate({ membershipId: cancelling.membershipId, atPeriodEnd: false })}>
               Cancel now
             </Button>
           </DialogFooter>

@@ -1,11 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
+import { formatDate } from '@/lib/format';
 import { Link, useParams } from 'react-router';
-import type { PayoutDetail, PayoutLine } from '@creator-commerce/sdk';
-import { api, v1 } from '@/api';
+import type { PayoutLine } from '@creator-commerce/sdk';
+import { usePayout } from '@/hooks/api/payouts';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { usePageTitle } from '@/lib/title';
-import { money, when } from './format.ts';
+import { money } from './format.ts';
 import { ErrorNote, Loading, PageHeader } from './parts.tsx';
 
 const lineWords: Record<PayoutLine['type'], string> = {
@@ -20,7 +20,7 @@ const lineWords: Record<PayoutLine['type'], string> = {
 export function PayoutPage() {
   const { id = '' } = useParams();
   usePageTitle(`Payout ${id}`);
-  const payout = useQuery({ queryKey: ['payout', id], queryFn: () => api.get<PayoutDetail>(v1(`/payouts/${encodeURIComponent(id)}`)) });
+  const payout = usePayout(id);
   if (payout.isPending) return <Loading />;
   if (payout.error) return <ErrorNote error={payout.error} />;
   const p = payout.data;
@@ -28,7 +28,7 @@ export function PayoutPage() {
     <div className="flex flex-col gap-6">
       <PageHeader
         title={`${money(p.amount, p.currency)} paid out`}
-        description={<><span className="font-mono">{p.id}</span> · {when(p.periodStart)} – {when(p.periodEnd)} · <Link className="text-primary underline" to="/money/payouts">All payouts</Link></>}
+        description={<><span className="font-mono">{p.id}</span> · {formatDate(p.periodStart, '')} – {formatDate(p.periodEnd, '')} · <Link className="text-primary underline" to="/money/payouts">All payouts</Link></>}
       />
       <Card>
         <CardHeader><CardTitle>Lines</CardTitle></CardHeader>

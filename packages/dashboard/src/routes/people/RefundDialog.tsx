@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
 import type { Transaction } from '@creator-commerce/sdk';
-import { api, errorMessage, v1 } from '@/api';
+import { errorMessage } from '@/api';
+import { useRefund } from '@/hooks/api/transactions';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -41,10 +41,7 @@ export function RefundDialog({ transaction, onClose, onDone }: { transaction: Tr
   const problem = !amount.trim() || !Number.isFinite(value) || value <= 0 ? 'Enter an amount above zero.'
     : value > left ? `At most ${money(left, transaction?.currency)} is left to refund.` : null;
 
-  const refund = useMutation({
-    mutationFn: (t: Transaction) => api.post<Transaction>(v1(`/transactions/${encodeURIComponent(t.txref)}/refund`), {
-      amount: value, ...(reason.trim() ? { reason: reason.trim() } : {}), revokeAccess,
-    }),
+  const refund = useRefund({
     onSuccess: (t) => {
       const pending = t.refunds.at(-1)?.status === 'pending';
       toast({ title: pending ? `Refund of ${money(value, t.currency)} is being processed` : `${money(value, t.currency)} refunded to ${t.customer.name}` });
@@ -108,7 +105,7 @@ export function RefundDialog({ transaction, onClose, onDone }: { transaction: Tr
             </DialogHeader>
             <DialogFooter className="gap-2">
               <Button variant="outline" onClick={() => setConfirming(false)} disabled={refund.isPending}>Back</Button>
-              <Button variant="destructive" onClick={() => refund.mutate(transaction)} disabled={refund.isPending}>
+              <Button variant="destructive" onClick={() => refund.mutate({ txref: transaction.txref, body: { amount: value, ...(reason.trim() ? { reason: reason.trim() } : {}), revokeAccess } })} disabled={refund.isPending}>
                 Refund {money(value, transaction.currency)}
               </Button>
             </DialogFooter>

@@ -1,17 +1,17 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import type { MetricsSummary, SubscriptionSummary } from '@creator-commerce/sdk';
-import { api, v1 } from '@/api';
+import type { SubscriptionSummary } from '@creator-commerce/sdk';
+import { EmptyState, ExportCsvButton, ListView } from '@/components/list-view';
+import { PageHeader } from '@/components/page';
 import { Badge } from '@/components/ui/badge';
 import { Label } from '@/components/ui/label';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import type { CsvColumn } from './csv.ts';
+import { useCatalogNames } from '@/hooks/api/catalog-names';
+import { customerKeys, fetchSubscriptions, useSubscriptions } from '@/hooks/api/customers';
+import { metricsKey, useMetricsSummary } from '@/hooks/api/metrics';
+import type { CsvColumn } from '@/lib/csv';
+import { formatDate } from '@/lib/format';
 import { customerLink } from './CustomerListPage.tsx';
-import { ExportCsvButton } from './ExportCsvButton.tsx';
-import { money, when } from './format.ts';
-import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from './parts.tsx';
+import { money } from './format.ts';
 import { SubscriptionActions, every, stateLabel, stateVariant } from './SubscriptionActions.tsx';
-import { useCatalogNames, useList } from './use-list.ts';
 
 const states = ['active', 'past_due', 'cancelling', 'ended'] as const;
 
@@ -41,10 +41,9 @@ export function SubscriptionsPage() {
   const status = states.find((s) => s === params.get('status'));
   const owner = params.get('for') ?? '';
   const query = { status, ...(owner.startsWith('hub_') ? { hub: owner } : owner ? { product: owner } : {}) };
-  const path = v1('/subscriptions');
-  const list = useList<SubscriptionSummary>(path, query);
+  const list = useSubscriptions(query);
   const names = useCatalogNames();
-  const summary = useQuery({ queryKey: ['metrics-summary'], queryFn: () => api.get<MetricsSummary>(v1('/metrics/summary')) });
+  const summary = useMetricsSummary();
   const set = (key: string, value: string) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value); else next.delete(key);
@@ -54,14 +53,14 @@ export function SubscriptionsPage() {
     const id = s.productID ?? s.hubID;
     return id ? <Link className="underline-offset-4 hover:underline" to={s.hubID ? `/catalog/hubs/${id}` : `/catalog/products/${id}`}>{names.get(id) ?? id}</Link> : '—';
   };
-  const invalidate = [['list', path], ['metrics-summary']];
+  const invalidate = [customerKeys.subscriptions, metricsKey];
   const mrr = summary.data?.subscriptions.mrr ?? [];
   return (
     <div>
       <PageHeader
         title="Subscriptions"
         description="Recurring memberships in the current mode, newest first, with their next renewal and what each brings in a month."
-        actions={<ExportCsvButton path={path} query={query} columns={columns} name={['subscriptions', status ?? 'all']} />}
+        actions={<ExportCsvButton fetchPage={fetchSubscriptions(query)} columns={columns} name={['subscriptions', status ?? 'all']} />}
       />
       {summary.data && (
         <p className="mb-3 text-sm" data-testid="mrr-total">
@@ -85,63 +84,41 @@ export function SubscriptionsPage() {
           </select>
         </div>
       </form>
-      <ErrorNote error={list.error} />
-      {list.isLoading ? <Loading /> : !list.items.length && !list.error ? (
-        status || owner
+      <ListView
+        list={list}
+        label="Subscriptions"
+        rowKey={(s) => s.id}
+        empty={status || owner
           ? <EmptyState title={`No ${status ? `${stateLabel[status].toLowerCase()} ` : ''}subscriptions`}>Change or clear the filters above.</EmptyState>
-          : <EmptyState title="No subscriptions yet">A subscription starts when someone buys a tier that renews (monthly, yearly…).</EmptyState>
-      ) : (
-        <>
-          <ul aria-label="Subscriptions" className="flex flex-col gap-3 md:hidden">
-            {list.items.map((s) => (
-              <li key={s.id} className="rounded-lg border bg-card p-3 text-sm">
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <Link className="font-medium text-primary underline-offset-4 hover:underline" to={customerLink(s.customer.id)}>{s.customer.name}</Link>
-                  <Badge variant={stateVariant(s.state)}>{stateLabel[s.state]}</Badge>
-                </div>
-                <div>{money(s.amount, s.currency)} {every(s)} · {what(s)}</div>
-                <div className="text-xs text-muted-foreground">
-                  {s.nextRenewalAt ? `Renews ${when(s.nextRenewalAt)}` : s.state === 'cancelling' ? `Ends ${when(s.currentPeriodEnd)}` : 'No renewal'} · MRR {money(s.mrr, s.currency)}
-                </div>
-                <div className="mt-2 flex flex-wrap gap-2"><SubscriptionActions sub={s} invalidate={invalidate} /></div>
-              </li>
-            ))}
-          </ul>
-          <Table aria-label="Subscriptions" className="hidden md:table">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Customer</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Plan</TableHead>
-                <TableHead>Next renewal</TableHead>
-                <TableHead>MRR</TableHead>
-                <TableHead><span className="sr-only">Actions</span></TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {list.items.map((s) => (
-                <TableRow key={s.id}>
-                  <TableCell className="whitespace-normal">
-                    <Link className="font-medium text-primary underline-offset-4 hover:underline" to={customerLink(s.customer.id)}>{s.customer.name}</Link>
-                    <div className="text-xs break-all text-muted-foreground">{s.customer.email}</div>
-                  </TableCell>
-                  <TableCell>
-                    <Badge variant={stateVariant(s.state)}>{stateLabel[s.state]}</Badge>
-                    {s.failedAttempts > 0 && <div className="text-xs text-muted-foreground">{s.failedAttempts} failed {s.failedAttempts === 1 ? 'charge' : 'charges'}</div>}
-                  </TableCell>
-                  <TableCell className="whitespace-normal">{money(s.amount, s.currency)} {every(s)}<div className="text-xs text-muted-foreground">{what(s)}</div></TableCell>
-                  <TableCell className="whitespace-normal">
-                    {s.nextRenewalAt ? when(s.nextRenewalAt) : s.state === 'cancelling' ? `Ends ${when(s.currentPeriodEnd)}` : s.endedAt ? `Ended ${when(s.endedAt)}` : '—'}
-                  </TableCell>
-                  <TableCell>{money(s.mrr, s.currency)}</TableCell>
-                  <TableCell><div className="flex flex-wrap justify-end gap-2"><SubscriptionActions sub={s} invalidate={invalidate} /></div></TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </>
-      )}
-      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
+          : <EmptyState title="No subscriptions yet">A subscription starts when someone buys a tier that renews (monthly, yearly…).</EmptyState>}
+        card={(s) => <>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <Link className="font-medium text-primary underline-offset-4 hover:underline" to={customerLink(s.customer.id)}>{s.customer.name}</Link>
+            <Badge variant={stateVariant(s.state)}>{stateLabel[s.state]}</Badge>
+          </div>
+          <div>{money(s.amount, s.currency)} {every(s)} · {what(s)}</div>
+          <div className="text-xs text-muted-foreground">
+            {s.nextRenewalAt ? `Renews ${formatDate(s.nextRenewalAt, '')}` : s.state === 'cancelling' ? `Ends ${formatDate(s.currentPeriodEnd, '')}` : 'No renewal'} · MRR {money(s.mrr, s.currency)}
+          </div>
+          <div className="mt-2 flex flex-wrap gap-2"><SubscriptionActions sub={s} invalidate={invalidate} /></div>
+        </>}
+        columns={[
+          { header: 'Customer', className: 'whitespace-normal', cell: (s) => <>
+            <Link className="font-medium text-primary underline-offset-4 hover:underline" to={customerLink(s.customer.id)}>{s.customer.name}</Link>
+            <div className="text-xs break-all text-muted-foreground">{s.customer.email}</div>
+          </> },
+          { header: 'Status', cell: (s) => <>
+            <Badge variant={stateVariant(s.state)}>{stateLabel[s.state]}</Badge>
+            {s.failedAttempts > 0 && <div className="text-xs text-muted-foreground">{s.failedAttempts} failed {s.failedAttempts === 1 ? 'charge' : 'charges'}</div>}
+          </> },
+          { header: 'Plan', className: 'whitespace-normal', cell: (s) => <>{money(s.amount, s.currency)} {every(s)}<div className="text-xs text-muted-foreground">{what(s)}</div></> },
+          { header: 'Next renewal', className: 'whitespace-normal', cell: (s) => (
+            s.nextRenewalAt ? formatDate(s.nextRenewalAt, '') : s.state === 'cancelling' ? `Ends ${formatDate(s.currentPeriodEnd, '')}` : s.endedAt ? `Ended ${formatDate(s.endedAt, '')}` : '—'
+          ) },
+          { header: 'MRR', cell: (s) => money(s.mrr, s.currency) },
+          { header: <span className="sr-only">Actions</span>, cell: (s) => <div className="flex flex-wrap justify-end gap-2"><SubscriptionActions sub={s} invalidate={invalidate} /></div> },
+        ]}
+      />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import type { TransactionListParams } from '@creator-commerce/sdk';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 
@@ -9,10 +10,10 @@ const statuses = ['succeeded', 'pending', 'failed', 'refunded'] as const;
  * so a filtered list can be shared, reloaded and come back to. `from` and `to` are days in the
  * viewer's own time zone, both included.
  */
-export function filtersFrom(params: URLSearchParams): Record<string, string> {
-  const out: Record<string, string> = {};
-  const status = params.get('status');
-  if (status && (statuses as readonly string[]).includes(status)) out.status = status;
+export function filtersFrom(params: URLSearchParams): TransactionListParams {
+  const out: TransactionListParams = {};
+  const status = statuses.find((s) => s === params.get('status'));
+  if (status) out.status = status;
   const product = params.get('product');
   if (product) out.resourceID = product;
   const q = params.get('q')?.trim();

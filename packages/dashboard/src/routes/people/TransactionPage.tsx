@@ -1,17 +1,19 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatDate } from '@/lib/format';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import type { Event, Transaction, WebhookDelivery } from '@creator-commerce/sdk';
-import { api, type ListPage, v1 } from '@/api';
+import { useCatalogNames } from '@/hooks/api/catalog-names';
+import { transactionKeys, useTransaction } from '@/hooks/api/transactions';
+import { useResourceDeliveries, useResourceEvents } from '@/hooks/api/webhooks';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { usePageTitle } from '@/lib/title';
-import { money, when } from './format.ts';
+import { money } from './format.ts';
 import { statusVariant } from './MembershipList.tsx';
 import { RefundDialog, refundable } from './RefundDialog.tsx';
 import { ErrorNote, Loading, PageHeader } from './parts.tsx';
-import { useCatalogNames } from './use-list.ts';
 
 interface Step { at: string; title: string; detail?: string; tone?: 'bad' | 'good'; deliveries?: WebhookDelivery[] }
 
@@ -36,10 +38,10 @@ export function TransactionPage() {
   const qc = useQueryClient();
   const names = useCatalogNames();
   const [refunding, setRefunding] = useState<Transaction | null>(null);
-  const key = ['transaction', txref];
-  const txn = useQuery({ queryKey: key, queryFn: () => api.get<Transaction>(v1(`/transactions/${encodeURIComponent(txref)}`)) });
-  const events = useQuery({ queryKey: [...key, 'events'], queryFn: () => api.get<ListPage<Event>>(v1('/events'), { resourceID: txref, limit: 100 }) });
-  const deliveries = useQuery({ queryKey: [...key, 'deliveries'], queryFn: () => api.get<ListPage<WebhookDelivery>>(v1('/webhooks/deliveries'), { resourceID: txref, limit: 100 }) });
+  const key = transactionKeys.detail(txref);
+  const txn = useTransaction(txref);
+  const events = useResourceEvents(txref);
+  const deliveries = useResourceDeliveries(txref);
   if (txn.isPending) return <Loading />;
   if (txn.error) return <ErrorNote error={txn.error} />;
   const t = txn.data;
@@ -78,7 +80,7 @@ export function TransactionPage() {
             {steps.map((s, i) => (
               <li key={i} className="relative">
                 <span aria-hidden className={`absolute top-1.5 -left-[25px] size-2.5 rounded-full ${s.tone === 'bad' ? 'bg-destructive' : s.tone === 'good' ? 'bg-green-700' : 'bg-muted-foreground'}`} />
-                <p className="text-sm font-medium">{s.title} <span className="font-normal text-muted-foreground">· {when(s.at)}</span></p>
+                <p className="text-sm font-medium">{s.title} <span className="font-normal text-muted-foreground">· {formatDate(s.at, '')}</span></p>
                 {s.detail && <p className="text-sm text-muted-foreground">{s.detail}</p>}
                 {s.deliveries && s.deliveries.length > 0 && (
                   <ul className="mt-1 text-sm">

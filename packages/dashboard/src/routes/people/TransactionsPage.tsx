@@ -1,20 +1,20 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatDate } from '@/lib/format';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import type { Transaction, TransactionTotals } from '@creator-commerce/sdk';
-import { api, v1 } from '@/api';
-import { usePageTitle } from '@/lib/title';
-import { TransactionFilters, filtersFrom } from './TransactionFilters.tsx';
+import type { Transaction } from '@creator-commerce/sdk';
+import { EmptyState, ExportCsvButton, ListView } from '@/components/list-view';
+import { PageHeader } from '@/components/page';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import type { CsvColumn } from './csv.ts';
-import { ExportCsvButton } from './ExportCsvButton.tsx';
-import { money, shortMoney, when } from './format.ts';
+import { useCatalogNames } from '@/hooks/api/catalog-names';
+import { fetchTransactions, transactionKeys, useTransactionTotals, useTransactions } from '@/hooks/api/transactions';
+import type { CsvColumn } from '@/lib/csv';
+import { usePageTitle } from '@/lib/title';
+import { TransactionFilters, filtersFrom } from './TransactionFilters.tsx';
+import { money, shortMoney } from './format.ts';
 import { statusVariant } from './MembershipList.tsx';
 import { RefundDialog, refundable } from './RefundDialog.tsx';
-import { EmptyState, ErrorNote, LoadMore, Loading, PageHeader } from './parts.tsx';
-import { useCatalogNames, useList } from './use-list.ts';
 
 const columns: CsvColumn<Transaction>[] = [
   { header: 'txref', value: (t) => t.txref },
@@ -51,21 +51,23 @@ const resourceLink = (id?: string) => (id?.startsWith('hub_') ? `/catalog/hubs/$
 /** Every payment of the current mode, newest first, each linked to its events and webhook deliveries. */
 export function TransactionsPage() {
   usePageTitle('Transactions');
-  const path = v1('/transactions');
   const [params] = useSearchParams();
   const filters = filtersFrom(params);
-  const list = useList<Transaction>(path, filters);
-  const totals = useQuery({ queryKey: ['list', path, 'totals', filters], queryFn: () => api.get<TransactionTotals>(v1('/transactions/totals'), filters) });
+  const list = useTransactions(filters);
+  const totals = useTransactionTotals(filters);
   const filtered = Object.keys(filters).length > 0;
   const names = useCatalogNames();
   const qc = useQueryClient();
   const [refunding, setRefunding] = useState<Transaction | null>(null);
+  const refundButton = (t: Transaction, className?: string) => t.status === 'succeeded' && t.amount > 0 && refundable(t) > 0 && (
+    <Button size="sm" variant="outline" className={className} onClick={() => setRefunding(t)} aria-label={`Refund ${t.customer.name}, ${money(t.amount, t.currency)}`}>Refund</Button>
+  );
   return (
     <div>
       <PageHeader
         title="Transactions"
         description="Payments in the current mode, newest first. Each links to the events it caused and their webhook deliveries."
-        actions={<ExportCsvButton path={path} columns={columns} name={['transactions']} />}
+        actions={<ExportCsvButton fetchPage={fetchTransactions(filters)} columns={columns} name={['transactions']} />}
       />
       <TransactionFilters names={names} />
       {totals.data && totals.data.items.length > 0 && (
@@ -74,107 +76,82 @@ export function TransactionsPage() {
             + (x.refunded > 0 ? `, ${money(x.refunded, x.currency)} refunded` : '')).join(' · ')}
         </p>
       )}
-      <ErrorNote error={list.error} />
-      {list.isLoading ? <Loading /> : !list.items.length && !list.error && filtered ? (
-        <EmptyState title="No transaction matches">Change or clear the filters above.</EmptyState>
-      ) : !list.items.length && !list.error ? (
-        <EmptyState title="No transactions yet" action={<Link className="text-primary underline" to="/catalog/products">Make a payment link from a product</Link>}>
-          A transaction is recorded when a buyer pays a payment link. In test mode, pay one with a test card to see it here.
-        </EmptyState>
-      ) : (
-        <>
-        {/* Below md the table would hide its actions off to the right: each payment is a card instead, status and actions first. */}
-        <ul aria-label="Transactions" className="flex flex-col gap-3 md:hidden">
-          {list.items.map((t) => (
-            <li key={t.txref} className="rounded-lg border bg-card p-3 text-sm">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <span className="font-medium">{money(t.amount, t.currency)}</span>
-                <Badge variant={statusVariant(t.status)}>{t.status}</Badge>
+      <ListView
+        list={list}
+        label="Transactions"
+        rowKey={(t) => t.txref}
+        empty={filtered ? (
+          <EmptyState title="No transaction matches">Change or clear the filters above.</EmptyState>
+        ) : (
+          <EmptyState title="No transactions yet" action={<Link className="text-primary underline" to="/catalog/products">Make a payment link from a product</Link>}>
+            A transaction is recorded when a buyer pays a payment link. In test mode, pay one with a test card to see it here.
+          </EmptyState>
+        )}
+        // Below md the table would hide its actions off to the right: each payment is a card instead, status and actions first.
+        card={(t) => <>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <span className="font-medium">{money(t.amount, t.currency)}</span>
+            <Badge variant={statusVariant(t.status)}>{t.status}</Badge>
+          </div>
+          {t.fee !== undefined && t.net !== undefined && t.amount > 0 && (
+            <div className="text-xs text-muted-foreground">fee {shortMoney(t.fee, t.currency)} · net {shortMoney(t.net, t.currency)}</div>
+          )}
+          <div className="mt-1 break-all">{t.customer.name} <span className="text-muted-foreground">{t.customer.email}</span></div>
+          <div className="text-xs text-muted-foreground">{formatDate(t.createdAt, '')}{t.resourceID ? ` · ${names.get(t.resourceID) ?? t.resourceID}` : ''}</div>
+          <div className="mt-2 flex flex-wrap items-center gap-3">
+            <Link className="text-primary underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`} aria-label={`Details of ${t.txref}`}>Details</Link>
+            {refundButton(t)}
+          </div>
+        </>}
+        columns={[
+          { header: 'Amount', className: 'whitespace-nowrap', cell: (t) => <>
+            <div className="font-medium">{money(t.amount, t.currency)}</div>
+            {t.fee !== undefined && t.net !== undefined && t.amount > 0 && (
+              <div className="text-xs text-muted-foreground" title="What you keep: the amount less the platform fee and refunds">
+                fee {shortMoney(t.fee, t.currency)} · net {shortMoney(t.net, t.currency)}
               </div>
-              {t.fee !== undefined && t.net !== undefined && t.amount > 0 && (
-                <div className="text-xs text-muted-foreground">fee {shortMoney(t.fee, t.currency)} · net {shortMoney(t.net, t.currency)}</div>
+            )}
+            {t.refundedAmount > 0 && t.status !== 'refunded' && (
+              <div className="text-xs text-muted-foreground">{shortMoney(t.refundedAmount, t.currency)} refunded</div>
+            )}
+            {t.refunds.some((r) => r.status === 'pending') && <div className="text-xs text-muted-foreground">refund pending</div>}
+          </> },
+          { header: 'Status', cell: (t) => <>
+            <Badge variant={statusVariant(t.status)}>{t.status}</Badge>
+            {t.type === 'renewal' && <span className="ml-1 text-xs text-muted-foreground">renewal</span>}
+          </> },
+          { header: 'Customer', className: 'whitespace-normal', cell: (t) => <>
+            <div>{t.customer.name}</div>
+            <div className="text-xs break-all text-muted-foreground">{t.customer.email}</div>
+          </> },
+          { header: 'For', className: 'whitespace-normal', cell: (t) => {
+            const to = resourceLink(t.resourceID);
+            return <>
+              {to && t.resourceID ? <Link className="underline-offset-4 hover:underline" to={to}>{names.get(t.resourceID) ?? t.resourceID}</Link> : '—'}
+              {attributionWords(t.attribution) && (
+                <div className="max-w-64 whitespace-normal break-words text-xs text-muted-foreground" data-testid="attribution" title={t.attribution?.adClickID ? `Ad click id: ${t.attribution.adClickID}` : undefined}>
+                  From {attributionWords(t.attribution)}
+                </div>
               )}
-              <div className="mt-1 break-all">{t.customer.name} <span className="text-muted-foreground">{t.customer.email}</span></div>
-              <div className="text-xs text-muted-foreground">{when(t.createdAt)}{t.resourceID ? ` · ${names.get(t.resourceID) ?? t.resourceID}` : ''}</div>
-              <div className="mt-2 flex flex-wrap items-center gap-3">
-                <Link className="text-primary underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`} aria-label={`Details of ${t.txref}`}>Details</Link>
-                {t.status === 'succeeded' && t.amount > 0 && refundable(t) > 0 && (
-                  <Button size="sm" variant="outline" onClick={() => setRefunding(t)} aria-label={`Refund ${t.customer.name}, ${money(t.amount, t.currency)}`}>Refund</Button>
-                )}
-              </div>
-            </li>
-          ))}
-        </ul>
-        <Table aria-label="Transactions" className="hidden md:table">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Amount</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead>Customer</TableHead>
-              <TableHead>For</TableHead>
-              <TableHead>Date</TableHead>
-              <TableHead>Reference</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {list.items.map((t) => (
-              <TableRow key={t.txref}>
-                <TableCell className="whitespace-nowrap">
-                  <div className="font-medium">{money(t.amount, t.currency)}</div>
-                  {t.fee !== undefined && t.net !== undefined && t.amount > 0 && (
-                    <div className="text-xs text-muted-foreground" title="What you keep: the amount less the platform fee and refunds">
-                      fee {shortMoney(t.fee, t.currency)} · net {shortMoney(t.net, t.currency)}
-                    </div>
-                  )}
-                  {t.refundedAmount > 0 && t.status !== 'refunded' && (
-                    <div className="text-xs text-muted-foreground">{shortMoney(t.refundedAmount, t.currency)} refunded</div>
-                  )}
-                  {t.refunds.some((r) => r.status === 'pending') && <div className="text-xs text-muted-foreground">refund pending</div>}
-                </TableCell>
-                <TableCell>
-                  <Badge variant={statusVariant(t.status)}>{t.status}</Badge>
-                  {t.type === 'renewal' && <span className="ml-1 text-xs text-muted-foreground">renewal</span>}
-                </TableCell>
-                <TableCell className="whitespace-normal">
-                  <div>{t.customer.name}</div>
-                  <div className="text-xs break-all text-muted-foreground">{t.customer.email}</div>
-                </TableCell>
-                <TableCell className="whitespace-normal">
-                  {resourceLink(t.resourceID)
-                    ? <Link className="underline-offset-4 hover:underline" to={resourceLink(t.resourceID)!}>{names.get(t.resourceID!) ?? t.resourceID}</Link>
-                    : '—'}
-                  {attributionWords(t.attribution) && (
-                    <div className="max-w-64 whitespace-normal break-words text-xs text-muted-foreground" data-testid="attribution" title={t.attribution?.adClickID ? `Ad click id: ${t.attribution.adClickID}` : undefined}>
-                      From {attributionWords(t.attribution)}
-                    </div>
-                  )}
-                </TableCell>
-                <TableCell className="whitespace-nowrap">{when(t.createdAt)}</TableCell>
-                <TableCell className="whitespace-normal">
-                  <Link className="block font-mono text-xs break-all text-primary underline-offset-4 hover:underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link>
-                  <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(t.txref)}`}>
-                    Events and deliveries
-                  </Link>
-                  {t.status === 'succeeded' && t.amount > 0 && refundable(t) > 0 && (
-                    <Button size="sm" variant="outline" className="mt-1 block" onClick={() => setRefunding(t)} aria-label={`Refund ${t.customer.name}, ${money(t.amount, t.currency)}`}>
-                      Refund
-                    </Button>
-                  )}
-                  {t.status === 'succeeded' && (
-                    // A plain link: the session cookie authorises the GET, and the browser shows the PDF.
-                    <a className="block text-sm text-primary underline-offset-4 hover:underline" href={`/api/v1/transactions/${encodeURIComponent(t.txref)}/invoice`} target="_blank" rel="noreferrer">
-                      Invoice (PDF)
-                    </a>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        </>
-      )}
-      <LoadMore hasMore={list.hasMore} loading={list.loadingMore} onClick={list.loadMore} />
-      <RefundDialog transaction={refunding} onClose={() => setRefunding(null)} onDone={() => qc.invalidateQueries({ queryKey: ['list', path] })} />
+            </>;
+          } },
+          { header: 'Date', className: 'whitespace-nowrap', cell: (t) => formatDate(t.createdAt, '') },
+          { header: 'Reference', className: 'whitespace-normal', cell: (t) => <>
+            <Link className="block font-mono text-xs break-all text-primary underline-offset-4 hover:underline" to={`/money/transactions/${encodeURIComponent(t.txref)}`}>{t.txref}</Link>
+            <Link className="text-sm text-primary underline-offset-4 hover:underline" to={`/developers/events?resourceID=${encodeURIComponent(t.txref)}`}>
+              Events and deliveries
+            </Link>
+            {refundButton(t, 'mt-1 block')}
+            {t.status === 'succeeded' && (
+              // A plain link: the session cookie authorises the GET, and the browser shows the PDF.
+              <a className="block text-sm text-primary underline-offset-4 hover:underline" href={`/api/v1/transactions/${encodeURIComponent(t.txref)}/invoice`} target="_blank" rel="noreferrer">
+                Invoice (PDF)
+              </a>
+            )}
+          </> },
+        ]}
+      />
+      <RefundDialog transaction={refunding} onClose={() => setRefunding(null)} onDone={() => qc.invalidateQueries({ queryKey: transactionKeys.lists })} />
     </div>
   );
 }

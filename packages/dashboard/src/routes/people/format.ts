@@ -8,13 +8,6 @@ export function money(amount: number | undefined | null, currency: string | unde
   }
 }
 
-/** A timestamp in the reader's locale, to the minute. */
-export function when(iso: string | undefined | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
 /** A short amount for secondary lines, with the currency's symbol ("$2.28"); the row's main amount names the currency. */
 export function shortMoney(amount: number, currency: string): string {
   try {

@@ -1,26 +1,9 @@
 import { NavLink } from 'react-router';
-import { LoadError } from '@/components/page';
-import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
 // The shell's page parts, so these pages look like every other.
 export { EmptyState, Loading, PageHeader } from '@/components/page';
-
-/** An API error, or nothing. */
-export function ErrorNote({ error, className }: { error: unknown; className?: string }) {
-  if (!error) return null;
-  return <div className={cn('mb-4', className)}><LoadError error={error} /></div>;
-}
-
-/** "Load more" under a list that has more pages. */
-export function LoadMore({ hasMore, loading, onClick }: { hasMore: boolean; loading: boolean; onClick: () => void }) {
-  if (!hasMore) return null;
-  return (
-    <div className="mt-4 flex justify-center">
-      <Button variant="outline" onClick={onClick} disabled={loading}>{loading ? 'Loading…' : 'Load more'}</Button>
-    </div>
-  );
-}
+export { ErrorNote, LoadMore } from '@/components/list-view';
 
 /** The pages of one section (Catalog: Products, Hubs; Money: Transactions, Payouts) as tabs of links. */
 export function SectionTabs({ label, links }: { label: string; links: { to: string; label: string; end?: boolean }[] }) {

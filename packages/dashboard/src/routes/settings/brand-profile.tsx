@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { ExternalLink } from 'lucide-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Brand, BrandUpdateParams } from '@creator-commerce/sdk';
-import { ApiError, api, v1 } from '@/api';
+import { errorDetails } from '@/api';
+import { useBrand, useUpdateBrand } from '@/hooks/api/brand';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/toast';
@@ -29,14 +29,14 @@ const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValue
 
 /** The brand profile (`GET/PATCH /api/v1/brand`): what the public storefront and checkout pages show. */
 export function BrandProfileCard() {
-  const qc = useQueryClient();
-  const brand = useQuery({ queryKey: ['brand'], queryFn: () => api.get<Brand>(v1('/brand')) });
+  const brand = useBrand();
   if (brand.isPending) return <Loading />;
   if (brand.error) return <ErrorNote error={brand.error} />;
-  return <BrandProfileForm key={JSON.stringify(brand.data)} brand={brand.data} onSaved={(b) => qc.setQueryData(['brand'], b)} />;
+  return <BrandProfileForm key={JSON.stringify(brand.data)} brand={brand.data} />;
 }
 
-function BrandProfileForm({ brand, onSaved }: { brand: Brand; onSaved: (b: Brand) => void }) {
+function BrandProfileForm({ brand }: { brand: Brand }) {
+  const update = useUpdateBrand();
   const [form, setForm] = useState<Form>(toForm(brand));
   const [errors, setErrors] = useState<FieldErrors>(noErrors);
   const [failure, setFailure] = useState<unknown>(null);
@@ -49,11 +49,11 @@ function BrandProfileForm({ brand, onSaved }: { brand: Brand; onSaved: (b: Brand
     setFailure(null);
     setErrors(noErrors);
     try {
-      const saved = await api.patch<Brand>(v1('/brand'), toBody(form));
-      onSaved(saved);
+      // Stored as the brand's answer, which re-keys this form with what was saved.
+      await update.mutateAsync(toBody(form));
       toast({ title: 'Brand profile saved' });
     } catch (err) {
-      if (err instanceof ApiError && err.details.length) setErrors(new FieldErrors(err.details));
+      if (errorDetails(err).length) setErrors(new FieldErrors(errorDetails(err)));
       setFailure(err);
     } finally {
       setBusy(false);

@@ -1,7 +1,6 @@
 import * as React from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EmailSettings } from '@creator-commerce/sdk';
-import { api, ApiError, errorMessage, v1 } from '@/api';
+import { errorMessage, fieldErrorOf } from '@/api';
+import { useEmailSettings, useUpdateEmailSettings } from '@/hooks/api/emails';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
@@ -10,7 +9,6 @@ import { toast } from '@/components/ui/toast';
 import { Field, FormError } from '@/components/form';
 import { LoadError, Loading } from '@/components/page';
 
-const settingsKey = ['email-settings'] as const;
 
 const buyerKindLabels: Record<string, string> = {
   receipt: 'Receipts for payments and renewals',
@@ -26,8 +24,7 @@ const buyerKindLabels: Record<string, string> = {
 
 /** Settings → Email: the sender name, reply-to address, colour, and which mail buyers get. */
 export function EmailSettingsCard() {
-  const queryClient = useQueryClient();
-  const settings = useQuery({ queryKey: settingsKey, queryFn: () => api.get<EmailSettings>(v1('/email-settings')) });
+  const settings = useEmailSettings();
   const [fromName, setFromName] = React.useState('');
   const [replyTo, setReplyTo] = React.useState('');
   const [colour, setColour] = React.useState('#2b59c3');
@@ -41,17 +38,11 @@ export function EmailSettingsCard() {
     setKinds(settings.data.buyerEmails);
     setAskCode(settings.data.checkoutEmailVerification ?? false);
   }, [settings.data]);
-  const save = useMutation({
-    mutationFn: () => api.patch<EmailSettings>(v1('/email-settings'), {
-      fromName: fromName.trim() || null, replyTo: replyTo.trim() || null, brandColour: colour, buyerEmails: kinds, checkoutEmailVerification: askCode,
-    }),
-    onSuccess: (data) => {
-      queryClient.setQueryData(settingsKey, data);
-      toast({ title: 'Email settings saved' });
-    },
+  const save = useUpdateEmailSettings({
+    onSuccess: () => { toast({ title: 'Email settings saved' }); },
     onError: (err) => toast({ title: 'Could not save', description: errorMessage(err), variant: 'destructive' }),
   });
-  const fieldError = (f: string) => (save.error instanceof ApiError ? save.error.fieldError(f) : undefined);
+  const fieldError = (f: string) => fieldErrorOf(save.error, f);
   return (
     <Card>
       <CardHeader>
@@ -60,7 +51,9 @@ export function EmailSettingsCard() {
       </CardHeader>
       <CardContent>
         {settings.isPending ? <Loading /> : settings.error ? <LoadError error={settings.error} /> : (
-          <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+          <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); save.mutate({
+            fromName: fromName.trim() || null, replyTo: replyTo.trim() || null, brandColour: colour, buyerEmails: kinds, checkoutEmailVerification: askCode,
+          }); }}>
             <FormError error={save.error} fields={['fromName', 'replyTo', 'brandColour', 'buyerEmails']} />
             <Field label="Sender name" name="fromName" value={fromName} onChange={(e) => setFromName(e.target.value)}
               placeholder={settings.data.effectiveFromName} hint="Shown as who the mail is from; empty means your brand's name." error={fieldError('fromName')} />

@@ -1,22 +1,21 @@
 import * as React from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { UserPlus } from 'lucide-react';
-import { api, ApiError, dash, errorMessage, type Role, type TeamMember } from '@/api';
+import { errorMessage, fieldErrorOf, type Role } from '@/api';
+import { teamKey, useInvite, useRemoveTeamMember, useTeam } from '@/hooks/api/team';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Confirm } from '@/components/confirm';
 import { CopyButton } from '@/components/copy-button';
 import { Field, FormError } from '@/components/form';
-import { EmptyState, LoadError, Loading, PageHeader } from '@/components/page';
+import { EmptyState, ListView } from '@/components/list-view';
+import { PageHeader } from '@/components/page';
 import { toast } from '@/components/ui/toast';
 import { formatDate } from '@/lib/format';
 import { useCurrentSession } from '@/lib/session';
-
-const teamKey = ['team'] as const;
 
 const roleSentences: Record<Role, string> = {
   owner: 'Everything: catalog, people, money, developer settings and the team.',
@@ -27,9 +26,8 @@ const roleSentences: Record<Role, string> = {
 export function Team() {
   const session = useCurrentSession();
   const queryClient = useQueryClient();
-  const team = useQuery({ queryKey: teamKey, queryFn: () => api.get<{ items: TeamMember[] }>(dash('/team')) });
-  const remove = useMutation({
-    mutationFn: (m: TeamMember) => api.del(dash(`/team/${m.id}`)),
+  const team = useTeam();
+  const remove = useRemoveTeamMember({
     onSuccess: () => {
       toast({ title: 'Removed from the team', description: 'Their sessions for this brand have ended.' });
       return queryClient.invalidateQueries({ queryKey: teamKey });
@@ -44,47 +42,27 @@ export function Team() {
         description={`People who can sign in to ${session.brand.name}. Owners can do everything; developers see only the developer settings.`}
         actions={<InviteDialog />}
       />
-      {team.isPending ? <Loading /> : team.error ? <LoadError error={team.error} /> : list.length === 0 ? (
-        <EmptyState title="Just you so far" action={<InviteDialog />}>Invite a developer to manage API keys and webhooks without access to your money.</EmptyState>
-      ) : (
-        <div className="rounded-lg border bg-card">
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Email</TableHead>
-                <TableHead>Role</TableHead>
-                <TableHead>Joined</TableHead>
-                <TableHead><span className="sr-only">Actions</span></TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {list.map((m) => {
-                const me = m.id === session.user.id;
-                return (
-                  <TableRow key={m.id}>
-                    <TableCell className="font-medium">{m.name}{me && <span className="ml-2 text-xs text-muted-foreground">(you)</span>}</TableCell>
-                    <TableCell>{m.email}</TableCell>
-                    <TableCell><Badge variant={m.role === 'owner' ? 'default' : 'secondary'} className="capitalize">{m.role}</Badge></TableCell>
-                    <TableCell>{formatDate(m.joinedAt)}</TableCell>
-                    <TableCell className="text-right">
-                      {!me && (
-                        <Confirm
-                          trigger={<Button variant="outline" size="sm" className="text-destructive">Remove</Button>}
-                          title={`Remove ${m.name}?`}
-                          description={`They lose access to ${session.brand.name} at once. You can invite them again later.`}
-                          action="Remove"
-                          onConfirm={() => remove.mutate(m)}
-                        />
-                      )}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        </div>
-      )}
+      <ListView
+        framed
+        list={{ items: list, isLoading: team.isPending, error: team.error }}
+        rowKey={(m) => m.id}
+        empty={<EmptyState title="Just you so far" action={<InviteDialog />}>Invite a developer to manage API keys and webhooks without access to your money.</EmptyState>}
+        columns={[
+          { header: 'Name', className: 'font-medium', cell: (m) => <>{m.name}{m.id === session.user.id && <span className="ml-2 text-xs text-muted-foreground">(you)</span>}</> },
+          { header: 'Email', cell: (m) => m.email },
+          { header: 'Role', cell: (m) => <Badge variant={m.role === 'owner' ? 'default' : 'secondary'} className="capitalize">{m.role}</Badge> },
+          { header: 'Joined', cell: (m) => formatDate(m.joinedAt) },
+          { header: <span className="sr-only">Actions</span>, className: 'text-right', cell: (m) => m.id !== session.user.id && (
+            <Confirm
+              trigger={<Button variant="outline" size="sm" className="text-destructive">Remove</Button>}
+              title={`Remove ${m.name}?`}
+              description={`They lose access to ${session.brand.name} at once. You can invite them again later.`}
+              action="Remove"
+              onConfirm={() => remove.mutate(m.id)}
+            />
+          ) },
+        ]}
+      />
     </div>
   );
 }
@@ -94,7 +72,7 @@ function InviteDialog() {
   const [open, setOpen] = React.useState(false);
   const [role, setRole] = React.useState<Role>('developer');
   const [email, setEmail] = React.useState('');
-  const invite = useMutation({ mutationFn: () => api.post<{ link: string; emailedTo?: string }>(dash('/invites'), { role, ...(email.trim() ? { email: email.trim() } : {}) }) });
+  const invite = useInvite();
   return (
     <Dialog open={open} onOpenChange={(o) => { setOpen(o); if (!o) invite.reset(); }}>
       <DialogTrigger asChild><Button><UserPlus aria-hidden /> Invite</Button></DialogTrigger>
@@ -114,7 +92,7 @@ function InviteDialog() {
             <DialogFooter><Button onClick={() => setOpen(false)}>Done</Button></DialogFooter>
           </>
         ) : (
-          <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); invite.mutate(); }}>
+          <form className="grid gap-4" onSubmit={(e) => { e.preventDefault(); invite.mutate({ role, ...(email.trim() ? { email: email.trim() } : {}) }); }}>
             <DialogHeader>
               <DialogTitle>Invite someone</DialogTitle>
               <DialogDescription>You get a one-time link to send them; give their address and we mail it too.</DialogDescription>
@@ -131,7 +109,7 @@ function InviteDialog() {
               </Select>
               <p className="text-xs text-muted-foreground">{roleSentences[role]}</p>
             </div>
-            <Field label="Their email (optional)" name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={invite.error instanceof ApiError ? invite.error.fieldError('email') : undefined} />
+            <Field label="Their email (optional)" name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={fieldErrorOf(invite.error, 'email')} />
             <DialogFooter>
               <Button type="button" variant="outline" onClick={() => setOpen(false)}>Cancel</Button>
               <Button type="submit" disabled={invite.isPending}>Create link</Button>
