@@ -2795,6 +2795,8 @@ export interface components {
                 email: string;
                 name: string;
             };
+            /** @description The customer (`cus_…`, GET /customers/{id}) who holds the subscription. */
+            customerID: string;
             /** @description Charges tried and failed since the period ended. */
             failedAttempts: number;
             /** @description The membership the subscription pays for (`mem_…`). */
@@ -3149,6 +3151,7 @@ export interface components {
          *               "name": "Ada Lovelace",
          *               "email": "ada@example.com"
          *             },
+         *             "customerID": "cus_5d41402abc4b2a76b9719d911017c592",
          *             "amount": 10,
          *             "currency": "USD",
          *             "failedAttempts": 1,

@@ -27,6 +27,14 @@ export interface CustomerRow {
   lifetime_value: { currency: string; paid: number | string; refunded: number | string }[];
 }
 
+/** The customer ids of emails of a brand's mode (GET /customers/{id}), computed as the list computes them. */
+export async function customerIdsOf(db: Queryable, brandId: string, mode: Mode, emails: string[]): Promise<Map<string, string>> {
+  if (!emails.length) return new Map();
+  const rows = await db.query<{ email: string; id: string }>(
+    `SELECT e AS email, ${customerIdSql('$1', '$2', 'e')} AS id FROM unnest($3::text[]) AS e`, [brandId, mode, emails]);
+  return new Map(rows.map((r) => [r.email, r.id]));
+}
+
 export interface CustomerFilter {
   q?: string;
   product?: string;

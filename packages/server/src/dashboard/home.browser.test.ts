@@ -6,6 +6,7 @@ import { newId } from '../ids.ts';
 import type { TestApp } from '../testing/app.ts';
 import { createBrandWithCatalog, createKey, createMembership, createTransaction } from '../testing/factories.ts';
 import { addUserToBrand } from '../users/service.ts';
+import { advance, buyPlan, member, recurringBrand, sub341 } from '../testing/subscriptions.ts';
 import { axeFindings, dashboardSkip, fitsAndShoot, shotDir, signInToDashboard, startBrowserApp } from '../testing/dashboard-browser.ts';
 
 /**
@@ -110,6 +111,24 @@ describe('the dashboard home', { skip }, () => {
     await nav.getByRole('link', { name: 'Money' }).click();
     await page.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor();
     assert.equal(await nav.getByRole('link', { name: 'Money' }).isVisible(), false, 'closes once a page is chosen');
+    await context.close();
+  });
+
+  it('opens the customer of a failed renewal from its row', async () => {
+    const b = await recurringBrand(t);
+    await t.db.transaction((tx) => addUserToBrand(tx, { brandId: b.brandId, email: `owner-${b.brandId}@example.com`, name: 'Owner', password: 'correct horse battery', role: 'owner' }));
+    const { membershipId, email } = await buyPlan(t, b, 'monthly', sub341);
+    await advance(t, b.key, { to: new Date(Date.parse((await member(t, b, membershipId)).subscription.currentPeriodEnd) + 1000).toISOString() });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await signIn(page, `owner-${b.brandId}@example.com`);
+    const failed = page.locator('[aria-labelledby="failed-title"]');
+    assert.match(await failed.innerText(), /Failed renewals \(1\)/);
+    await failed.scrollIntoViewIfNeeded();
+    await fitsAndShoot(page, 'dashboard-home-failed-renewal');
+    await failed.getByRole('link', { name: 'Ada Lovelace' }).click();
+    await page.waitForURL(/\/people\/customers\/cus_/);
+    await page.getByText(email).first().waitFor();
     await context.close();
   });
 });

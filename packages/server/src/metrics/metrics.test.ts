@@ -9,6 +9,7 @@ import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrand, createBrandWithCatalog, createTransaction } from '../testing/factories.ts';
 import { lastLocalDays } from './days.ts';
 import { metricsSummary } from './service.ts';
+import { advance, buyPlan, member, recurringBrand, sub341 } from '../testing/subscriptions.ts';
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });
@@ -25,6 +26,19 @@ describe('GET /metrics/summary', () => {
       return { url: '/api/v1/metrics/summary', marker: tx.txref };
     },
   }, () => t);
+
+  it('names the customer of each failed renewal, so the home can open them', async () => {
+    const b = await recurringBrand(t);
+    const { membershipId, email } = await buyPlan(t, b, 'monthly', sub341);
+    await advance(t, b.key, { to: new Date(Date.parse((await member(t, b, membershipId)).subscription.currentPeriodEnd) + 1000).toISOString() });
+    const summary = (await t.request({ method: 'GET', url: '/api/v1/metrics/summary', key: b.key })).json().data;
+    const [failed] = summary.failedRenewals.items;
+    assert.equal(failed.membershipID, membershipId);
+    const customer = await t.request({ method: 'GET', url: `/api/v1/customers/${failed.customerID}`, key: b.key });
+    assert.equal(customer.statusCode, 200, customer.body);
+    assert.equal(customer.json().data.email, email);
+    assert.ok(customer.json().data.memberships.some((m: { membershipId: string }) => m.membershipId === membershipId));
+  });
 
   it('keeps each currency apart and subtracts refunds from the day they were made', async () => {
     const { brand, testKey } = await createBrandWithCatalog(t.db);

@@ -25,6 +25,7 @@ export const CurrencyRevenue = Type.Object({
 export const FailedRenewal = Type.Object({
   membershipID: Type.String({ description: 'The membership the subscription pays for (`mem_…`).' }),
   customer: Type.Object({ name: Type.String(), email: Type.String() }),
+  customerID: Type.String({ description: 'The customer (`cus_…`, GET /customers/{id}) who holds the subscription.' }),
   amount: Type.Number({ description: 'What each renewal charges, as a decimal.' }),
   currency: Type.String(),
   failedAttempts: Type.Integer({ minimum: 0, description: 'Charges tried and failed since the period ended.' }),
@@ -71,7 +72,7 @@ export const MetricsSummary = Type.Object({
     newMembers: { today: 1, last7Days: 5, last30Days: 17 },
     recentSales: [],
     failedRenewals: { count: 1, items: [{
-      membershipID: 'mem_01jd…', customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, amount: 10, currency: 'USD',
+      membershipID: 'mem_01jd…', customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, customerID: 'cus_5d41402abc4b2a76b9719d911017c592', amount: 10, currency: 'USD',
       failedAttempts: 1, periodEnded: '2026-11-24T09:00:00.000Z', nextRetryAt: '2026-11-27T09:00:00.000Z',
     }] },
   }],

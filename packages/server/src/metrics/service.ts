@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import type { Principal } from '../auth/principal.ts';
 import { findProfile } from '../brands/repository.ts';
+import { customerIdsOf } from '../customers/repository.ts';
 import { newPeople } from '../memberships/repository.ts';
 import { toMajor } from '../money.ts';
 import { pastDueSubscriptions, runningSubscriptions } from '../subscriptions/repository.ts';
@@ -68,6 +69,7 @@ export async function metricsSummary(db: Queryable, principal: Principal, input:
     mrr.set(s.currency, (mrr.get(s.currency) ?? 0) + (Number(s.amount) * perMonth[s.periodic]) / s.period_interval);
   }
 
+  const customerIds = await customerIdsOf(db, principal.brandId, principal.mode, pastDue.map((s) => s.customer_email));
   return {
     timeZone,
     generatedAt: input.now.toISOString(),
@@ -85,6 +87,7 @@ export async function metricsSummary(db: Queryable, principal: Principal, input:
       items: pastDue.map((s) => ({
         membershipID: s.membership_id,
         customer: { name: s.customer_name, email: s.customer_email },
+        customerID: customerIds.get(s.customer_email)!,
         amount: toMajor(Number(s.amount), s.currency),
         currency: s.currency,
         failedAttempts: s.failed_attempts,

@@ -102,7 +102,7 @@ export function HomePage() {
             <ul className="divide-y">
               {s.failedRenewals.items.map((f) => (
                 <li key={f.membershipID} className="flex flex-wrap items-baseline justify-between gap-2 py-2 text-sm">
-                  <span className="min-w-0"><span className="font-medium">{f.customer.name}</span> <span className="break-all text-muted-foreground">{f.customer.email}</span></span>
+                  <span className="min-w-0"><Link className="font-medium text-primary underline" to={`/people/customers/${f.customerID}`}>{f.customer.name}</Link> <span className="break-all text-muted-foreground">{f.customer.email}</span></span>
                   <span className="text-muted-foreground">{money(f.amount, f.currency)} · {f.failedAttempts} failed{f.nextRetryAt ? ` · next try ${formatDate(f.nextRetryAt, '')}` : ''}</span>
                 </li>
               ))}
