@@ -1,5 +1,5 @@
 import { findProfile } from '../brands/repository.ts';
-import { portalPath } from '../portal/paths.ts';
+import { portalPath } from '../brands/profile.ts';
 import { findReceiptOf } from '../mail/repository.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';

@@ -13,7 +13,7 @@ import { messagePage, sendPage } from '../pages/html.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
 import { endMembershipWithProvider } from '../subscriptions/flows.ts';
 import { resumeMembership } from '../subscriptions/service.ts';
-import { portalPath } from './paths.ts';
+import { portalPath } from '../brands/profile.ts';
 import * as service from './service.ts';
 import { cardPage, homePage, signInPage, type PortalFrame } from './templates.ts';
 import { openDownload } from './tokens.ts';
