@@ -23,3 +23,6 @@ export const Money = Type.Object({
   amount: Type.Number({ description: 'Decimal amount as a person reads it, e.g. 25.5 for 25.50.' }),
   currency: Currency,
 });
+
+/** 3950 USD -> "39.50 USD": how amounts read in messages and on the checkout page. */
+export const formatMoney = (minor: number, currency: string) => `${toMajor(minor, currency).toFixed(exponentOf(currency))} ${currency}`;

@@ -26,7 +26,7 @@ import { applyCoupon, discountOrder, orderLines } from '../coupons/apply.ts';
 import { attributeSale, resolveAffiliateCodes } from '../affiliates/commissions.ts';
 import * as repo from './repository.ts';
 import { bookingOfTransaction, checkBooking, holdSlot, settleBooking } from '../bookings/service.ts';
-import { dateTimeWords } from '../storefront/words.ts';
+import { dateTimeWords } from '../pages/words.ts';
 import { checkShipping, withShipping } from '../shipping/checkout.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';

@@ -2,7 +2,8 @@ import { esc, layout } from '../pages/html.ts';
 import type { BrandProfileRow } from '../brands/repository.ts';
 import type { HubRow } from '../hubs/repository.ts';
 import type { ItemRow, ProductRow, TierRow } from '../products/repository.ts';
-import { dateTimeWords, durationWords, eventTypeWords, recurrenceWords, tierPrice } from './words.ts';
+import { dateTimeWords } from '../pages/words.ts';
+import { durationWords, eventTypeWords, recurrenceWords, tierPrice } from './words.ts';
 
 /**
  * The public storefront pages: server-rendered HTML without scripts, in the hosted checkout's

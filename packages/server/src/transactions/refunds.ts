@@ -4,7 +4,7 @@ import { AppError, invalid, notFound } from '../errors.ts';
 import { recordEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
 import type { Principal } from '../auth/principal.ts';
-import { formatMoney } from '../checkout/pricing.ts';
+import { formatMoney } from '../money.ts';
 import { modeNow } from '../clock/repository.ts';
 import { toMajor, toMinor } from '../money.ts';
 import type { RefundState } from '../payments/provider.ts';
