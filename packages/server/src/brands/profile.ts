@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import { catalogChanged } from '../catalog/version.ts';
+import { catalogChanged } from '../catalog-cache/version.ts';
 import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import * as repo from './repository.ts';

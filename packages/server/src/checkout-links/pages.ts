@@ -9,7 +9,7 @@ import { messagePage, sendPage } from '../pages/html.ts';
 import { embedTarget, withEmbed } from '../pages/embed.ts';
 import { embedScript } from './embed-script.ts';
 import { findProfile, type BrandProfileRow } from '../brands/repository.ts';
-import type { CatalogCache } from '../catalog/cache.ts';
+import type { CatalogCache } from '../catalog-cache/cache.ts';
 import { dateTimeWords } from '../pages/words.ts';
 import { findHub } from '../hubs/repository.ts';
 import { findProduct, findTier, productCheckoutFields, productItems } from '../products/repository.ts';

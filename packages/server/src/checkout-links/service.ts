@@ -1,4 +1,4 @@
-import { catalogChanged } from '../catalog/version.ts';
+import { catalogChanged } from '../catalog-cache/version.ts';
 import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { invalidAll, notFound, type ErrorDetail } from '../errors.ts';
