@@ -4,9 +4,8 @@ import type { CheckoutFieldRow, ItemRow, ProductRow, TierRow } from '../products
 import type { HubRow } from '../hubs/repository.ts';
 import { formatMoney } from '../money.ts';
 import { exponentOf, toMajor } from '../money.ts';
-import { storefrontCss } from '../storefront/templates.ts';
-import { dateTimeWords } from '../pages/words.ts';
-import { durationWords, eventTypeWords, recurrenceWords, tierPrice } from '../storefront/words.ts';
+import { storefrontCss } from '../pages/storefront-css.ts';
+import { dateTimeWords, durationWords, eventTypeWords, recurrenceWords, tierPrice } from '../pages/words.ts';
 import { storefrontPath } from '../brands/profile.ts';
 import { amountRangeOf } from './service.ts';
 import { slotPickerHtml, type SlotPicker } from './slot-picker.ts';
