@@ -3,7 +3,7 @@ import { AppError, notFound } from '../errors.ts';
 import { appOf, type Principal } from '../auth/principal.ts';
 import type { PaymentProvider, RefundState } from '../payments/provider.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
-import type { ProviderCancellation } from './access.ts';
+import type { ProviderCancellation } from '../subscriptions/access.ts';
 import * as refunds from './refunds-repository.ts';
 import type { RefundRow } from './refunds-repository.ts';
 import { beginRefund, settleRefund } from './refunds.ts';

@@ -2,7 +2,7 @@ import type { Mode } from '../auth/principal.ts';
 import type { Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { RefundState } from '../payments/provider.ts';
-import type { ProviderCancellation } from './access.ts';
+import type { ProviderCancellation } from '../subscriptions/access.ts';
 import * as refunds from './refunds-repository.ts';
 import type { RefundRow } from './refunds-repository.ts';
 import { refundable, settleRefund } from './refunds.ts';

@@ -9,7 +9,7 @@ import { modeNow } from '../clock/repository.ts';
 import { toMajor, toMinor } from '../money.ts';
 import type { RefundState } from '../payments/provider.ts';
 import { notePayable } from '../payouts/repository.ts';
-import { endAccessBought, type ProviderCancellation } from './access.ts';
+import { endAccessBought, type ProviderCancellation } from '../subscriptions/access.ts';
 import * as refunds from './refunds-repository.ts';
 import type { RefundRow } from './refunds-repository.ts';
 import * as repo from './repository.ts';

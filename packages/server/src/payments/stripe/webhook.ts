@@ -10,7 +10,7 @@ import { callStripe, stripeUnavailable } from './calls.ts';
 import { claimProviderEvent } from './repository.ts';
 import { applyReportedRefund } from '../../transactions/provider-refunds.ts';
 import { applyReportedDispute } from '../../transactions/disputes.ts';
-import type { ProviderCancellation } from '../../transactions/access.ts';
+import type { ProviderCancellation } from '../../subscriptions/access.ts';
 import { refundState, stripeDuration } from './provider.ts';
 
 /**
