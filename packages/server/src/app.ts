@@ -37,6 +37,7 @@ import { portalPages } from './portal/pages.ts';
 import { unsubscribePages } from './mail/unsubscribe.ts';
 import { hubRoutes } from './hubs/routes.ts';
 import { transactionRoutes } from './transactions/routes.ts';
+import { refundRoutes } from './refunds/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
@@ -173,6 +174,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     hubRoutes(v1, deps);
     membershipRoutes(v1, deps);
     transactionRoutes(v1, deps);
+    refundRoutes(v1, deps);
     webhookRoutes(v1, deps);
     eventRoutes(v1, deps);
     checkoutRoutes(v1, deps);
