@@ -189,7 +189,7 @@ export async function pendingForLink(db: Queryable, brandId: string, linkId: str
 
 /**
  * Link payments pending between `fromSeconds` and `untilSeconds` old, oldest first, in every brand:
- * what the worker asks providers about (checkout/reconcile-source.ts). The predicate matches the
+ * what the worker asks providers about (checkout/jobs.ts). The predicate matches the
  * partial index transactions_link_pending, which holds pending link payments only.
  */
 export function stalePendingLinkPayments(db: Queryable, fromSeconds: number, untilSeconds: number, limit: number) {
