@@ -12,8 +12,9 @@ const src = '^packages/server/src/';
 // clock/ what time it is for a brand's mode (test clocks; test-clock/ advances them); auth/ the
 // principal and the hook that runs the resolvers (each resolver lives in its domain: keys/,
 // users/, oauth/; app.ts wires them); catalog-cache/ the brand's catalog version and the cache
-// keyed by it (the writers in products/, hubs/, brands/ and checkout/ bump it, the readers ask it).
-const shared = `${src}(db|http|security|idempotency|worker|clock|auth|catalog-cache)/|${src}(errors|ids|money|logger|object-version|config)\\.ts$`;
+// keyed by it (the writers in products/, hubs/, brands/ and checkout/ bump it, the readers ask it);
+// files/ the item file store (disk or S3).
+const shared = `${src}(db|http|security|idempotency|worker|clock|auth|catalog-cache|files)/|${src}(errors|ids|money|logger|object-version|config)\\.ts$`;
 // What a shared layer's tests may import besides shared layers: testing/ and app.ts (the app under test).
 const testsMayUse = `${src}(testing/|app\\.ts$)`;
 
@@ -37,7 +38,7 @@ module.exports = {
       name: 'shared-layer-tests-know-no-domain',
       severity: 'error',
       comment: 'Their tests too: fixtures live in testing/, and a test about a domain lives in that domain.',
-      from: { path: `${src}(db|http|security|idempotency|worker|clock|auth|catalog-cache)/[^/]+\\.test\\.ts$` },
+      from: { path: `${src}(db|http|security|idempotency|worker|clock|auth|catalog-cache|files)/[^/]+\\.test\\.ts$` },
       to: { path: src, pathNot: [shared, testsMayUse] },
     },
     {

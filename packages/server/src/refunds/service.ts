@@ -18,7 +18,7 @@ import { renderTransaction } from '../transactions/service.ts';
 import { releaseCoupon } from '../coupons/redemptions.ts';
 
 /**
- * Refunds (docs/refunds.md): the steps of transactions/flows.ts's refund flow that run in one
+ * Refunds (docs/refunds.md): the steps of flows.ts's refund flow that run in one
  * database transaction each. Nothing here commits or calls a provider.
  */
 

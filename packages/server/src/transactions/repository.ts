@@ -39,7 +39,7 @@ export interface TransactionRow {
   discount?: number | string | null;
   /** The affiliate the payment is attributed to (migration 025, affiliates/). */
   affiliate?: { id: string; code: string } | null;
-  /** A dispute of the payment the provider reported (migration 025, transactions/disputes.ts). */
+  /** A dispute of the payment the provider reported (migration 025, refunds/disputes.ts). */
   dispute?: DisputeSummary | null;
   /** What a physical order chose at checkout, and where its fulfilment stands (migration 030, shipping/). */
   shipping?: import('../shipping/checkout.ts').ShippingChoice | null;
