@@ -5,7 +5,7 @@
  * alphabet), created_at is whole milliseconds, one second apart, newest first by number.
  */
 import type { Db, Queryable } from '../packages/server/src/db/client.ts';
-import { catalogChanged } from '../packages/server/src/catalog/version.ts';
+import { catalogChanged } from '../packages/server/src/catalog-cache/version.ts';
 
 /** Row n of a list was created n seconds before this; later batches extend the list into the past. */
 export const newestAt = new Date(Math.floor(Date.now() / 1000) * 1000);

@@ -28,7 +28,7 @@ export interface Config {
   roles: { api: boolean; worker: boolean };
   /** How long a verified API key is trusted without asking the database again. */
   keyCacheMs: number;
-  /** Memory for the catalog cache in MB (CATALOG_CACHE_MB, 0 turns it off; catalog/cache.ts). */
+  /** Memory for the catalog cache in MB (CATALOG_CACHE_MB, 0 turns it off; catalog-cache/cache.ts). */
   catalogCacheMb: number;
   /** The catalog cache's safety net: how often at most a brand's catalog version is compared (CATALOG_CACHE_CHECK_MS). */
   catalogCacheCheckMs: number;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
-import type { CatalogCache } from './catalog/cache.ts';
+import type { CatalogCache } from './catalog-cache/cache.ts';
 import type { Db } from './db/client.ts';
 import type { KeyCache } from './keys/cache.ts';
 import type Stripe from 'stripe';
@@ -18,7 +18,7 @@ export interface Deps {
   config: Config;
   log: Logger;
   keyCache: KeyCache;
-  /** Catalog answers per brand (catalog/cache.ts); buildApp starts it (LISTEN) and its close stops it. */
+  /** Catalog answers per brand (catalog-cache/cache.ts); buildApp starts it (LISTEN) and its close stops it. */
   catalogCache: CatalogCache;
   /** DNS for webhook URL checks and deliveries; tests swap in a table. */
   lookup: Lookup;

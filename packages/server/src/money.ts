@@ -23,3 +23,10 @@ export const Money = Type.Object({
   amount: Type.Number({ description: 'Decimal amount as a person reads it, e.g. 25.5 for 25.50.' }),
   currency: Currency,
 });
+
+/** 3950 USD -> "39.50 USD": how amounts read in messages and on the checkout page. */
+export const formatMoney = (minor: number, currency: string) => `${toMajor(minor, currency).toFixed(exponentOf(currency))} ${currency}`;
+
+/** An amount as a request gives it (49.5), in a currency: a price, a shipping rate. */
+export const Amount = Type.Number({ minimum: 0, maximum: 1e9, description: 'As a person reads it (49.5), stored in the currency\'s minor units.' });
+export const MoneyInput = Type.Object({ amount: Amount, currency: Currency }, { additionalProperties: false });

@@ -7,7 +7,7 @@ import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { migrate } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
 import { KeyCache } from './keys/cache.ts';
-import { catalogCacheFromConfig } from './catalog/cache.ts';
+import { catalogCacheFromConfig } from './catalog-cache/cache.ts';
 import { connectRateLimitRedis } from './http/rate-limit.ts';
 import { createLogger, createPrettyLogger } from './logger.ts';
 import { startBanner } from './banner.ts';

@@ -1,6 +1,6 @@
 import { subscribeToEvents } from './events/service.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
-import { mailOnEvents } from './mail/subscriber.ts';
+import { mailOnEvents } from './event-mail.ts';
 
 /**
  * Who hears of events, in the transaction that records them (DESIGN.md, Events and the worker):

@@ -1,16 +1,16 @@
 import { allBrandIds } from './brands/repository.ts';
 import type { Deps } from './deps.ts';
-import { importWorkSource } from './imports/worker.ts';
+import { importWorkSource } from './imports/jobs.ts';
 import { idempotencyPurgeSource } from './idempotency/purge-source.ts';
 import type { WorkSource } from './worker/loop.ts';
 import { deliverySource } from './webhooks/delivery-source.ts';
 import { retentionSource } from './events/retention.ts';
 import { wireEventSubscribers } from './subscribers.ts';
-import { lifecycleSources } from './subscriptions/source.ts';
-import { accountsPurgeSource } from './users/purge-source.ts';
-import { oauthPurgeSource } from './oauth/purge-source.ts';
-import { reconcileSource } from './checkout/reconcile-source.ts';
-import { mailSource } from './mail/source.ts';
+import { lifecycleSources } from './subscriptions/jobs.ts';
+import { accountsPurgeSource } from './users/jobs.ts';
+import { oauthPurgeSource } from './oauth/jobs.ts';
+import { reconcileSource } from './checkout/jobs.ts';
+import { mailSource } from './mail/jobs.ts';
 
 /** Every kind of queued work this service has; each domain adds its source here. */
 export function workSources(deps: Deps): WorkSource[] {

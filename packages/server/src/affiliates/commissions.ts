@@ -84,7 +84,7 @@ export async function attributeRenewal(tx: Queryable, payment: TransactionRow): 
   return record(tx, payment, affiliate, rateFor(affiliate, tier?.product_id ?? tier?.hub_id));
 }
 
-/** A refund of a payment succeeded (transactions/refunds.ts): noted with its mode time, so one within the hold reduces the commission. */
+/** A refund of a payment succeeded (refunds/service.ts): noted with its mode time, so one within the hold reduces the commission. */
 export async function noteRefund(tx: Queryable, payment: TransactionRow, amount: number): Promise<void> {
   if (!payment.affiliate) return;
   await repo.noteRefund(tx, payment.brand_id, payment.id, amount, await modeNow(tx, payment.brand_id, payment.mode));

@@ -7,7 +7,7 @@ import { modeNow } from '../clock/repository.ts';
 import { requireHub } from '../hubs/repository.ts';
 import { toMajor } from '../money.ts';
 import { findProduct } from '../products/repository.ts';
-import { feeOf } from '../payouts/service.ts';
+import { feeOf } from '../transactions/service.ts';
 import { versionOf } from '../object-version.ts';
 import { commissionAmount, heldUntil, type CommissionSettings } from './commissions.ts';
 import { commissionsOf, type CommissionWithPayment } from './commissions-repository.ts';

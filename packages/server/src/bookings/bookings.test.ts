@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { cards, createLink, eventsOf, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { bookBody, callAvailability, createCall, seedBooking, weekdaysNine } from './test-fixtures.ts';
+import { bookBody, callAvailability, createCall, seedBooking, weekdaysNine } from '../testing/bookings.ts';
 
 /**
  * Bookable products end to end through the API (docs/bookings.md): availability on products,

@@ -5,7 +5,7 @@ import type { TestApp } from '../testing/app.ts';
 import { cards, createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { addUserToBrand } from '../users/service.ts';
-import { bookBody, createCall } from './test-fixtures.ts';
+import { bookBody, createCall } from '../testing/bookings.ts';
 import { dashboardSkip, fitsAndShoot, signInToDashboard, startBrowserApp } from '../testing/dashboard-browser.ts';
 
 /**

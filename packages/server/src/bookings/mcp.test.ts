@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { authorizeAsCreator, startOAuthServer, type OAuthTestServer } from '../testing/oauth.ts';
-import { seedBooking } from './test-fixtures.ts';
+import { seedBooking } from '../testing/bookings.ts';
 
 /**
  * The bookings MCP tools (docs/bookings.md), through the full OAuth flow as an assistant

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { cards, createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
-import { bookBody, createCall } from './test-fixtures.ts';
+import { bookBody, createCall } from '../testing/bookings.ts';
 
 /** The receipt of a booking, as a real SMTP server receives it: the session in the buyer's zone and a calendar file that parses back. */
 let t: TestApp;

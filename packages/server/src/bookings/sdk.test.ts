@@ -4,7 +4,7 @@ import { Client, type Booking } from '@creator-commerce/sdk';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { cards } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { bookBody, callAvailability } from './test-fixtures.ts';
+import { bookBody, callAvailability } from '../testing/bookings.ts';
 
 /** The SDK's typed calls for bookable products, against the real server over HTTP (docs/bookings.md). */
 let t: TestApp;

@@ -280,7 +280,7 @@ export async function rescheduleBooking(tx: Queryable, principal: Principal, id:
   return getBooking(tx, principal, id);
 }
 
-/** The booking a paid transaction made, for its receipt (mail/subscriber.ts). */
+/** The booking a paid transaction made, for its receipt (event-mail.ts). */
 export async function bookingOfTransaction(db: Queryable, brandId: string, transactionId: string) {
   return repo.findByTransaction(db, brandId, transactionId);
 }

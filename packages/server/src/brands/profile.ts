@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import { catalogChanged } from '../catalog/version.ts';
+import { catalogChanged } from '../catalog-cache/version.ts';
 import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import * as repo from './repository.ts';
@@ -10,6 +10,8 @@ import type { Brand, BrandUpdateBody } from './schemas.ts';
 
 /** The storefront address of a brand: by slug, or by id until it has one. */
 export const storefrontPath = (b: Pick<BrandProfileRow, 'id' | 'slug'>) => `/s/${encodeURIComponent(b.slug ?? b.id)}`;
+/** The portal's address of a brand: by its slug, or its id until it has one (as the storefront's). */
+export const portalPath = (brand: { id: string; slug: string | null }) => `/portal/${encodeURIComponent(brand.slug ?? brand.id)}`;
 
 export function renderBrand(row: BrandProfileRow, publicUrl: string): Brand {
   return {

@@ -6,7 +6,7 @@ import { openPostgres, type Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
 import { startTestApp, testDeps, type TestApp } from '../testing/app.ts';
 import { createBrand, createKey, createMembership } from '../testing/factories.ts';
-import { CatalogCache } from './cache.ts';
+import { CatalogCache } from '../catalog-cache/cache.ts';
 
 /**
  * The catalog cache's staleness bounds (docs/catalog.md): a write is visible at once through the

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Currency } from '../money.ts';
+import { Amount, Currency, MoneyInput } from '../money.ts';
 import { Timestamp } from '../http/shapes.ts';
 
 /**
@@ -13,8 +13,6 @@ import { Timestamp } from '../http/shapes.ts';
  */
 
 export { Timestamp };
-const Amount = Type.Number({ minimum: 0, maximum: 1e9, description: 'As a person reads it (49.5), stored in the currency\'s minor units.' });
-export const MoneyInput = Type.Object({ amount: Amount, currency: Currency }, { additionalProperties: false });
 
 // Enums rather than unions of literals: their TypeScript type is the union of the values, and a
 // refusal reads "must be one of a, b".

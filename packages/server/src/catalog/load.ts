@@ -13,7 +13,7 @@ import {
   checkCheckoutFields, checkItems, checkProductValues, checkTiers, path, type ItemDraft, type PointerNames, type TierDraft,
 } from './rules.ts';
 import { Catalog, type CatalogItem, type CatalogTier } from './schema.ts';
-import { catalogChanged } from './version.ts';
+import { catalogChanged } from '../catalog-cache/version.ts';
 
 const fileNames: PointerNames = { tierItems: 'items', parent: 'parent' };
 

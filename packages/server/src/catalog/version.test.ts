@@ -6,11 +6,11 @@ import { runCommand } from '../cli/commands.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { loadCatalog } from './load.ts';
-import { catalogChannel, catalogVersion } from './version.ts';
+import { catalogChannel, catalogVersion } from '../catalog-cache/version.ts';
 
 /**
  * Issue 14's invalidation hook: every catalog write bumps the brand's catalog version and NOTIFYs
- * its id, in the write's transaction, through catalog/version.ts catalogChanged(). These tests
+ * its id, in the write's transaction, through catalog-cache/version.ts catalogChanged(). These tests
  * fail when a new write path leaves it out: statically (SQL that writes the catalog lives in the
  * two catalog repositories only, and every module that calls their writing functions calls
  * catalogChanged, or is only used by modules that do), and by running every catalog write route

@@ -10,7 +10,7 @@ import { cards } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { freePort } from '../testing/processes.ts';
 import { addUserToBrand } from '../users/service.ts';
-import { callAvailability, createCall } from '../bookings/test-fixtures.ts';
+import { callAvailability, createCall } from '../testing/bookings.ts';
 
 /**
  * In a real Chromium: a creator makes a checkout link to measure in the dashboard (two tiers, an

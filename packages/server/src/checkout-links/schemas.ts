@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { OneOf } from '../http/shapes.ts';
+import { OneOf, Timestamp } from '../http/shapes.ts';
 
 /**
  * Reusable checkout links (our addition, docs/checkout.md): a URL a creator shares once (a bio, a
@@ -29,8 +29,6 @@ export const CheckoutLinkItem = Type.Object({
   customAmountRange: Type.Optional(CustomAmountRange),
 }, { additionalProperties: false });
 export type CheckoutLinkItem = Static<typeof CheckoutLinkItem>;
-
-const Timestamp = Type.String({ format: 'date-time' });
 
 export const CheckoutLink = Type.Object({
   id: Type.String(),

@@ -1,4 +1,4 @@
-import { catalogChanged } from '../catalog/version.ts';
+import { catalogChanged } from '../catalog-cache/version.ts';
 import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { invalidAll, notFound, type ErrorDetail } from '../errors.ts';
@@ -6,7 +6,7 @@ import { requireHub } from '../hubs/repository.ts';
 import { newId } from '../ids.ts';
 import { appOf, type Principal } from '../auth/principal.ts';
 import { findProduct, findTier, productItems, type TierRow } from '../products/repository.ts';
-import { formatMoney } from '../checkout/pricing.ts';
+import { formatMoney } from '../money.ts';
 import { exponentOf, toMinor } from '../money.ts';
 import { urlShapeProblem } from '../security/url-guard.ts';
 import { findActiveByCode } from '../coupons/repository.ts';

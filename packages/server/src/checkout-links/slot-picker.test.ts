@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { cards, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { callAvailability, createCall } from '../bookings/test-fixtures.ts';
+import { callAvailability, createCall } from '../testing/bookings.ts';
 
 /**
  * The web checkout's slot picker (issue 25): a bookable product's open slots, server-rendered

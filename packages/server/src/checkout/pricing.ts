@@ -1,7 +1,7 @@
 import type { ErrorDetail } from '../errors.ts';
 import { everyPeriod } from '../subscriptions/periods.ts';
 import type { HubRow } from '../hubs/repository.ts';
-import { exponentOf, toMajor, toMinor } from '../money.ts';
+import { formatMoney, toMinor } from '../money.ts';
 import type { ItemRow, ProductRow, TierRow } from '../products/repository.ts';
 import type { PaymentLinkBody, PaymentLinkItem } from './schemas.ts';
 
@@ -57,9 +57,6 @@ export interface Priced {
   /** Event tickets bought in all: the buyer holds one, `guests` the rest. */
   tickets: number;
 }
-
-/** 3950 USD -> "39.50 USD": how amounts read in messages and on the checkout page. */
-export const formatMoney = (minor: number, currency: string) => `${toMajor(minor, currency).toFixed(exponentOf(currency))} ${currency}`;
 
 /** What a buyer of a recurring tier agrees to, in words: "5.00 USD every month, 12 payments" or "…, then renews until cancelled". */
 export function recurrenceTerms(r: Recurrence, currency: string): string {

@@ -4,7 +4,7 @@ import { sandboxProvider } from '../payments/sandbox.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { beginPayment } from './flows.ts';
-import { reconcileSource } from './reconcile-source.ts';
+import { reconcileSource } from './jobs.ts';
 import { cards, courseBody, createLink, eventsOf } from '../testing/checkout-fixtures.ts';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { findProfile } from '../brands/repository.ts';
-import { portalPath } from '../portal/paths.ts';
+import { portalPath } from '../brands/profile.ts';
 import { findReceiptOf } from '../mail/repository.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError, invalidAll, notFound, type ErrorDetail } from '../errors.ts';
@@ -21,12 +21,12 @@ import { releaseStock } from './stock.ts';
 import { noteMarketingConsent } from '../memberships/repository.ts';
 import { priceLink, type PurchaseTarget } from './pricing.ts';
 import { urlShapeProblem } from '../security/url-guard.ts';
-import { openPlayedDispute } from '../transactions/disputes.ts';
+import { openPlayedDispute } from '../refunds/disputes.ts';
 import { applyCoupon, discountOrder, orderLines } from '../coupons/apply.ts';
 import { attributeSale, resolveAffiliateCodes } from '../affiliates/commissions.ts';
 import * as repo from './repository.ts';
 import { bookingOfTransaction, checkBooking, holdSlot, settleBooking } from '../bookings/service.ts';
-import { dateTimeWords } from '../storefront/words.ts';
+import { dateTimeWords } from '../pages/words.ts';
 import { checkShipping, withShipping } from '../shipping/checkout.ts';
 import type { PaymentLinkRow } from './repository.ts';
 import type { PaymentLink, PaymentLinkBody } from './schemas.ts';
@@ -194,7 +194,7 @@ export async function settlePayment(tx: Queryable, providers: PaymentProviders, 
   }
   if (moved.amount > 0) await notePayable(tx, moved.brand_id, moved.mode, await modeNow(tx, moved.brand_id, moved.mode));
   await grantPurchases(tx, providers, moved);
-  // The sandbox's disputed test card: the buyer disputes it as soon as it is paid (transactions/disputes.ts).
+  // The sandbox's disputed test card: the buyer disputes it as soon as it is paid (refunds/disputes.ts).
   const provider = moved.provider && moved.provider_reference ? providers.named(moved.provider) : undefined;
   const dispute = await provider?.disputeOpenedBy?.(tx, { brandId: moved.brand_id, reference: moved.provider_reference! });
   if (!dispute) return moved;

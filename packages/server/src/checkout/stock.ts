@@ -2,7 +2,7 @@ import type { Queryable } from '../db/client.ts';
 import type { Mode } from '../auth/principal.ts';
 import { AppError } from '../errors.ts';
 import { giveSaleBack, takeSale } from '../checkout-links/repository.ts';
-import { catalogChanged } from '../catalog/version.ts';
+import { catalogChanged } from '../catalog-cache/version.ts';
 import { holdCoupon, releaseCoupon } from '../coupons/redemptions.ts';
 import type { PaymentLinkRow } from './repository.ts';
 

@@ -1,6 +1,6 @@
 import { esc, layout } from '../pages/html.ts';
 import type { PaymentDetailField } from '../payments/provider.ts';
-import { formatMoney } from './pricing.ts';
+import { formatMoney } from '../money.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
 import type { PaymentLinkRow } from './repository.ts';
 

@@ -112,7 +112,7 @@ export async function runCommand(db: Db, keyCache: KeyCache | undefined, cmd: Co
       });
     }
     case 'brand plan': {
-      // Moving to Free cuts every connected app off from its next request (auth/oauth-resolver.ts).
+      // Moving to Free cuts every connected app off from its next request (oauth/resolver.ts).
       const row = await setPlan(db, cmd.brandId, cmd.plan);
       if (!row) throw new AppError('not_found', `No brand with id ${cmd.brandId} exists.`);
       return row;

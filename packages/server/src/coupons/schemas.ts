@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Money } from '../money.ts';
-import { OneOf } from '../http/shapes.ts';
+import { OneOf, Timestamp } from '../http/shapes.ts';
 
 /**
  * Coupons (our addition, docs/coupons.md): a code a buyer types at checkout for a percentage or an
@@ -8,7 +8,6 @@ import { OneOf } from '../http/shapes.ts';
  * everywhere in the API; they are stored in minor units.
  */
 
-const Timestamp = Type.String({ format: 'date-time' });
 const Ids = (what: string) => Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, uniqueItems: true, description: `Only lines of these ${what}.` });
 
 const AmountsOff = Type.Array(Money, {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import type { PageRequest } from '../db/paging.ts';
 import type { Mode } from '../auth/principal.ts';
-import { customerIdSql } from './id.ts';
+import { customerIdSql } from '../ids.ts';
 
 /**
  * Customers are read, never written: this file only reads memberships, transactions and

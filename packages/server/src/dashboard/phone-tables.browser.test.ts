@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createCall, bookBody } from '../bookings/test-fixtures.ts';
+import { createCall, bookBody } from '../testing/bookings.ts';
 import { newId } from '../ids.ts';
 import { insertPayout } from '../payouts/repository.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';

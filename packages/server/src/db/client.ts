@@ -25,7 +25,7 @@ export interface Db extends Queryable {
    * Calls listener with the transaction's handle after each transaction on this handle commits
    * (never after a rollback), before transaction() resolves; resolves to an unsubscribe function.
    * The catalog cache uses it to drop what a write of this process made stale before the writer
-   * answers (catalog/cache.ts).
+   * answers (catalog-cache/cache.ts).
    */
   onCommit(listener: (tx: Queryable) => void): () => void;
   /** PostgreSQL's pool: connections open, idle, the most it opens, and queries waiting for one (metrics). */

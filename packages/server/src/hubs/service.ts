@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.ts';
 import { checkListIds, writeTiers } from '../catalog/apply.ts';
 import { apiNames, tierDraft } from '../catalog/api-drafts.ts';
 import { checkTiers } from '../catalog/rules.ts';
-import { catalogChanged } from '../catalog/version.ts';
+import { catalogChanged } from '../catalog-cache/version.ts';
 import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { invalidAll, notFound, type ErrorDetail } from '../errors.ts';

@@ -7,7 +7,7 @@ import { createBrand, createKey, createMembership } from '../testing/factories.t
 import { registerEndpoint } from '../testing/receiver.ts';
 import { hubWithFreeTier, people, principal } from './test-support.ts';
 import { queueHubImport } from './service.ts';
-import { processNextBatch } from './worker.ts';
+import { processNextBatch } from './jobs.ts';
 
 /**
  * Batches as the set-based worker runs them (issue 14): records stored in chunks and taken a

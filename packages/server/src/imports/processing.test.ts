@@ -12,7 +12,7 @@ import { createBrand, createKey, createMembership } from '../testing/factories.t
 import { serverRoot, urlWithSchema } from '../testing/processes.ts';
 import { queueHubImport } from './service.ts';
 import { drainImports, hubWithFreeTier, people, productWithEveryField } from './test-support.ts';
-import { importWorkSource, processNextBatch } from './worker.ts';
+import { importWorkSource, processNextBatch } from './jobs.ts';
 
 let t: TestApp;
 before(async () => { t = await startTestApp(); });

@@ -2,7 +2,7 @@ import type { Db } from '../db/client.ts';
 import type { Mode } from '../auth/principal.ts';
 import type { Principal } from '../auth/principal.ts';
 import { queueHubImport } from './service.ts';
-import { processNextBatch, type ImportWorkOptions } from './worker.ts';
+import { processNextBatch, type ImportWorkOptions } from './jobs.ts';
 
 /** Shared by the imports test files: small catalogs and a way to run the worker to the end. */
 

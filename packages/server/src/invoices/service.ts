@@ -10,7 +10,7 @@ import type { InvoiceFacts } from './document.ts';
 import { findInvoiceByTxref, invoiceLabel } from './repository.ts';
 
 /**
- * The invoice of a succeeded transaction (numbered when it succeeded, mail/subscriber.ts), as
+ * The invoice of a succeeded transaction (numbered when it succeeded, event-mail.ts), as
  * the facts its documents print. Another brand's, the other mode's, or a transaction that has
  * not succeeded answers 404.
  */

@@ -9,7 +9,7 @@ import * as service from './service.ts';
 
 /**
  * The dashboard's API keys (developer settings), under /dashboard/api: session only (an owner or
- * a developer), in the session's current mode, CSRF-checked app-wide (auth/csrf.ts). Not part of
+ * a developer), in the session's current mode, CSRF-checked app-wide (users/csrf.ts). Not part of
  * the public API, so hidden from the OpenAPI document like the other session routes.
  */
 const hidden = { hide: true };

@@ -1,8 +1,8 @@
 import type { Principal } from '../auth/principal.ts';
 import { findProfile } from '../brands/repository.ts';
 import type { Queryable } from '../db/client.ts';
-import { portalPath } from '../portal/paths.ts';
-import { consentingAudience } from '../portal/repository.ts';
+import { portalPath } from '../brands/profile.ts';
+import { consentingAudience } from '../memberships/repository.ts';
 import { queueMail } from './service.ts';
 import { unsubscribeUrl } from './unsubscribe.ts';
 

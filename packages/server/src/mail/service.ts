@@ -10,7 +10,7 @@ import { defaultColour, renderMail, type RenderedMail } from './templates.ts';
 
 /**
  * Queuing mail in the transaction of its cause, and the brand's view of it. Every function here
- * runs in its caller's transaction; the worker (source.ts) sends.
+ * runs in its caller's transaction; the worker (jobs.ts) sends.
  */
 
 /** Account mail (a password reset) belongs to no brand; its rows carry this brand id. */

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Mode } from '../auth/principal.ts';
 import type { Db } from '../db/client.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { App } from '../http/app-type.ts';
 import { withdrawMarketingConsent } from '../memberships/repository.ts';
 import { esc, layout, messagePage, sendPage } from '../pages/html.ts';
@@ -52,8 +53,7 @@ export function openUnsubscribe(serverKey: Buffer, token: string): UnsubscribeGr
 const invalidLink = () => messagePage('Link not valid', 'This unsubscribe link is not valid. Use the link in the newest mail you got, or reply to that mail and ask.');
 
 export function unsubscribePages(parent: App, { db, secrets, config }: { db: Db; secrets: { webhookKey: Buffer }; config: { publicUrl: string } }) {
-  parent.register(async (scoped) => {
-    const app = scoped as unknown as App;
+  const pages: FastifyPluginAsyncTypebox = async (app) => {
     // RFC 8058's POST is a form (urlencoded, or multipart from some mail programs) whose only field
     // is List-Unsubscribe=One-Click; the address alone says who, so the body is read and ignored.
     app.removeAllContentTypeParsers();
@@ -74,5 +74,6 @@ export function unsubscribePages(parent: App, { db, secrets, config }: { db: Db;
       await db.transaction((tx) => withdrawMarketingConsent(tx, grant.brandId, grant.mode, grant.email));
       return sendPage(reply, 200, page('You are unsubscribed', `<p>${esc(grant.email)} gets no more news or announcements from this brand. Receipts and notices about your purchases still come.</p>`));
     });
-  });
+  };
+  parent.register(pages);
 }

@@ -309,3 +309,34 @@ export function membershipsOfPerson(db: Queryable, brandId: string, mode: Mode, 
     [brandId, mode, person],
   );
 }
+
+/**
+ * Who may open the item now and said yes to the brand's marketing mail: one row per address,
+ * among the active memberships that include the item (the rule of entitledItems in
+ * portal/repository.ts, from the other side) whose `receive_emails` is true. The "new in
+ * <product>" mail goes to them.
+ */
+export function consentingAudience(db: Queryable, brandId: string, mode: Mode, itemId: string): Promise<{ email: string; name: string }[]> {
+  return db.query<{ email: string; name: string }>(
+    `SELECT DISTINCT ON (lower(m.email)) lower(m.email) AS email, m.name
+     FROM items i
+     JOIN products p ON p.brand_id = i.brand_id AND p.id = i.product_id
+     JOIN memberships m ON m.brand_id = i.brand_id AND (m.product_id = p.id OR (m.hub_id IS NOT NULL AND m.hub_id = p.hub_id))
+     LEFT JOIN tiers t ON t.brand_id = m.brand_id AND t.id = m.plan AND t.product_id = p.id
+     WHERE i.brand_id = $1 AND i.id = $3 AND m.mode = $2 AND m.status = 'active' AND m.receive_emails = true
+       AND (t.id IS NULL OR cardinality(t.item_ids) = 0 OR i.id = ANY (t.item_ids))
+     ORDER BY lower(m.email), m.created_at`,
+    [brandId, mode, itemId],
+  );
+}
+
+/** The hub or product and tier a membership is for, in words. */
+export async function membershipItem(db: Queryable, m: Pick<MembershipRow, 'brand_id' | 'hub_id' | 'product_id' | 'plan'>): Promise<string> {
+  const [row] = await db.query<{ what: string | null; tier: string | null }>(
+    `SELECT coalesce((SELECT name FROM hubs WHERE brand_id = $1 AND id = $2), (SELECT title FROM products WHERE brand_id = $1 AND id = $3)) AS what,
+       (SELECT name FROM tiers WHERE brand_id = $1 AND id = $4) AS tier`,
+    [m.brand_id, m.hub_id, m.product_id, m.plan],
+  );
+  const what = row?.what ?? 'Your membership';
+  return row?.tier ? `${what} (${row.tier})` : what;
+}

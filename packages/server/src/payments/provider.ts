@@ -104,7 +104,7 @@ export interface PaymentProvider {
   /**
    * For a provider that plays disputes offline (the sandbox's test card 4000 0000 0000 0259): the
    * dispute a payment that has just succeeded opens, or null. Asked once, when the payment
-   * settles; what follows is what a provider's dispute report does (transactions/disputes.ts).
+   * settles; what follows is what a provider's dispute report does (refunds/disputes.ts).
    */
   disputeOpenedBy?(db: Queryable, input: { brandId: string; reference: string }): Promise<{ reference: string; reason: string } | null>;
   /** Where a refund the provider answered `pending` stands now, by the reference it gave. */

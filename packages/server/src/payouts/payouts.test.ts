@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrand, createKey, createTransaction } from '../testing/factories.ts';
 import { advance, buyPlan, buyProduct, recurringBrand } from '../testing/subscriptions.ts';
-import { feeOf } from './service.ts';
+import { feeOf } from '../transactions/service.ts';
 import { insertPayout } from './repository.ts';
 import { newId } from '../ids.ts';
 import { createLink, submitCard } from '../testing/checkout-fixtures.ts';

@@ -7,27 +7,15 @@ import type { EventData } from '../webhooks/payloads.ts';
 import { newId } from '../ids.ts';
 import { versionOf } from '../object-version.ts';
 import type { Principal } from '../auth/principal.ts';
-import { exponentOf, toMajor } from '../money.ts';
+import { toMajor } from '../money.ts';
 import * as transactions from '../transactions/repository.ts';
+import { feeOf } from '../transactions/service.ts';
 import * as refunds from '../transactions/refunds-repository.ts';
 import * as commissions from '../affiliates/commissions-repository.ts';
 import { commissionAmount } from '../affiliates/commissions.ts';
 import type { PayoutDetail } from './schemas.ts';
 import * as repo from './repository.ts';
 import type { PayoutRow, ScheduleRow } from './repository.ts';
-
-/**
- * The platform fee on one paid transaction, in minor units (docs/payouts.md): the percentage of
- * its amount, rounded half up to the currency's minor unit, plus the fixed part in that
- * currency's units (0.30 is 30 cents, 0 yen), never more than the amount itself. Free
- * transactions carry no fee and are in no payout.
- */
-export function feeOf(amount: number, currency: string, settings: Pick<PayoutSettings, 'feeBasisPoints' | 'feeFixed'>): number {
-  if (amount <= 0) return 0;
-  const percent = Math.floor((amount * settings.feeBasisPoints + 5_000) / 10_000);
-  const fixed = Math.round(settings.feeFixed * 10 ** exponentOf(currency));
-  return Math.min(amount, percent + fixed);
-}
 
 export function renderPayout(row: PayoutRow): EventData<'payout.settled'> {
   return {

@@ -5,6 +5,7 @@ import { findProfileBySlugOrId, type BrandProfileRow } from '../brands/repositor
 import type { FileSettings } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { FileStore } from '../files/store.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { App } from '../http/app-type.ts';
 import { toAppError } from '../http/error-handler.ts';
 import { invoiceFacts } from '../invoices/service.ts';
@@ -13,7 +14,7 @@ import { messagePage, sendPage } from '../pages/html.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
 import { endMembershipWithProvider } from '../subscriptions/flows.ts';
 import { resumeMembership } from '../subscriptions/service.ts';
-import { portalPath } from './paths.ts';
+import { portalPath } from '../brands/profile.ts';
 import * as service from './service.ts';
 import { cardPage, homePage, signInPage, type PortalFrame } from './templates.ts';
 import { openDownload } from './tokens.ts';
@@ -62,8 +63,7 @@ export function portalPages(parent: App, { db, config, secrets, payments, store 
   }));
   const fromOurPages = (req: FastifyRequest) => !req.headers.origin || req.headers.origin === ourOrigin;
 
-  parent.register(async (scoped) => {
-    const app = scoped as unknown as App;
+  const pages: FastifyPluginAsyncTypebox = async (app) => {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4 * 1024 }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
@@ -215,5 +215,6 @@ export function portalPages(parent: App, { db, config, secrets, payments, store 
         .header('content-disposition', `attachment; filename="${item.file_name ?? 'download'}"`)
         .send(stream);
     });
-  });
+  };
+  parent.register(pages);
 }

@@ -178,25 +178,6 @@ export function entitledItems(db: Queryable, brandId: string, mode: Mode, email:
   );
 }
 
-/**
- * Who may open the item now and said yes to the brand's marketing mail: one row per address,
- * among the active memberships that include the item (the rule of entitledItems, from the other
- * side) whose `receive_emails` is true. The "new in <product>" mail goes to them.
- */
-export function consentingAudience(db: Queryable, brandId: string, mode: Mode, itemId: string): Promise<{ email: string; name: string }[]> {
-  return db.query<{ email: string; name: string }>(
-    `SELECT DISTINCT ON (lower(m.email)) lower(m.email) AS email, m.name
-     FROM items i
-     JOIN products p ON p.brand_id = i.brand_id AND p.id = i.product_id
-     JOIN memberships m ON m.brand_id = i.brand_id AND (m.product_id = p.id OR (m.hub_id IS NOT NULL AND m.hub_id = p.hub_id))
-     LEFT JOIN tiers t ON t.brand_id = m.brand_id AND t.id = m.plan AND t.product_id = p.id
-     WHERE i.brand_id = $1 AND i.id = $3 AND m.mode = $2 AND m.status = 'active' AND m.receive_emails = true
-       AND (t.id IS NULL OR cardinality(t.item_ids) = 0 OR i.id = ANY (t.item_ids))
-     ORDER BY lower(m.email), m.created_at`,
-    [brandId, mode, itemId],
-  );
-}
-
 export async function countDownload(db: Queryable, brandId: string, mode: Mode, email: string, itemId: string): Promise<void> {
   await db.query(
     `INSERT INTO item_downloads (brand_id, mode, email, item_id, count, last_at) VALUES ($1, $2, lower($3), $4, 1, clock_timestamp())

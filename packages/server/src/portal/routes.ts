@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import type { App } from '../http/app-type.ts';
 import { Envelope } from '../http/envelope.ts';
 import { write } from '../http/idempotency.ts';
-import { portalPath } from './paths.ts';
+import { portalPath } from '../brands/profile.ts';
 import { CustomerSession, CustomerSessionBody } from './schemas.ts';
 import { createCustomerSession } from './service.ts';
 import * as contract from './contract.ts';

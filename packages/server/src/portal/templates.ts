@@ -1,6 +1,6 @@
 import type { BrandProfileRow } from '../brands/repository.ts';
 import { esc, layout } from '../pages/html.ts';
-import { storefrontCss } from '../storefront/templates.ts';
+import { storefrontCss } from '../pages/storefront-css.ts';
 import type { PaymentDetailField } from '../payments/provider.ts';
 import type { portalView } from './service.ts';
 

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { principalOf } from '../auth/resolve.ts';
 import type { Db } from '../db/client.ts';
 import type { FileSettings } from '../config.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { App } from '../http/app-type.ts';
 import { Envelope, ok } from '../http/envelope.ts';
 import { write } from '../http/idempotency.ts';
@@ -27,8 +28,7 @@ const NotifyBuyers = Type.Optional(Type.Boolean({
 export function itemContentRoutes(parent: App, { db, store, files, secrets, publicUrl }: { db: Db; store: FileStore; files: FileSettings; secrets: { webhookKey: Buffer }; publicUrl: string }) {
   const news = { serverKey: secrets.webhookKey, publicUrl };
   // Its own scope: the any-type parser that hands the route the request stream applies here only.
-  parent.register(async (scoped) => {
-    const app = scoped as unknown as App;
+  const uploads: FastifyPluginAsyncTypebox = async (app) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
@@ -54,7 +54,8 @@ export function itemContentRoutes(parent: App, { db, store, files, secrets, publ
       contentType: req.headers['content-type'], fileName: req.query.filename, maxBytes: files.maxBytes,
       ...(req.query.notifyBuyers ? { notify: news } : {}),
     })));
-  });
+  };
+  parent.register(uploads);
 
   parent.get('/products/:id/items/:itemId/file', {
     schema: {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Principal } from '../auth/principal.ts';
-import { catalogChanged } from '../catalog/version.ts';
+import { catalogChanged } from '../catalog-cache/version.ts';
 import type { Db, Queryable } from '../db/client.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { FileTooLarge, type FileStore } from '../files/store.ts';

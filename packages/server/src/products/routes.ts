@@ -1,7 +1,7 @@
 import type { App } from '../http/app-type.ts';
 import { Type } from 'typebox';
-import type { CatalogCache } from '../catalog/cache.ts';
-import { cachedAnswer, pageKey } from '../catalog/cached-answer.ts';
+import type { CatalogCache } from '../catalog-cache/cache.ts';
+import { cachedAnswer, pageKey } from '../catalog-cache/cached-answer.ts';
 import type { Db } from '../db/client.ts';
 import { PageQuery } from '../db/paging.ts';
 import { principalOf } from '../auth/resolve.ts';

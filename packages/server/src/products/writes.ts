@@ -3,7 +3,7 @@ import { itemIds, checkListIds, writeCheckoutFields, writeItems, writeTiers } fr
 import { isFree, productColumns } from '../catalog/rows.ts';
 import { apiNames, itemDraft, tierDraft } from '../catalog/api-drafts.ts';
 import { checkCheckoutFields, checkItems, checkProductValues, checkTiers, type ProductValues } from '../catalog/rules.ts';
-import { catalogChanged } from '../catalog/version.ts';
+import { catalogChanged } from '../catalog-cache/version.ts';
 import type { Queryable } from '../db/client.ts';
 import { invalidAll, notFound, type ErrorDetail } from '../errors.ts';
 import { findHub } from '../hubs/repository.ts';

@@ -11,7 +11,7 @@ import { createBrandWithCatalog } from '../testing/factories.ts';
 import { freePort } from '../testing/processes.ts';
 import { registerEndpoint, startReceiver } from '../testing/receiver.ts';
 import { addUserToBrand } from '../users/service.ts';
-import { createBook } from './test-fixtures.ts';
+import { createBook } from '../testing/shipping.ts';
 
 /**
  * Physical goods in a real Chromium (docs/shipping.md): a buyer on a phone-sized page chooses

@@ -1,4 +1,4 @@
-import { formatMoney } from '../checkout/pricing.ts';
+import { formatMoney } from '../money.ts';
 import { esc } from '../pages/html.ts';
 import { toMinor } from '../money.ts';
 import { addressLines, countryName } from './address.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli, startServerProcess } from '../testing/processes.ts';
-import { bookShipping, usAddress } from './test-fixtures.ts';
+import { bookShipping, usAddress } from '../testing/shipping.ts';
 import { migratedCliStore } from '../testing/cli-store.ts';
 
 /**

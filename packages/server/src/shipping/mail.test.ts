@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { cards, createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
-import { buyBody, createBook, delivery } from './test-fixtures.ts';
+import { buyBody, createBook, delivery } from '../testing/shipping.ts';
 
 /** The buyer's mail when an order is shipped or ready for pickup, as a real SMTP server (smtp-server) receives it. */
 let t: TestApp;

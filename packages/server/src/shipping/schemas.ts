@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MoneyInput } from '../catalog/fields.ts';
+import { MoneyInput } from '../money.ts';
 import { Timestamp } from '../http/shapes.ts';
 
 /**

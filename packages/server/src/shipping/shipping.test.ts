@@ -5,7 +5,7 @@ import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { cards, courseBody, createLink, eventsOf, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { registerEndpoint, startReceiver } from '../testing/receiver.ts';
-import { bookShipping, buyBody, createBook, delivery, seedOrder, studio, usAddress } from './test-fixtures.ts';
+import { bookShipping, buyBody, createBook, delivery, seedOrder, studio, usAddress } from '../testing/shipping.ts';
 
 /**
  * Physical goods end to end through the API (docs/shipping.md): shipping settings on products,

@@ -1,8 +1,8 @@
-import type { CatalogCache } from '../catalog/cache.ts';
+import type { CatalogCache } from '../catalog-cache/cache.ts';
 
 /**
  * Storefront, product and hub pages as rendered HTML, kept per brand in the catalog cache
- * (catalog/cache.ts, docs/catalog.md) so a busy page costs no database read. They are dropped
+ * (catalog-cache/cache.ts, docs/catalog.md) so a busy page costs no database read. They are dropped
  * exactly when what they show changes:
  *   - the catalog and the brand profile: every such write already marks the catalog changed;
  *   - a tier's places left and the checkout links behind the buttons: their writes mark it too

@@ -11,7 +11,7 @@ import { linkForTier } from '../checkout-links/repository.ts';
 import { checkoutLinkPath } from '../checkout-links/service.ts';
 import { slotsLeft } from '../checkout/stock.ts';
 import type { Mode } from '../auth/principal.ts';
-import type { CatalogCache } from '../catalog/cache.ts';
+import type { CatalogCache } from '../catalog-cache/cache.ts';
 import * as repo from './repository.ts';
 import { cachedPage, nextBoundary } from './page-cache.ts';
 import { hubPage, productPage, storefrontPage, type BrandView, type TierOffer } from './templates.ts';

@@ -3,7 +3,7 @@ import type { Mode } from '../auth/principal.ts';
 import { bumpVersionSql } from '../object-version.ts';
 import { notAdvancingSql, rowNowSql } from '../clock/repository.ts';
 import type { PageRequest } from '../db/paging.ts';
-import { customerIdSql } from '../customers/id.ts';
+import { customerIdSql } from '../ids.ts';
 import type { Periodic } from './periods.ts';
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'cancelled' | 'expired' | 'completed';

@@ -16,7 +16,7 @@ import { renderTransaction } from '../transactions/service.ts';
 import { periodEnd } from './periods.ts';
 import { renderSubscription } from './render.ts';
 import * as repo from './repository.ts';
-import { mailCancellation } from '../mail/membership-mail.ts';
+import { mailCancellation } from './cancellation-mail.ts';
 import type { SubscriptionRow } from './repository.ts';
 
 /**

@@ -10,7 +10,7 @@ import type { Deps } from '../deps.ts';
 import { createLogger } from '../logger.ts';
 import type { App } from '../http/app-type.ts';
 import { KeyCache } from '../keys/cache.ts';
-import { catalogCacheFromConfig } from '../catalog/cache.ts';
+import { catalogCacheFromConfig } from '../catalog-cache/cache.ts';
 import { paymentsFromConfig, type StripeEndpoint } from '../payments/stripe/client.ts';
 import { systemLookup, type Lookup } from '../security/url-guard.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';

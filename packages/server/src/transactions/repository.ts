@@ -39,7 +39,7 @@ export interface TransactionRow {
   discount?: number | string | null;
   /** The affiliate the payment is attributed to (migration 025, affiliates/). */
   affiliate?: { id: string; code: string } | null;
-  /** A dispute of the payment the provider reported (migration 025, transactions/disputes.ts). */
+  /** A dispute of the payment the provider reported (migration 025, refunds/disputes.ts). */
   dispute?: DisputeSummary | null;
   /** What a physical order chose at checkout, and where its fulfilment stands (migration 030, shipping/). */
   shipping?: import('../shipping/checkout.ts').ShippingChoice | null;
@@ -189,7 +189,7 @@ export async function pendingForLink(db: Queryable, brandId: string, linkId: str
 
 /**
  * Link payments pending between `fromSeconds` and `untilSeconds` old, oldest first, in every brand:
- * what the worker asks providers about (checkout/reconcile-source.ts). The predicate matches the
+ * what the worker asks providers about (checkout/jobs.ts). The predicate matches the
  * partial index transactions_link_pending, which holds pending link payments only.
  */
 export function stalePendingLinkPayments(db: Queryable, fromSeconds: number, untilSeconds: number, limit: number) {

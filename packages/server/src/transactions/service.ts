@@ -3,12 +3,24 @@ import { pageRequest, toPage } from '../db/paging.ts';
 import { notFound } from '../errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { PayoutSettings } from '../config.ts';
-import { toMajor } from '../money.ts';
-import { feeOf } from '../payouts/service.ts';
+import { exponentOf, toMajor } from '../money.ts';
 import { versionOf } from '../object-version.ts';
 import * as repo from './repository.ts';
 import { renderShipping } from '../shipping/render.ts';
 import type { Transaction, TransactionListQuery, TransactionTotals, TransactionTotalsQuery } from './schemas.ts';
+
+/**
+ * The platform fee on one paid transaction, in minor units (docs/payouts.md): the percentage of
+ * its amount, rounded half up to the currency's minor unit, plus the fixed part in that
+ * currency's units (0.30 is 30 cents, 0 yen), never more than the amount itself. Free
+ * transactions carry no fee and are in no payout.
+ */
+export function feeOf(amount: number, currency: string, settings: Pick<PayoutSettings, 'feeBasisPoints' | 'feeFixed'>): number {
+  if (amount <= 0) return 0;
+  const percent = Math.floor((amount * settings.feeBasisPoints + 5_000) / 10_000);
+  const fixed = Math.round(settings.feeFixed * 10 ** exponentOf(currency));
+  return Math.min(amount, percent + fixed);
+}
 
 /** The fee settings (config.payouts) that `fee` and `net` are rendered with. */
 export type FeeSettings = Pick<PayoutSettings, 'feeBasisPoints' | 'feeFixed'>;

@@ -17,7 +17,7 @@ import { mailEmailVerification, mailInvite, mailPasswordReset } from './account-
 /**
  * The dashboard's session routes under /dashboard/api (docs/dashboard.md): JSON in the standard
  * envelope, for the SPA only. They are not part of the public API (hidden from the OpenAPI
- * document). CSRF is checked app-wide (auth/csrf.ts); routes that work signed out check the
+ * document). CSRF is checked app-wide (users/csrf.ts); routes that work signed out check the
  * Origin only.
  */
 const hidden = { hide: true };

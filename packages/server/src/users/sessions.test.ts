@@ -4,7 +4,7 @@ import { buildApp } from '../app.ts';
 import { createBrand } from '../testing/factories.ts';
 import { startTestApp, testDeps, type TestApp } from '../testing/app.ts';
 import { createSession, dashboardClient } from '../testing/dashboard.ts';
-import { accountsPurgeSource } from './purge-source.ts';
+import { accountsPurgeSource } from './jobs.ts';
 import { startSession } from './session.ts';
 
 const apps: TestApp[] = [];

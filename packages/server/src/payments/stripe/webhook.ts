@@ -8,9 +8,9 @@ import * as transactions from '../../transactions/repository.ts';
 import type { PaymentProviders } from '../providers.ts';
 import { callStripe, stripeUnavailable } from './calls.ts';
 import { claimProviderEvent } from './repository.ts';
-import { applyReportedRefund } from '../../transactions/provider-refunds.ts';
-import { applyReportedDispute } from '../../transactions/disputes.ts';
-import type { ProviderCancellation } from '../../transactions/access.ts';
+import { applyReportedRefund } from '../../refunds/provider-refunds.ts';
+import { applyReportedDispute } from '../../refunds/disputes.ts';
+import type { ProviderCancellation } from '../../subscriptions/access.ts';
 import { refundState, stripeDuration } from './provider.ts';
 
 /**

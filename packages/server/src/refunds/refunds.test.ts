@@ -9,7 +9,7 @@ import { advance, buyPlan, buyProduct, member, recurringBrand } from '../testing
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrandWithCatalog, createKey, createTransaction } from '../testing/factories.ts';
-import { insertTransaction } from './repository.ts';
+import { insertTransaction } from '../transactions/repository.ts';
 
 /**
  * Refunds through the built-in sandbox (docs/refunds.md), on the real app and database: full,

@@ -3,14 +3,14 @@ import { AppError, notFound } from '../errors.ts';
 import { appOf, type Principal } from '../auth/principal.ts';
 import type { PaymentProvider, RefundState } from '../payments/provider.ts';
 import type { PaymentProviders } from '../payments/providers.ts';
-import type { ProviderCancellation } from './access.ts';
-import * as refunds from './refunds-repository.ts';
-import type { RefundRow } from './refunds-repository.ts';
-import { beginRefund, settleRefund } from './refunds.ts';
-import * as repo from './repository.ts';
-import type { TransactionRow } from './repository.ts';
-import type { RefundBody, Transaction } from './schemas.ts';
-import { renderTransaction, type FeeSettings } from './service.ts';
+import type { ProviderCancellation } from '../subscriptions/access.ts';
+import * as refunds from '../transactions/refunds-repository.ts';
+import type { RefundRow } from '../transactions/refunds-repository.ts';
+import { beginRefund, settleRefund } from './service.ts';
+import * as repo from '../transactions/repository.ts';
+import type { TransactionRow } from '../transactions/repository.ts';
+import type { RefundBody, Transaction } from '../transactions/schemas.ts';
+import { renderTransaction, type FeeSettings } from '../transactions/service.ts';
 
 /**
  * The refund flow (docs/refunds.md; DESIGN.md, Who commits): like paying a link, in three steps,

@@ -2,11 +2,11 @@ import type { Mode } from '../auth/principal.ts';
 import type { Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import type { RefundState } from '../payments/provider.ts';
-import type { ProviderCancellation } from './access.ts';
-import * as refunds from './refunds-repository.ts';
-import type { RefundRow } from './refunds-repository.ts';
-import { refundable, settleRefund } from './refunds.ts';
-import * as repo from './repository.ts';
+import type { ProviderCancellation } from '../subscriptions/access.ts';
+import * as refunds from '../transactions/refunds-repository.ts';
+import type { RefundRow } from '../transactions/refunds-repository.ts';
+import { refundable, settleRefund } from './service.ts';
+import * as repo from '../transactions/repository.ts';
 
 /**
  * A refund a provider reports on its own (Stripe's refund.created, refund.updated and

@@ -1,20 +1,9 @@
 import type { Queryable } from '../db/client.ts';
 import * as memberships from '../memberships/repository.ts';
 import type { MembershipRow } from '../memberships/repository.ts';
-import * as subscriptions from '../subscriptions/repository.ts';
-import type { SubscriptionRow } from '../subscriptions/repository.ts';
-import { queueMail } from './service.ts';
-
-/** The hub or product and tier a membership is for, in words. */
-export async function membershipItem(db: Queryable, m: Pick<MembershipRow, 'brand_id' | 'hub_id' | 'product_id' | 'plan'>): Promise<string> {
-  const [row] = await db.query<{ what: string | null; tier: string | null }>(
-    `SELECT coalesce((SELECT name FROM hubs WHERE brand_id = $1 AND id = $2), (SELECT title FROM products WHERE brand_id = $1 AND id = $3)) AS what,
-       (SELECT name FROM tiers WHERE brand_id = $1 AND id = $4) AS tier`,
-    [m.brand_id, m.hub_id, m.product_id, m.plan],
-  );
-  const what = row?.what ?? 'Your membership';
-  return row?.tier ? `${what} (${row.tier})` : what;
-}
+import { queueMail } from '../mail/service.ts';
+import * as subscriptions from './repository.ts';
+import type { SubscriptionRow } from './repository.ts';
 
 /**
  * After a cancellation (API, dashboard or CLI): confirms to the member what changed, once. The
@@ -30,7 +19,7 @@ export async function mailCancellation(tx: Queryable, before: MembershipRow, sub
   if (!endedNow && !endsLater) return;
   await queueMail(tx, {
     brandId: m.brand_id, mode: m.mode, kind: 'cancellation', to: { email: m.email, name: m.name },
-    data: { buyerName: m.name, item: await membershipItem(tx, m), accessUntil: endsLater ? sub!.current_period_end.toISOString() : null },
+    data: { buyerName: m.name, item: await memberships.membershipItem(tx, m), accessUntil: endsLater ? sub!.current_period_end.toISOString() : null },
     dedupeKey: `cancel:${m.id}:${endedNow ? 'now' : `end:${sub!.current_period_end.toISOString()}`}`,
   });
 }

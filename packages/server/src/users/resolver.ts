@@ -2,10 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import { findRateLimits } from '../brands/repository.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import type { Role } from '../users/repository.ts';
-import { readSession, sessionTokenOf } from '../users/session.ts';
-import { scopes, type Principal, type Scope } from './principal.ts';
-import type { PrincipalResolver } from './resolve.ts';
+import type { Role } from './repository.ts';
+import { readSession, sessionTokenOf } from './session.ts';
+import { scopes, type Principal, type Scope } from '../auth/principal.ts';
+import type { PrincipalResolver } from '../auth/resolve.ts';
 
 /** What a dashboard role may do through the API: owners everything, developers developer settings only. */
 export function scopesOfRole(role: Role): Scope[] {
@@ -15,7 +15,7 @@ export function scopesOfRole(role: Role): Scope[] {
 /**
  * The dashboard's session cookie, when the request carries no API credential: a signed-in user
  * acts on the session's brand, in the session's current mode (the test/live toggle), with the
- * scopes of their role. State-changing requests also pass the CSRF check (auth/csrf.ts).
+ * scopes of their role. State-changing requests also pass the CSRF check (users/csrf.ts).
  */
 export function sessionResolver(deps: { db: Db }): PrincipalResolver {
   return {

@@ -4,22 +4,21 @@ import { AppError, invalid, notFound } from '../errors.ts';
 import { recordEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
 import type { Principal } from '../auth/principal.ts';
-import { formatMoney } from '../checkout/pricing.ts';
 import { modeNow } from '../clock/repository.ts';
-import { toMajor, toMinor } from '../money.ts';
+import { formatMoney, toMajor, toMinor } from '../money.ts';
 import type { RefundState } from '../payments/provider.ts';
 import { notePayable } from '../payouts/repository.ts';
-import { endAccessBought, type ProviderCancellation } from './access.ts';
-import * as refunds from './refunds-repository.ts';
-import type { RefundRow } from './refunds-repository.ts';
-import * as repo from './repository.ts';
-import type { TransactionRow } from './repository.ts';
-import type { RefundBody } from './schemas.ts';
-import { renderTransaction } from './service.ts';
+import { endAccessBought, type ProviderCancellation } from '../subscriptions/access.ts';
+import * as refunds from '../transactions/refunds-repository.ts';
+import type { RefundRow } from '../transactions/refunds-repository.ts';
+import * as repo from '../transactions/repository.ts';
+import type { TransactionRow } from '../transactions/repository.ts';
+import type { RefundBody } from '../transactions/schemas.ts';
+import { renderTransaction } from '../transactions/service.ts';
 import { releaseCoupon } from '../coupons/redemptions.ts';
 
 /**
- * Refunds (docs/refunds.md): the steps of transactions/flows.ts's refund flow that run in one
+ * Refunds (docs/refunds.md): the steps of flows.ts's refund flow that run in one
  * database transaction each. Nothing here commits or calls a provider.
  */
 

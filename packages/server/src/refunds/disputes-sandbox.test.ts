@@ -5,7 +5,7 @@ import { newId } from '../ids.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { insertTransaction, setDispute } from './repository.ts';
+import { insertTransaction, setDispute } from '../transactions/repository.ts';
 
 /**
  * Disputes offline (docs/refunds.md, Disputes): the sandbox's test card 4000 0000 0000 0259 pays,

@@ -5,10 +5,10 @@ import { modeNow } from '../clock/repository.ts';
 import * as memberships from '../memberships/repository.ts';
 import { memberEventData } from '../memberships/service.ts';
 import { billsRenewalsItself } from '../payments/providers.ts';
-import * as subscriptions from '../subscriptions/repository.ts';
-import type { SubscriptionRow } from '../subscriptions/repository.ts';
-import { endSubscription, live } from '../subscriptions/service.ts';
-import type { TransactionRow } from './repository.ts';
+import * as subscriptions from './repository.ts';
+import type { SubscriptionRow } from './repository.ts';
+import { endSubscription, live } from './service.ts';
+import type { TransactionRow } from '../transactions/repository.ts';
 
 /** A subscription a provider bills itself (Stripe) that must be told to stop, after the change commits. */
 export interface ProviderCancellation {

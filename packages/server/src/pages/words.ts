@@ -1,8 +1,16 @@
-import { formatMoney } from '../checkout/pricing.ts';
+import { formatMoney } from '../money.ts';
 import { everyPeriod } from '../subscriptions/periods.ts';
 import type { TierRow } from '../products/repository.ts';
 
-/** How the public pages say things in words: prices, recurrence, durations, dates in the brand's time zone. */
+/** How the public pages (storefront, checkout, checkout links, portal) say things in words: prices, recurrence, durations, dates in the brand's time zone. */
+
+/** "Saturday 14 March 2027, 15:00 GMT" in the brand's time zone (UTC when it has none). */
+export function dateTimeWords(at: Date, timeZone: string | null): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit',
+    timeZone: timeZone ?? 'UTC', timeZoneName: 'short',
+  }).format(at);
+}
 
 /** 600 -> "10 min", 5400 -> "1 h 30 min" (an item's `duration` is in seconds). */
 export function durationWords(seconds: number): string {
@@ -32,14 +40,6 @@ export function tierPrice(tier: TierRow): { now: string; was?: string; saving?: 
     free: now === 0 && tier.type !== 'pay_what_you_want',
     pwyw: tier.type === 'pay_what_you_want',
   };
-}
-
-/** "Saturday 14 March 2027, 15:00 GMT" in the brand's time zone (UTC when it has none). */
-export function dateTimeWords(at: Date, timeZone: string | null): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', hour: '2-digit', minute: '2-digit',
-    timeZone: timeZone ?? 'UTC', timeZoneName: 'short',
-  }).format(at);
 }
 
 export const eventTypeWords: Record<string, string> = { in_person: 'In person', online: 'Online', hybrid: 'In person and online' };

@@ -3,8 +3,8 @@ import type { Queryable } from '../db/client.ts';
 import { AppError, notFound } from '../errors.ts';
 import { recordEvent } from '../events/service.ts';
 import { applyReportedRefund, type ReportedOutcome } from './provider-refunds.ts';
-import * as repo from './repository.ts';
-import { renderTransaction } from './service.ts';
+import * as repo from '../transactions/repository.ts';
+import { renderTransaction } from '../transactions/service.ts';
 
 /**
  * A dispute (chargeback) a provider reports (Stripe's charge.dispute.created and

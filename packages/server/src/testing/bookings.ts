@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import type { Mode } from '../auth/principal.ts';
 import type { Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
-import type { TestApp } from '../testing/app.ts';
+import type { TestApp } from './app.ts';
 import { createProduct } from '../products/writes.ts';
-import * as repo from './repository.ts';
-import type { Availability } from './schemas.ts';
+import * as repo from '../bookings/repository.ts';
+import type { Availability } from '../bookings/schemas.ts';
 
 /** Shared by the bookings tests: a coaching call product, a link body that books it, a booking seeded directly. */
 

@@ -2,12 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import { findRateLimits } from '../brands/repository.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import type { KeyCache } from '../keys/cache.ts';
-import type { LastUsedRecorder } from '../keys/last-used.ts';
-import { hashKey, keyShape } from '../keys/format.ts';
-import { findActiveKeyByHash } from '../keys/repository.ts';
-import type { Principal } from './principal.ts';
-import type { PrincipalResolver } from './resolve.ts';
+import type { KeyCache } from './cache.ts';
+import type { LastUsedRecorder } from './last-used.ts';
+import { hashKey, keyShape } from './format.ts';
+import { findActiveKeyByHash } from './repository.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { PrincipalResolver } from '../auth/resolve.ts';
 
 /**
  * `x-service-api: svc_test_…|svc_live_…`: the brand's API keys, cached per process for KEY_CACHE_MS

@@ -1,20 +1,20 @@
-import type { Queryable } from '../db/client.ts';
-import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
-import { assignInvoiceNumber, invoiceLabel } from '../invoices/repository.ts';
-import { toMinor } from '../money.ts';
-import { findRefund } from '../transactions/refunds-repository.ts';
-import { findProfile } from '../brands/repository.ts';
-import { portalPath } from '../portal/paths.ts';
-import * as transactions from '../transactions/repository.ts';
-import { purchaseOf } from './facts.ts';
-import { membershipItem } from './membership-mail.ts';
-import { queueMail, queueOwnerMail } from './service.ts';
-import { bookingOfTransaction } from '../bookings/service.ts';
-import { findByPendingTransaction } from '../subscriptions/repository.ts';
-import { addressLines } from '../shipping/address.ts';
+import type { Queryable } from './db/client.ts';
+import type { EventSubscriber, RecordedEvent } from './events/service.ts';
+import { assignInvoiceNumber, invoiceLabel } from './invoices/repository.ts';
+import { toMinor } from './money.ts';
+import { findRefund } from './transactions/refunds-repository.ts';
+import { findProfile } from './brands/repository.ts';
+import { portalPath } from './brands/profile.ts';
+import * as transactions from './transactions/repository.ts';
+import { purchaseOf } from './mail/facts.ts';
+import { membershipItem } from './memberships/repository.ts';
+import { queueMail, queueOwnerMail } from './mail/service.ts';
+import { bookingOfTransaction } from './bookings/service.ts';
+import { findByPendingTransaction } from './subscriptions/repository.ts';
+import { addressLines } from './shipping/address.ts';
 
 /**
- * Mail that events cause, queued in the transaction that records them (src/subscribers.ts wires
+ * Mail that events cause, queued in the transaction that records them (subscribers.ts wires
  * it): a receipt (and its invoice number) for every succeeded payment or renewal, a notice for a
  * failed renewal, a membership's end, a refund, the renewal that starts a counted subscription's
  * last period, and a settled payout to the owners. A rolled-back payment

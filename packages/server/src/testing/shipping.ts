@@ -3,10 +3,10 @@ import type { Mode } from '../auth/principal.ts';
 import type { Queryable } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import { createProduct } from '../products/writes.ts';
-import type { TestApp } from '../testing/app.ts';
+import type { TestApp } from './app.ts';
 import { insertTransaction } from '../transactions/repository.ts';
-import type { ShippingChoice } from './checkout.ts';
-import type { ShippingSettings } from './schemas.ts';
+import type { ShippingChoice } from '../shipping/checkout.ts';
+import type { ShippingSettings } from '../shipping/schemas.ts';
 
 /** Shared by the shipping tests: a printed book with delivery zones and a pickup point, link bodies that buy it, an order seeded directly. */
 

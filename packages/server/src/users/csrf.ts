@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { readSession, sessionTokenOf } from '../users/session.ts';
+import { readSession, sessionTokenOf } from './session.ts';
 
 /**
  * CSRF protection for everything the dashboard session cookie authenticates (docs/dashboard.md),

@@ -2,11 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import { findRateLimits } from '../brands/repository.ts';
 import type { Db } from '../db/client.ts';
 import { AppError } from '../errors.ts';
-import { parseAccountId } from '../oauth/account.ts';
-import { isOurResource } from '../oauth/provider.ts';
-import { findBearer, touchGrant } from '../oauth/repository.ts';
-import { isScope, type Principal, type Scope } from './principal.ts';
-import type { PrincipalResolver } from './resolve.ts';
+import { parseAccountId } from './account.ts';
+import { isOurResource } from './provider.ts';
+import { findBearer, touchGrant } from './repository.ts';
+import { isScope, type Principal, type Scope } from '../auth/principal.ts';
+import type { PrincipalResolver } from '../auth/resolve.ts';
 
 const bearer = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i;
 

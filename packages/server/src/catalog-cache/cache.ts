@@ -42,7 +42,7 @@ const brandOverhead = 256;
  * from the database every time. docs/catalog.md states the staleness bounds:
  *
  * - a write made by this process is dropped from the cache when its transaction commits
- *   (Db.onCommit with catalog/version.ts), so the writer's next request reads it;
+ *   (Db.onCommit with catalog-cache/version.ts), so the writer's next request reads it;
  * - every catalog write NOTIFYs the brand id on `catalog_changed`, and every process drops the
  *   brand on the notification (and everything when its listening connection comes back, since
  *   notifications sent meanwhile are lost);
