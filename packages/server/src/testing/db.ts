@@ -48,8 +48,8 @@ export async function openTestDb(): Promise<TestDb> {
 }
 
 const migrationsDir = new URL('../db/migrations/', import.meta.url);
-/** This checkout's own cache (npm ci empties node_modules, and another checkout has its own migrations). */
-const cacheDir = new URL('../../../../node_modules/.cache/creator-commerce-tests/', import.meta.url).pathname;
+/** This checkout's own cache of migrated databases (npm ci empties it; another checkout has its own migrations). */
+export const testCacheDir = new URL('../../../../node_modules/.cache/creator-commerce-tests/', import.meta.url).pathname;
 // The package does not export its package.json; it sits one folder above the entry point.
 const pgliteVersion = (JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('@electric-sql/pglite')), 'utf8')) as { version: string }).version;
 let image: Promise<Blob> | undefined;
@@ -63,26 +63,34 @@ let image: Promise<Blob> | undefined;
  */
 function migratedPgliteImage(): Promise<Blob> {
   image ??= (async () => {
-    const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
-    const hash = createHash('sha256').update(pgliteVersion).update(JSON.stringify(embeddedSettings()));
-    for (const file of files) hash.update(file).update(await readFile(new URL(file, migrationsDir)));
-    const name = `cc-test-pglite-${hash.digest('hex').slice(0, 16)}.tar`;
-    const path = join(cacheDir, name);
+    const name = `cc-test-pglite-${await migrationSetKey()}.tar`;
+    const path = join(testCacheDir, name);
     const cached = await readFile(path).catch(() => undefined);
     if (cached) return new Blob([cached]);
     const tar = await buildImage();
-    await mkdir(cacheDir, { recursive: true });
+    await mkdir(testCacheDir, { recursive: true });
     // Written aside and renamed: a process reading the path sees a whole file or none.
     const partial = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
     await writeFile(partial, new Uint8Array(await tar.arrayBuffer()));
     await rename(partial, path);
     // Images of older migration sets are no use to anyone.
-    for (const old of await readdir(cacheDir)) {
-      if (old.startsWith('cc-test-pglite-') && old.endsWith('.tar') && old !== name) await unlink(join(cacheDir, old)).catch(() => {});
+    for (const old of await readdir(testCacheDir)) {
+      if (old.startsWith('cc-test-pglite-') && old.endsWith('.tar') && old !== name) await unlink(join(testCacheDir, old)).catch(() => {});
     }
     return tar;
   })();
   return image;
+}
+
+/**
+ * What names one set of migrations on one PGlite with one set of settings: a migrated copy made
+ * for one key serves every test of it (testing/cli-store.ts keeps a migrated data folder by it too).
+ */
+export async function migrationSetKey(): Promise<string> {
+  const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
+  const hash = createHash('sha256').update(pgliteVersion).update(JSON.stringify(embeddedSettings()));
+  for (const file of files) hash.update(file).update(await readFile(new URL(file, migrationsDir)));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /**
