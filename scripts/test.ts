@@ -27,12 +27,17 @@ if (!process.env.TEST_DATABASE_URL) {
   console.log('TEST_DATABASE_URL is not set: running on PGlite only. Set it to a PostgreSQL URL to run every test on PostgreSQL too.');
 }
 
+// Every test file is a process, and many start more (the CLI, the server): each would strip the
+// types of and compile the same few hundred modules. Node keeps the result here instead (about
+// 0.5 s of CPU less per process on the 2-core CI machine); it checks each file's contents itself.
+const compileCache = process.env.NODE_COMPILE_CACHE ?? join(root, 'node_modules/.cache/creator-commerce-tests/compile');
+
 const totals = { pass: 0, fail: 0, skipped: 0 };
 for (const db of runs) {
   console.log(`\n=== ${files.length} test files on ${db} ===`);
   const output = await new Promise<string>((resolve) => {
     const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
-      env: { ...process.env, TEST_DB: db },
+      env: { ...process.env, TEST_DB: db, NODE_COMPILE_CACHE: compileCache },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let text = '';
