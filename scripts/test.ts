@@ -31,12 +31,17 @@ if (!process.env.TEST_DATABASE_URL) {
 // types of and compile the same few hundred modules. Node keeps the result here instead (about
 // 0.5 s of CPU less per process on the 2-core CI machine); it checks each file's contents itself.
 const compileCache = process.env.NODE_COMPILE_CACHE ?? join(root, 'node_modules/.cache/creator-commerce-tests/compile');
+// As `npm start` runs the server (docs/embedded.md): PGlite's WebAssembly stays on V8's baseline
+// code. A test process lives seconds, too short to repay the optimising recompilation, which cost
+// about a fifth of a PGlite test file's CPU (and some 500 MB while it ran); the runner passes the
+// flag on to each file's process.
+const nodeFlags = ['--liftoff-only'];
 
 const totals = { pass: 0, fail: 0, skipped: 0 };
 for (const db of runs) {
   console.log(`\n=== ${files.length} test files on ${db} ===`);
   const output = await new Promise<string>((resolve) => {
-    const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+    const child = spawn(process.execPath, [...nodeFlags, '--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
       env: { ...process.env, TEST_DB: db, NODE_COMPILE_CACHE: compileCache },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
