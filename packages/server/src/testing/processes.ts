@@ -29,9 +29,13 @@ export interface CliResult {
   json: <T = any>() => T;
 }
 
-/** Runs `npm run cli -- …` the way a user does (the same script, the same environment variables). */
+/**
+ * Runs `npm run cli -- …` the way a user does (the same script, the same environment variables),
+ * with PGlite's WebAssembly on V8's baseline code as `npm start` runs it: a command lives a second
+ * or two, and the optimising recompilation it would start was about 40% of its CPU.
+ */
 export async function runCli(args: string[], env: Record<string, string | undefined>, options: { input?: string } = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [cliScript, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--liftoff-only', cliScript, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
   if (options.input !== undefined) child.stdin!.end(options.input);
   let stdout = '';
   let stderr = '';
