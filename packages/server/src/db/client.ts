@@ -97,6 +97,11 @@ export async function secureDataDir(dataDir: string, options: { walk?: boolean }
 export interface PgliteOptions {
   /** PostgreSQL's shared_buffers in MB (PGLITE_SHARED_BUFFERS_MB); see embeddedSettings. */
   sharedBuffersMb?: number;
+  /**
+   * Start from this data folder (a tar from PGlite's dumpDataDir) instead of an empty one: an
+   * in-memory database that skips initdb. Tests load one migrated copy (testing/db.ts).
+   */
+  loadDataDir?: Blob;
 }
 
 /**
@@ -125,7 +130,10 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
   // The folder itself first; its contents once PGlite has opened it (and made what it makes).
   if (dataDir) await secureDataDir(dataDir, { walk: false });
   const settings = Object.entries(embeddedSettings(options)).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
-  const lite = await PGlite.create(dataDir ?? 'memory://', { startParams: [...PGlite.defaultStartParams, ...settings] });
+  const lite = await PGlite.create(dataDir ?? 'memory://', {
+    startParams: [...PGlite.defaultStartParams, ...settings],
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   if (dataDir) await secureDataDir(dataDir);
   const commits = commitListeners();
   return {

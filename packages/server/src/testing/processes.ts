@@ -29,9 +29,13 @@ export interface CliResult {
   json: <T = any>() => T;
 }
 
-/** Runs `npm run cli -- …` the way a user does (the same script, the same environment variables). */
+/**
+ * Runs `npm run cli -- …` the way a user does (the same script, the same environment variables),
+ * with PGlite's WebAssembly on V8's baseline code as `npm start` runs it: a command lives a second
+ * or two, and the optimising recompilation it would start was about 40% of its CPU.
+ */
 export async function runCli(args: string[], env: Record<string, string | undefined>, options: { input?: string } = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [cliScript, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--liftoff-only', cliScript, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
   if (options.input !== undefined) child.stdin!.end(options.input);
   let stdout = '';
   let stderr = '';
@@ -51,7 +55,8 @@ export interface ServerProcess {
 
 /** Starts `npm start` (main.ts) as a real process on a free port and waits until it serves. */
 export async function startServerProcess(env: Record<string, string | undefined>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEBHOOK_SECRET_KEY: webhookTestKey, WEBHOOK_ALLOW_LOOPBACK: 'true', ...generousBudgets, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // --liftoff-only as `npm start` runs it (docs/embedded.md).
+  const child = spawn(process.execPath, ['--liftoff-only', mainScript], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WEBHOOK_SECRET_KEY: webhookTestKey, WEBHOOK_ALLOW_LOOPBACK: 'true', ...generousBudgets, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => { output += c; });
   child.stderr!.on('data', (c: Buffer) => { output += c; });
@@ -93,7 +98,7 @@ export async function freePort(): Promise<number> {
 
 /** Starts `main.ts` with ROLES=worker as a real process and waits until it runs; `output()` is what it logged so far. */
 export async function startWorkerProcess(env: Record<string, string | undefined>): Promise<ChildProcess & { output(): string }> {
-  const child = spawn(process.execPath, [mainScript], { env: { ...process.env, WEBHOOK_ALLOW_LOOPBACK: 'true', ...env, ROLES: 'worker', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--liftoff-only', mainScript], { env: { ...process.env, WEBHOOK_ALLOW_LOOPBACK: 'true', ...env, ROLES: 'worker', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => { output += c; });
   child.stderr!.on('data', (c: Buffer) => { output += c; });
