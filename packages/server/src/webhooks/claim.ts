@@ -47,44 +47,32 @@ export interface ClaimCaps {
  * delivery-source.ts, no noisy neighbours). Brand by brand (issue 28, docs/performance.md
  * "Per-brand claims"): one statement picks the brands with the oldest due work from
  * webhook_due_brands, leaving out brands already at their cap, then one statement per brand
- * claims within it. Every statement that reads or writes deliveries names its brand, so a
+ * claims within it (`knownDue`: brands the caller knows to have due work, claimed beside the
+ * pick). Every statement that reads or writes deliveries names its brand, so a
  * cluster distributed by brand_id routes each one to a single shard.
  */
 export async function claimDue(db: Queryable, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, knownDue: string[] = []) {
   const atCap = (held: Map<string, number>, cap: number) => [...held].filter(([, n]) => n >= cap).map(([id]) => id);
   const brandsAtCap = atCap(caps.heldByBrand, caps.perBrand);
   const endpointsAtCap = atCap(caps.heldByEndpoint, caps.perEndpoint);
-  const skip = new Set(brandsAtCap);
-  const fresh = (ids: string[]) => ids.filter((id) => !skip.has(id) && (skip.add(id), true));
   // Brands the caller knows to have due work (a capped endpoint of theirs just freed a slot) are
-  // claimed while the pick runs beside them, and the picked brands are claimed a few at a time:
-  // every claim is a commit, and one after another they made a round cost one commit's wait per
-  // brand (issue 20: one endpoint drained at the pace of two commits in a row, ten brands at ten).
+  // claimed while the pick runs beside them: every claim is a commit, and a pick then a claim one
+  // after the other made one busy endpoint drain at the pace of two commits' waits (issue 20).
+  // (Claiming the picked brands side by side as well made claims smaller and cost the database
+  // more per delivery, with no gain in rate; they are claimed one after another, as before.)
   const picking = pickDueBrands(db, brandsAtCap);
   picking.catch(() => {});
-  const claimEach = async (brands: string[], room: number) => {
-    // The limit shared out, so the brands of one round claim side by side; a brand that had
-    // more than its share is due again (the claim writes its row back) and claimed next round.
-    const share = Math.ceil(room / brands.length);
-    const out: ClaimedDelivery[][] = [];
-    let next = 0;
-    await Promise.all(Array.from({ length: Math.min(claimsAtOnce, brands.length) }, async () => {
-      while (next < brands.length) {
-        const i = next++;
-        out[i] = await claimDueOfBrand(db, brands[i], share, leaseMs, claim, caps, endpointsAtCap);
-      }
-    }));
-    return out.flat();
+  const claimed: ClaimedDelivery[] = [];
+  const seen = new Set(brandsAtCap);
+  const claimBrand = async (brandId: string) => {
+    if (claimed.length >= limit || seen.has(brandId)) return;
+    seen.add(brandId);
+    claimed.push(...await claimDueOfBrand(db, brandId, limit - claimed.length, leaseMs, claim, caps, endpointsAtCap));
   };
-  const known = fresh(knownDue);
-  const claimed = known.length ? await claimEach(known, limit) : [];
-  const picked = fresh(await picking);
-  if (picked.length && claimed.length < limit) claimed.push(...await claimEach(picked, limit - claimed.length));
+  for (const brandId of knownDue) await claimBrand(brandId);
+  for (const brandId of await picking) await claimBrand(brandId);
   return claimed;
 }
-
-/** How many brands' claims one round runs at once (each holds a pooled connection meanwhile). */
-const claimsAtOnce = 4;
 
 /** How many due rows one pick looks at: a brand with many event transactions since its last claim has as many rows. */
 const pickRows = 256;

@@ -5,13 +5,13 @@ import * as claims from './claim.ts';
 import { createDeliverer } from './delivery.ts';
 
 /**
- * How many in-flight caps' worth a flowing endpoint (or brand) may hold: its slots and the ready
- * ones behind them. A claim is a commit, several milliseconds on an ordinary disk and many more
- * on a busy machine, and one endpoint's slots turn over in about a millisecond each, so the ready
- * ones must last a whole claim: with one cap behind the slots (2) the drain was bounded by 16
- * deliveries a claim; with three (4) each claim takes about three times as many, and a busy
- * endpoint's claims cost the database half as much per delivery (docs/performance.md, issue 20).
- * The in-flight caps themselves do not change.
+ * How many in-flight caps' worth a flowing endpoint (or brand) may hold at most: its slots and the
+ * ready ones behind them. A claim is a commit, several milliseconds on an ordinary disk and many
+ * more on a busy machine, and one endpoint's slots turn over in about a millisecond each, so the
+ * ready ones must last a whole claim: with one cap behind the slots (2) one endpoint's drain was
+ * bounded by 16 deliveries a claim; with three (4) each claim takes about three times as many, and
+ * its claims cost the database half as much per delivery (docs/performance.md, issue 20). Only
+ * while few endpoints share the worker (`ahead` below). The in-flight caps themselves do not change.
  */
 const heldRounds = 4;
 
@@ -30,8 +30,8 @@ const heldRounds = 4;
  *
  * No noisy neighbours: at most `maxInFlightPerEndpoint` deliveries to one endpoint and
  * `maxInFlightPerBrand` for one brand are being sent by this worker at once. An endpoint (and
- * brand) whose receiver has answered may also hold `heldRounds - 1` times as many claimed and
- * ready behind those, so a freed slot starts its next delivery at once instead of after a claim
+ * brand) whose receiver has answered may also hold up to `heldRounds - 1` times as many claimed
+ * and ready behind those, so a freed slot starts its next delivery at once instead of after a claim
  * statement (issue 20: with claims only up to the in-flight cap, every slot of one endpoint waited
  * for a claim round trip and one endpoint drained at about 1,100 deliveries/s). A claim takes only
  * what fits, and when an answer frees room for an endpoint or brand that was at its limit, the
@@ -73,14 +73,22 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
     bump(perEndpoint, d.endpoint_id, by);
     bump(perBrand, d.brand_id, by);
   };
-  const endpointLimit = (id: string) => (flowingEndpoints.has(id) ? heldRounds : 1) * settings.maxInFlightPerEndpoint;
-  const brandLimit = (id: string) => (flowingBrands.has(id) ? heldRounds : 1) * settings.maxInFlightPerBrand;
-  /** The claim counts against the in-flight caps; a flowing endpoint or brand counts `heldRounds - 1` caps less. */
+  /**
+   * How many a flowing endpoint (or brand) may hold ready behind its in-flight cap: one cap, and up
+   * to `heldRounds - 1` caps while few share the worker. The ready ones of all of them together
+   * stay about one `concurrency`: ready deliveries an endpoint cannot start yet (its slots are
+   * full) would otherwise fill the worker's room, and the other endpoints would have none ready.
+   */
+  const ahead = (cap: number, holders: Map<string, number>) => Math.max(cap, Math.min((heldRounds - 1) * cap, Math.floor(settings.concurrency / Math.max(1, holders.size))));
+  const endpointLimit = (id: string) => settings.maxInFlightPerEndpoint + (flowingEndpoints.has(id) ? ahead(settings.maxInFlightPerEndpoint, perEndpoint) : 0);
+  const brandLimit = (id: string) => settings.maxInFlightPerBrand + (flowingBrands.has(id) ? ahead(settings.maxInFlightPerBrand, perBrand) : 0);
+  /** The claim counts against the in-flight caps; a flowing endpoint or brand counts what it may hold ahead less. */
   const caps = (): claims.ClaimCaps => {
     const credited = (held: Map<string, number>, flowing: Set<string>, cap: number) => {
       if (!flowing.size) return held;
       const out = new Map(held);
-      for (const id of flowing) out.set(id, (out.get(id) ?? 0) - (heldRounds - 1) * cap);
+      const extra = ahead(cap, held);
+      for (const id of flowing) out.set(id, (out.get(id) ?? 0) - extra);
       return out;
     };
     return {
