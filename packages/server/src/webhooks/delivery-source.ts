@@ -80,25 +80,29 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
    * full) would otherwise fill the worker's room, and the other endpoints would have none ready.
    */
   const ahead = (cap: number, holders: Map<string, number>) => Math.max(cap, Math.min((heldRounds - 1) * cap, Math.floor(settings.concurrency / Math.max(1, holders.size))));
-  const endpointLimit = (id: string) => settings.maxInFlightPerEndpoint + (flowingEndpoints.has(id) ? ahead(settings.maxInFlightPerEndpoint, perEndpoint) : 0);
-  const brandLimit = (id: string) => settings.maxInFlightPerBrand + (flowingBrands.has(id) ? ahead(settings.maxInFlightPerBrand, perBrand) : 0);
-  /** The claim counts against the in-flight caps; a flowing endpoint or brand counts what it may hold ahead less. */
-  const caps = (): claims.ClaimCaps => {
-    const credited = (held: Map<string, number>, flowing: Set<string>, cap: number) => {
+  type Ahead = { endpoint: number; brand: number };
+  const aheadNow = (): Ahead => ({ endpoint: ahead(settings.maxInFlightPerEndpoint, perEndpoint), brand: ahead(settings.maxInFlightPerBrand, perBrand) });
+  /**
+   * The claim counts against the in-flight caps; a flowing endpoint or brand counts what it may
+   * hold ahead less. The same `a` judges what the claim brings back, so the claim and that check
+   * agree even when the claim adds endpoints (and shrinks what each may hold ahead).
+   */
+  const caps = (a: Ahead): claims.ClaimCaps => {
+    const credited = (held: Map<string, number>, flowing: Set<string>, extra: number) => {
       if (!flowing.size) return held;
       const out = new Map(held);
-      const extra = ahead(cap, held);
       for (const id of flowing) out.set(id, (out.get(id) ?? 0) - extra);
       return out;
     };
     return {
-      heldByEndpoint: credited(perEndpoint, flowingEndpoints, settings.maxInFlightPerEndpoint),
-      heldByBrand: credited(perBrand, flowingBrands, settings.maxInFlightPerBrand),
+      heldByEndpoint: credited(perEndpoint, flowingEndpoints, a.endpoint),
+      heldByBrand: credited(perBrand, flowingBrands, a.brand),
       perEndpoint: settings.maxInFlightPerEndpoint, perBrand: settings.maxInFlightPerBrand,
     };
   };
-  const atHoldCap = (d: claims.ClaimedDelivery) => (perEndpoint.get(d.endpoint_id) ?? 0) >= endpointLimit(d.endpoint_id)
-    || (perBrand.get(d.brand_id) ?? 0) >= brandLimit(d.brand_id);
+  const atHoldCap = (d: claims.ClaimedDelivery, a = aheadNow()) =>
+    (perEndpoint.get(d.endpoint_id) ?? 0) >= settings.maxInFlightPerEndpoint + (flowingEndpoints.has(d.endpoint_id) ? a.endpoint : 0)
+    || (perBrand.get(d.brand_id) ?? 0) >= settings.maxInFlightPerBrand + (flowingBrands.has(d.brand_id) ? a.brand : 0);
   const canSend = (d: claims.ClaimedDelivery) => (sendingToEndpoint.get(d.endpoint_id) ?? 0) < settings.maxInFlightPerEndpoint
     && (sendingForBrand.get(d.brand_id) ?? 0) < settings.maxInFlightPerBrand;
   const flowing = (d: claims.ClaimedDelivery, yes: boolean) => {
@@ -193,12 +197,13 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       const room = 2 * settings.concurrency - sending.size - ready.length;
       const knownDue = [...freedBrands];
       freedBrands.clear();
-      const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps(), knownDue);
+      const a = aheadNow();
+      const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps(a), knownDue);
       const claimedAt = Date.now();
       for (const d of claimed) {
         // The claim took only what fits (a slot can only have freed since), so this gives back
         // nothing unless the worker is stopping.
-        if (stopping || atHoldCap(d)) giveBack.push(d);
+        if (stopping || atHoldCap(d, a)) giveBack.push(d);
         else {
           hold(d, 1);
           ready.push({ d, claimedAt });
