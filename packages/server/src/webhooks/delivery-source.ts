@@ -9,8 +9,8 @@ import { createDeliverer } from './delivery.ts';
  * ready ones behind them. A claim is a commit, several milliseconds on an ordinary disk and many
  * more on a busy machine, and one endpoint's slots turn over in about a millisecond each, so the
  * ready ones must last a whole claim: with one cap behind the slots (2) one endpoint's drain was
- * bounded by 16 deliveries a claim; with three (4) each claim takes about three times as many, and
- * its claims cost the database half as much per delivery (docs/performance.md, issue 20). Only
+ * bounded by 16 deliveries a claim; with three (4) each claim takes about twice as many, and its
+ * claims cost the database about a third less per delivery (docs/performance.md, issue 20). Only
  * while few endpoints share the worker (`ahead` below). The in-flight caps themselves do not change.
  */
 const heldRounds = 4;
