@@ -13,6 +13,7 @@ import { benchScaling } from './scaling.ts';
 import { benchStartup } from './startup.ts';
 import { benchStorefront } from './storefront.ts';
 import { benchWebhooks } from './webhooks.ts';
+import { unitsSection } from './units.ts';
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -46,6 +47,8 @@ if (wanted('storefront')) add(await benchStorefront());
 if (wanted('webhooks')) add(await benchWebhooks());
 if (wanted('imports')) add(await benchImports());
 if (wanted('startup')) add(await benchStartup());
+const units = unitsSection();
+if (units) add(units);
 
 await writeFile(new URL('./results/latest.md', import.meta.url), `${sections.join('\n')}\n`);
 console.log('Written to bench/results/latest.md');

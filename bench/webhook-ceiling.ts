@@ -5,6 +5,8 @@
  * receivers count from it is the most this machine can deliver to them; the worker's burst drain
  * is reported as a fraction of it.
  *
+ * Its CPU time for the sending (after start-up) goes to the parent in a message, `{ cpuMs }`.
+ *
  *   node bench/webhook-ceiling.ts <count> <concurrency> <url>...
  */
 import http from 'node:http';
@@ -28,6 +30,7 @@ const post = (url: URL, body: string) => new Promise<void>((resolve, reject) => 
   req.end(body);
 });
 
+const cpuFrom = process.cpuUsage();
 let next = 0;
 await Promise.all(Array.from({ length: concurrency }, async () => {
   while (next < count) {
@@ -37,3 +40,5 @@ await Promise.all(Array.from({ length: concurrency }, async () => {
   }
 }));
 agent.destroy();
+const cpu = process.cpuUsage(cpuFrom);
+process.send?.({ cpuMs: (cpu.user + cpu.system) / 1000 });

@@ -30,13 +30,14 @@
  *   node bench/webhooks.ts            # standalone; `npm run bench` calls benchWebhooks()
  *   BENCH_WEBHOOK_CASES=pg1,pg2       # only some cases (pglite, pg1, pg2, pg1-one)
  *   BENCH_WEBHOOK_EVENTS=20000        # events per phase (default 10,000)
+ *   BENCH_WEBHOOK_PHASES=burst        # only some phases (paced, burst; default both)
  *   BENCH_WEBHOOK_CPU_PROF=/tmp/prof  # worker processes write V8 CPU profiles there
  *   BENCH_HOT=1                       # print webhook_deliveries' updates and heap-only ones (PostgreSQL)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createBrand } from '../packages/server/src/brands/service.ts';
@@ -50,7 +51,9 @@ import { workSources } from '../packages/server/src/work-sources.ts';
 import { testDeps } from '../packages/server/src/testing/app.ts';
 import { startWorkerProcess } from '../packages/server/src/testing/processes.ts';
 import { wireEventSubscribers } from '../packages/server/src/subscribers.ts';
+import { databaseCpu, processCpuMs } from './cpu.ts';
 import { startReceivers, type Receivers } from './receivers.ts';
+import { recordUnit, type Database } from './units.ts';
 import { benchEventData } from './webhook-event.ts';
 
 const events = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
@@ -59,6 +62,7 @@ const rate = Number(process.env.BENCH_WEBHOOK_RATE ?? 2000);
 const pgliteRate = Number(process.env.BENCH_WEBHOOK_RATE_PGLITE ?? 250);
 const cases = new Set((process.env.BENCH_WEBHOOK_CASES ?? 'pglite,pg1,pg2,pg1-one').split(',').map((c) => c.trim()));
 const cpuProfDir = process.env.BENCH_WEBHOOK_CPU_PROF;
+const phases = new Set((process.env.BENCH_WEBHOOK_PHASES ?? 'paced,burst').split(',').map((p) => p.trim()));
 const phaseLimitMs = 60_000;
 const now = () => performance.timeOrigin + performance.now();
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -87,47 +91,6 @@ async function produce(db: Db, brandIds: string[], count: number, perCommit: num
   }
 }
 
-/**
- * CPU time (ms) of the database backends whose application_name is `appName`, sampled every 100 ms
- * from /proc/<pid>/stat (utime + stime) while it runs: a backend that closes keeps its last sample.
- * Started with the phase's worker processes, so their backends are all born in it and counted
- * whole. NaN when the backends' /proc entries cannot be read (a database on another machine).
- */
-function databaseCpu(admin: Db, appName: string) {
-  const ticks = new Map<number, number>();
-  const hz = 100; // USER_HZ on Linux
-  let readable = true;
-  const sample = async () => {
-    const rows = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [appName]);
-    for (const { pid } of rows) {
-      try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-        ticks.set(pid, Number(fields[11]) + Number(fields[12]));
-      } catch (err) {
-        // A backend that closed between the two reads keeps its last sample.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') readable = false;
-      }
-    }
-  };
-  let timer: NodeJS.Timeout | undefined;
-  let sampling = Promise.resolve();
-  const loop = () => { timer = setTimeout(() => { sampling = sample().catch(() => {}).then(loop); }, 100); };
-  const started = sample().then(loop);
-  return {
-    async stop(): Promise<number> {
-      await started;
-      clearTimeout(timer);
-      await sampling;
-      await sample().catch(() => {});
-      clearTimeout(timer);
-      if (!readable || !ticks.size) return NaN;
-      let used = 0;
-      for (const t of ticks.values()) used += t;
-      return (used / hz) * 1000;
-    },
-  };
-}
-
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 interface PhaseResult {
@@ -139,6 +102,8 @@ interface PhaseResult {
   connections: number;
   /** Database CPU per delivery in µs (PostgreSQL burst only). */
   dbCpuUs?: number;
+  /** The worker processes' own CPU per delivery in µs (burst only; PGlite: its database's too). */
+  workerCpuUs?: number;
 }
 
 /** Deliveries/s from the first receipt to the last; latency from each event's commit. */
@@ -163,19 +128,25 @@ function summarise(rx: Receivers, committedAt: Map<string, number>): PhaseResult
   };
 }
 
-/** The delivery ceiling with `processes` bare loops, each at a worker's concurrency, to `urls`. */
-async function ceiling(rx: Receivers, processes: number, concurrency: number, urls = rx.urls): Promise<number> {
+/**
+ * The delivery ceiling with `processes` bare loops, each at a worker's concurrency, to `urls`:
+ * deliveries/s, and the loops' own CPU per delivery in µs.
+ */
+async function ceiling(rx: Receivers, processes: number, concurrency: number, urls = rx.urls): Promise<{ ceiling: number; ceilingCpuUs: number }> {
   await rx.reset();
   const children: ChildProcess[] = [];
+  let cpuMs = 0;
   for (let i = 0; i < processes; i++) {
     const count = Math.floor(events / processes) + (i < events % processes ? 1 : 0);
-    children.push(fork(here('./webhook-ceiling.ts'), [String(count), String(concurrency), ...urls]));
+    const child = fork(here('./webhook-ceiling.ts'), [String(count), String(concurrency), ...urls]);
+    child.on('message', (m: { cpuMs?: number }) => { cpuMs += m.cpuMs ?? 0; });
+    children.push(child);
   }
   await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
   await rx.waitFor(events, 5000);
   const r = summarise(rx, new Map());
   await rx.reset();
-  return r.perSecond;
+  return { ceiling: r.perSecond, ceilingCpuUs: (cpuMs * 1000) / events };
 }
 
 interface Setup {
@@ -197,13 +168,16 @@ async function prepare(db: Db, config: Config, rx: Receivers): Promise<Setup> {
   return { db, config, brandIds, rx };
 }
 
-type StartWorkers = () => Promise<() => Promise<void>>;
+/** Running workers: how to stop them, and the CPU time (ms) their processes have used so far. */
+type StartWorkers = () => Promise<{ stop(): Promise<void>; cpuMs(): number }>;
 
 interface CaseResult {
   rate: number;
   paced: PhaseResult;
   burst: PhaseResult;
   ceiling: number;
+  /** The ceiling loops' CPU per delivery in µs. */
+  ceilingCpuUs: number;
 }
 
 interface PhaseOptions {
@@ -215,32 +189,44 @@ interface PhaseOptions {
   ceiling?: { concurrency: number; urls: string[] };
 }
 
+const skipped: PhaseResult = { delivered: 0, perSecond: NaN, p50: NaN, p99: NaN, duplicates: 0, connections: 0 };
+
 async function runPhases(s: Setup, startWorkers: StartWorkers, rate: number, ceilingProcesses: number, o: PhaseOptions = {}): Promise<CaseResult> {
   const brandIds = o.brandIds ?? s.brandIds;
-  // Paced: workers running, events arriving at `rate`.
-  await s.rx.reset();
-  let stop = await startWorkers();
-  const pacedCommits = new Map<string, number>();
-  await produce(s.db, brandIds, events, Math.max(1, Math.round(rate / 100)), pacedCommits, rate);
-  await s.rx.waitFor(events, phaseLimitMs);
-  const paced = summarise(s.rx, pacedCommits);
-  await stop();
+  let paced = skipped;
+  let burst = skipped;
+  if (phases.has('paced')) {
+    // Paced: workers running, events arriving at `rate`.
+    await s.rx.reset();
+    const workers = await startWorkers();
+    const pacedCommits = new Map<string, number>();
+    await produce(s.db, brandIds, events, Math.max(1, Math.round(rate / 100)), pacedCommits, rate);
+    await s.rx.waitFor(events, phaseLimitMs);
+    paced = summarise(s.rx, pacedCommits);
+    await workers.stop();
+  }
 
-  // Burst: the backlog first, then the workers.
-  await s.rx.reset();
-  const burstCommits = new Map<string, number>();
-  await produce(s.db, brandIds, events, 100, burstCommits);
-  stop = await startWorkers();
-  const cpu = o.cpu?.();
-  await s.rx.waitFor(events, phaseLimitMs);
-  const burst = summarise(s.rx, burstCommits);
-  const cpuMs = await cpu?.stop();
-  if (cpuMs !== undefined) burst.dbCpuUs = (cpuMs * 1000) / burst.delivered;
-  await stop();
+  if (phases.has('burst')) {
+    // Burst: the backlog first, then the workers.
+    await s.rx.reset();
+    const burstCommits = new Map<string, number>();
+    await produce(s.db, brandIds, events, 100, burstCommits);
+    const workers = await startWorkers();
+    const cpu = o.cpu?.();
+    // Counted from here: the worker's start-up (loading its modules) is not delivery work.
+    const workerCpuFrom = workers.cpuMs();
+    await s.rx.waitFor(events, phaseLimitMs);
+    burst = summarise(s.rx, burstCommits);
+    const workerCpuMs = workers.cpuMs() - workerCpuFrom;
+    const cpuMs = await cpu?.stop();
+    if (cpuMs !== undefined) burst.dbCpuUs = (cpuMs * 1000) / burst.delivered;
+    burst.workerCpuUs = (workerCpuMs * 1000) / burst.delivered;
+    await workers.stop();
+  }
 
   // The ceiling right after, on the same receivers, so the machine's load is as alike as it gets.
   const c = o.ceiling ?? { concurrency: s.config.webhooks.concurrency, urls: s.rx.urls };
-  return { rate, paced, burst, ceiling: await ceiling(s.rx, ceilingProcesses, c.concurrency, c.urls) };
+  return { rate, paced, burst, ...await ceiling(s.rx, ceilingProcesses, c.concurrency, c.urls) };
 }
 
 function benchConfig(): Config {
@@ -256,8 +242,11 @@ async function benchPglite(rx: Receivers): Promise<string> {
   try {
     const r = await runPhases(s, async () => {
       const worker: Worker = await startWorker(db, workSources(testDeps(db, { config, log })), log);
-      return () => worker.stop();
+      // Embedded: the worker and its database run in this process (the receivers do not).
+      const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+      return { stop: () => worker.stop(), cpuMs };
     }, pgliteRate, 1);
+    recordUnits('PGlite', 'ten', r);
     return row('PGlite, in-process worker', r);
   } finally {
     await db.close();
@@ -285,9 +274,11 @@ async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers
     const one = { concurrency: config.webhooks.maxInFlightPerEndpoint, urls: rx.urls.slice(0, 1) };
     const r = await runPhases(s, async () => {
       const env = { DATABASE_URL: u.toString(), WEBHOOK_SECRET_KEY: config.webhooks.secretKey!.toString('base64'), ...profile };
-      for (const c of await Promise.all(Array.from({ length: workers }, () => startWorkerProcess(env)))) running.add(c);
-      return async () => { await stopAll(); };
-    }, rate, workers, { cpu: () => databaseCpu(admin, schema), ...(oneEndpoint ? { brandIds: s.brandIds.slice(0, 1), ceiling: one } : {}) });
+      const started = await Promise.all(Array.from({ length: workers }, () => startWorkerProcess(env)));
+      for (const c of started) running.add(c);
+      return { stop: async () => { await stopAll(); }, cpuMs: () => started.reduce((ms, c) => ms + processCpuMs(c.pid!), 0) };
+    }, rate, workers, { cpu: () => databaseCpu(admin, schema, true), ...(oneEndpoint ? { brandIds: s.brandIds.slice(0, 1), ceiling: one } : {}) });
+    if (workers === 1) recordUnits('PostgreSQL', oneEndpoint ? 'one' : 'ten', r);
     return row(`PostgreSQL, ${workers} worker process${workers > 1 ? 'es' : ''}${oneEndpoint ? ', one endpoint' : `, ${brands} endpoints`}`, r);
   } finally {
     // After a failure too: a worker left running would hold the schema's tables.
@@ -299,13 +290,26 @@ async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers
   }
 }
 
+/** One worker's figures for the per-unit table (bench/units.ts). */
+function recordUnits(database: Database, endpoints: 'one' | 'ten', r: CaseResult) {
+  const ratio = (r.burst.perSecond / r.ceiling).toFixed(2);
+  if (endpoints === 'one') {
+    recordUnit('one endpoint: deliveries/s (its share of a 16-wide no-database loop)', database, `${fmt(r.burst.perSecond)} (${ratio})`, '≥ 2,000/s');
+    return;
+  }
+  recordUnit('database CPU per delivery, µs (one worker, ten endpoints)', database, fmt((database === 'PGlite' ? r.burst.workerCpuUs : r.burst.dbCpuUs) ?? NaN), '≤ 80');
+  recordUnit('one worker: share of the no-database ceiling (ten endpoints)', database, ratio, '≥ 0.6');
+  recordUnit('paced: p50 ms from commit to receipt (offered events/s)', database, `${fmt(r.paced.p50)} (${r.rate}/s)`, '< 10 ms at 2,000/s');
+}
+
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n < 10 ? 1 : 0) : '–');
 
 function row(name: string, r: CaseResult) {
   const missing = (p: PhaseResult) => (p.delivered < events ? ` (only ${p.delivered} in ${phaseLimitMs / 1000} s)` : '');
   return `| ${name} | ${r.rate} | ${fmt(r.paced.perSecond)}${missing(r.paced)} | ${fmt(r.paced.p50)} | ${fmt(r.paced.p99)} `
     + `| ${fmt(r.burst.perSecond)}${missing(r.burst)} | ${fmt(r.burst.p50)} | ${fmt(r.burst.p99)} `
-    + `| ${fmt(r.ceiling)} | ${(r.burst.perSecond / r.ceiling).toFixed(2)} | ${r.burst.dbCpuUs === undefined ? '–' : fmt(r.burst.dbCpuUs)} | ${r.burst.connections} | ${r.paced.duplicates + r.burst.duplicates} |`;
+    + `| ${fmt(r.ceiling)} | ${(r.burst.perSecond / r.ceiling).toFixed(2)} | ${r.burst.dbCpuUs === undefined ? '–' : fmt(r.burst.dbCpuUs)} `
+    + `| ${r.burst.workerCpuUs === undefined ? '–' : fmt(r.burst.workerCpuUs)} | ${fmt(r.ceilingCpuUs)} | ${r.burst.connections} | ${r.paced.duplicates + r.burst.duplicates} |`;
 }
 
 export async function benchWebhooks(): Promise<string> {
@@ -313,6 +317,7 @@ export async function benchWebhooks(): Promise<string> {
   wireEventSubscribers();
   const rx = await startReceivers(brands);
   const rows: string[] = [];
+  const loadBefore = loadavg();
   try {
     if (cases.has('pglite')) rows.push(await benchPglite(rx));
     if (databaseUrl && cases.has('pg1')) rows.push(await benchPostgres(databaseUrl, 1, rx));
@@ -332,12 +337,16 @@ export async function benchWebhooks(): Promise<string> {
       + 'Ceiling: a bare loop per worker process POSTing the same bodies to the same receivers at the same concurrency with no database; '
       + 'burst / ceiling is the share of it the workers reach; burst connections: how many the workers opened to the receivers (kept alive and reused). '
       + 'Database CPU: the CPU time of the worker processes\' own PostgreSQL connections during the burst, per delivery. '
+      + 'Worker CPU: the worker processes\' own CPU time during the burst (after start-up), per delivery (PGlite: the bench process, worker and database together); '
+      + 'ceiling CPU: the bare loops\' CPU per delivery, what sending alone costs. '
       + 'One endpoint: every event to one brand\'s one endpoint, whose in-flight cap (16) bounds the drain; its ceiling is a bare loop at that concurrency to that receiver. '
       + 'Target on PostgreSQL: burst ≥ 10,000 deliveries/s per worker process or ≥ 0.6 of the ceiling, paced p50 < 10 ms at 2,000/s, no duplicates; one endpoint ≥ 2,000 deliveries/s.',
     '',
-    '| case | offered events/s | paced deliveries/s | paced p50 ms | paced p99 ms | burst deliveries/s | burst p50 ms | burst p99 ms | ceiling deliveries/s | burst / ceiling | burst DB CPU µs/delivery | burst connections | duplicate sends |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| case | offered events/s | paced deliveries/s | paced p50 ms | paced p99 ms | burst deliveries/s | burst p50 ms | burst p99 ms | ceiling deliveries/s | burst / ceiling | burst DB CPU µs/delivery | burst worker CPU µs/delivery | ceiling CPU µs/delivery | burst connections | duplicate sends |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    `Load average (1 min) ${loadBefore[0].toFixed(1)} before, ${loadavg()[0].toFixed(1)} after.`,
     ...(databaseUrl ? [] : ['', '_PostgreSQL not measured: set DATABASE_URL to include it (1 and 2 worker processes)._']),
     '',
   ].join('\n');

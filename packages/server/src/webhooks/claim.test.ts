@@ -97,6 +97,18 @@ describe('batched claims and attempt records', () => {
     assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'busy-test-3', full({ endpoints: [], brands: [] }))).map((d) => d.endpoint_id).sort(), endpointIds.slice(1).sort());
   });
 
+  it('claims a brand the worker knows to be due without its pick, within the same caps', async () => {
+    const { brandId, endpointIds } = await brandWithDeliveries(2);
+    // Its due row already taken (as by a claim that left work behind for a capped endpoint): the
+    // pick cannot find the brand, and the worker names it because that endpoint freed a slot.
+    await t.db.query('DELETE FROM webhook_due_brands WHERE brand_id = $1', [brandId]);
+    const mine = (rows: claims.ClaimedDelivery[]) => rows.filter((d) => d.brand_id === brandId);
+    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'known-1', full({ endpoints: [], brands: [] }))), [], 'the pick does not find it');
+    assert.deepEqual(mine(await claims.claimDue(t.db, 100, 10_000, 'known-2', full({ endpoints: [], brands: [brandId] }), [brandId])), [], 'a brand at its cap is not claimed');
+    const claimed = mine(await claims.claimDue(t.db, 100, 10_000, 'known-3', full({ endpoints: [endpointIds[0]], brands: [] }), [brandId]));
+    assert.deepEqual(claimed.map((d) => d.endpoint_id), [endpointIds[1]], 'an endpoint at its cap is left out');
+  });
+
   it('takes only as many of an endpoint\'s and a brand\'s due deliveries as the worker may still hold', async () => {
     const brand = await createBrand(t.db);
     const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;

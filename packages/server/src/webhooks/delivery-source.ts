@@ -5,6 +5,17 @@ import * as claims from './claim.ts';
 import { createDeliverer } from './delivery.ts';
 
 /**
+ * How many in-flight caps' worth a flowing endpoint (or brand) may hold at most: its slots and the
+ * ready ones behind them. A claim is a commit, several milliseconds on an ordinary disk and many
+ * more on a busy machine, and one endpoint's slots turn over in about a millisecond each, so the
+ * ready ones must last a whole claim: with one cap behind the slots (2) one endpoint's drain was
+ * bounded by 16 deliveries a claim; with three (4) each claim takes about twice as many, and its
+ * claims cost the database about a third less per delivery (docs/performance.md, issue 20). Only
+ * while few endpoints share the worker (`ahead` below). The in-flight caps themselves do not change.
+ */
+const heldRounds = 4;
+
+/**
  * The worker's webhook source. Keeps up to `concurrency` deliveries being sent, and about as many
  * more claimed and ready, so a slot that frees starts the next delivery at once instead of
  * waiting for a claim statement: each runOnce tops the claimed work up in one statement once the
@@ -19,12 +30,13 @@ import { createDeliverer } from './delivery.ts';
  *
  * No noisy neighbours: at most `maxInFlightPerEndpoint` deliveries to one endpoint and
  * `maxInFlightPerBrand` for one brand are being sent by this worker at once. An endpoint (and
- * brand) whose receiver has answered may also hold as many again claimed and ready behind those,
- * so a freed slot starts its next delivery at once instead of after a claim statement (issue 20:
- * with claims only up to the in-flight cap, every slot of one endpoint waited for a claim round
- * trip and one endpoint drained at about 1,100 deliveries/s). A claim takes only what fits, and
- * when an answer frees room for an endpoint or brand that was at its limit, the source asks the
- * loop to run it again at once. An endpoint that never answered yet, or whose ready deliveries
+ * brand) whose receiver has answered may also hold up to `heldRounds - 1` times as many claimed
+ * and ready behind those, so a freed slot starts its next delivery at once instead of after a claim
+ * statement (issue 20: with claims only up to the in-flight cap, every slot of one endpoint waited
+ * for a claim round trip and one endpoint drained at about 1,100 deliveries/s). A claim takes only
+ * what fits, and when an answer frees room for an endpoint or brand that was at its limit, the
+ * source asks the loop to run it again at once, naming that brand so the claim need not wait for
+ * the pick to find it (claim.ts). An endpoint that never answered yet, or whose ready deliveries
  * waited so long they were given back (its receiver is slow or hangs), holds no more claims than
  * it has slots until it answers again, so it holds only its own slots and does not churn claims.
  * (Counted per worker: a claim that counted every worker's deliveries halved the delivery rate.)
@@ -61,24 +73,36 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
     bump(perEndpoint, d.endpoint_id, by);
     bump(perBrand, d.brand_id, by);
   };
-  const endpointLimit = (id: string) => (flowingEndpoints.has(id) ? 2 : 1) * settings.maxInFlightPerEndpoint;
-  const brandLimit = (id: string) => (flowingBrands.has(id) ? 2 : 1) * settings.maxInFlightPerBrand;
-  /** The claim counts against the in-flight caps; a flowing endpoint or brand counts a cap less. */
-  const caps = (): claims.ClaimCaps => {
-    const credited = (held: Map<string, number>, flowing: Set<string>, cap: number) => {
+  /**
+   * How many a flowing endpoint (or brand) may hold ready behind its in-flight cap: one cap, and up
+   * to `heldRounds - 1` caps while few share the worker. The ready ones of all of them together
+   * stay about one `concurrency`: ready deliveries an endpoint cannot start yet (its slots are
+   * full) would otherwise fill the worker's room, and the other endpoints would have none ready.
+   */
+  const ahead = (cap: number, holders: Map<string, number>) => Math.max(cap, Math.min((heldRounds - 1) * cap, Math.floor(settings.concurrency / Math.max(1, holders.size))));
+  type Ahead = { endpoint: number; brand: number };
+  const aheadNow = (): Ahead => ({ endpoint: ahead(settings.maxInFlightPerEndpoint, perEndpoint), brand: ahead(settings.maxInFlightPerBrand, perBrand) });
+  /**
+   * The claim counts against the in-flight caps; a flowing endpoint or brand counts what it may
+   * hold ahead less. The same `a` judges what the claim brings back, so the claim and that check
+   * agree even when the claim adds endpoints (and shrinks what each may hold ahead).
+   */
+  const caps = (a: Ahead): claims.ClaimCaps => {
+    const credited = (held: Map<string, number>, flowing: Set<string>, extra: number) => {
       if (!flowing.size) return held;
       const out = new Map(held);
-      for (const id of flowing) out.set(id, (out.get(id) ?? 0) - cap);
+      for (const id of flowing) out.set(id, (out.get(id) ?? 0) - extra);
       return out;
     };
     return {
-      heldByEndpoint: credited(perEndpoint, flowingEndpoints, settings.maxInFlightPerEndpoint),
-      heldByBrand: credited(perBrand, flowingBrands, settings.maxInFlightPerBrand),
+      heldByEndpoint: credited(perEndpoint, flowingEndpoints, a.endpoint),
+      heldByBrand: credited(perBrand, flowingBrands, a.brand),
       perEndpoint: settings.maxInFlightPerEndpoint, perBrand: settings.maxInFlightPerBrand,
     };
   };
-  const atHoldCap = (d: claims.ClaimedDelivery) => (perEndpoint.get(d.endpoint_id) ?? 0) >= endpointLimit(d.endpoint_id)
-    || (perBrand.get(d.brand_id) ?? 0) >= brandLimit(d.brand_id);
+  const atHoldCap = (d: claims.ClaimedDelivery, a = aheadNow()) =>
+    (perEndpoint.get(d.endpoint_id) ?? 0) >= settings.maxInFlightPerEndpoint + (flowingEndpoints.has(d.endpoint_id) ? a.endpoint : 0)
+    || (perBrand.get(d.brand_id) ?? 0) >= settings.maxInFlightPerBrand + (flowingBrands.has(d.brand_id) ? a.brand : 0);
   const canSend = (d: claims.ClaimedDelivery) => (sendingToEndpoint.get(d.endpoint_id) ?? 0) < settings.maxInFlightPerEndpoint
     && (sendingForBrand.get(d.brand_id) ?? 0) < settings.maxInFlightPerBrand;
   const flowing = (d: claims.ClaimedDelivery, yes: boolean) => {
@@ -95,6 +119,7 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
   // so that the answers arriving meanwhile free their slots too and one claim takes them all
   // (and so that, on PGlite, the receivers' I/O runs between claims on this thread).
   let wakeSelf = () => {};
+  const freedBrands = new Set<string>();
   let wakeSoon: NodeJS.Timeout | undefined;
   const wakeForFreedSlot = () => {
     wakeSoon ??= setTimeout(() => { wakeSoon = undefined; wakeSelf(); }, 1);
@@ -124,7 +149,10 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
         flowing(d, true);
         hold(d, -1);
         pump();
-        if (wasAtCap && !stopping) wakeForFreedSlot();
+        if (wasAtCap && !stopping) {
+          freedBrands.add(d.brand_id);
+          wakeForFreedSlot();
+        }
       });
     sending.add(sent);
   };
@@ -167,12 +195,15 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       if (giveBack.length) await release();
       if (stopping) return 0;
       const room = 2 * settings.concurrency - sending.size - ready.length;
-      const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps());
+      const knownDue = [...freedBrands];
+      freedBrands.clear();
+      const a = aheadNow();
+      const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps(a), knownDue);
       const claimedAt = Date.now();
       for (const d of claimed) {
         // The claim took only what fits (a slot can only have freed since), so this gives back
         // nothing unless the worker is stopping.
-        if (stopping || atHoldCap(d)) giveBack.push(d);
+        if (stopping || atHoldCap(d, a)) giveBack.push(d);
         else {
           hold(d, 1);
           ready.push({ d, claimedAt });
