@@ -103,6 +103,8 @@ describe('dashboard catalog editors in plain words', { skip }, () => {
     await page.getByText('No image could be loaded from this address').waitFor();
     await page.locator('#product-image').fill('https://images.ada.example/ink.png');
     await page.getByTestId('product-image-preview').waitFor();
+    // The element is there before the picture has loaded: wait for the browser to have drawn it.
+    await page.waitForFunction(() => (document.querySelector('[data-testid="product-image-preview"]') as HTMLImageElement | null)?.complete === true);
     assert.equal(await page.getByTestId('product-image-preview').evaluate((img: HTMLImageElement) => img.naturalWidth), 1);
     await pick(page, 'Type', 'Event');
     await page.getByRole('button', { name: 'Create product' }).click();
