@@ -18,8 +18,8 @@ CREATE TABLE webhook_queue (
   delivery_id       text NOT NULL,
   endpoint_id       text NOT NULL,
   event_id          text NOT NULL,
-  -- The event's time: the events table's partition key (migration 038), so the claim's join to
-  -- the event reads one day's partition.
+  -- The event's time: the claim's join to the event names it, so that once events are partitioned
+  -- by day (docs/performance.md, part 2) the join reads one day's partition.
   event_created_at  timestamptz NOT NULL,
   next_attempt_at   timestamptz NOT NULL DEFAULT clock_timestamp(),
   -- The claim: a worker that takes a delivery owns it until locked_until. A killed worker's
@@ -35,7 +35,12 @@ CREATE TABLE webhook_queue (
   attempts          integer NOT NULL DEFAULT 0,
   last_attempt_at   timestamptz,
   response_code     integer,
-  PRIMARY KEY (brand_id, delivery_id)
+  PRIMARY KEY (brand_id, delivery_id),
+  -- A delivery still queued when retention purges its event (a long retry schedule, or a
+  -- delivery waiting behind one) goes with it, as its log row does (events -> deliveries ->
+  -- queue): left behind, it would be leased and skipped forever (its event is gone) and would hold
+  -- back every later delivery of its object.
+  FOREIGN KEY (brand_id, delivery_id) REFERENCES webhook_deliveries (brand_id, id) ON DELETE CASCADE
 ) WITH (fillfactor = 50);
 -- fillfactor 50: a claim sets only locked_until and locked_by, and a retry next_attempt_at among
 -- others; with room on the page the lease is a heap-only update (migration 019 says why).
