@@ -35,12 +35,9 @@ CREATE TABLE webhook_queue (
   attempts          integer NOT NULL DEFAULT 0,
   last_attempt_at   timestamptz,
   response_code     integer,
-  PRIMARY KEY (brand_id, delivery_id),
-  -- A delivery still queued when retention purges its event (a long retry schedule, or a
-  -- delivery waiting behind one) goes with it, as its log row does (events -> deliveries ->
-  -- queue): left behind, it would be leased and skipped forever (its event is gone) and would hold
-  -- back every later delivery of its object.
-  FOREIGN KEY (brand_id, delivery_id) REFERENCES webhook_deliveries (brand_id, id) ON DELETE CASCADE
+  -- No foreign key to the log row: retention removes a purged event's queued deliveries itself
+  -- (webhooks/fan-out.ts, purged), rather than a check on every queued row.
+  PRIMARY KEY (brand_id, delivery_id)
 ) WITH (fillfactor = 50);
 -- fillfactor 50: a claim sets only locked_until and locked_by, and a retry next_attempt_at among
 -- others; with room on the page the lease is a heap-only update (migration 019 says why).
