@@ -1,10 +1,9 @@
 import type { Mode, Principal } from '../auth/principal.ts';
 import type { Queryable } from '../db/client.ts';
 import { AppError, notFound } from '../errors.ts';
-import { recordEvent } from '../events/service.ts';
 import { applyReportedRefund, type ReportedOutcome } from './provider-refunds.ts';
 import * as repo from '../transactions/repository.ts';
-import { renderTransaction } from '../transactions/service.ts';
+import { recordDisputed } from '../transactions/lifecycle.ts';
 
 /**
  * A dispute (chargeback) a provider reports (Stripe's charge.dispute.created and
@@ -44,7 +43,7 @@ export async function applyReportedDispute(tx: Queryable, d: ReportedDispute): P
     id: d.reference, status: d.status, amount: d.amount, reason: d.reason,
     createdAt: earlier?.createdAt ?? now, ...(d.closed ? { closedAt: now } : {}),
   });
-  await recordEvent(tx, { brandId: marked.brand_id, mode: marked.mode, type: 'transaction.disputed', data: renderTransaction(marked), appId: marked.app_id ?? null });
+  await recordDisputed(tx, marked);
   if (!d.closed || d.status !== 'lost') return { outcome: 'applied', cancellations: [] };
   const lost = await applyReportedRefund(tx, {
     provider: d.provider, reference: d.reference, amount: d.amount, state: { status: 'succeeded', reference: d.reference },

@@ -1,7 +1,6 @@
 import type { Queryable } from '../db/client.ts';
 import { noteRefund as noteAffiliateRefund } from '../affiliates/commissions.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
-import { recordEvent } from '../events/service.ts';
 import { newId } from '../ids.ts';
 import type { Principal } from '../auth/principal.ts';
 import { modeNow } from '../clock/repository.ts';
@@ -12,9 +11,9 @@ import { endAccessBought, type ProviderCancellation } from '../subscriptions/acc
 import * as refunds from '../transactions/refunds-repository.ts';
 import type { RefundRow } from '../transactions/refunds-repository.ts';
 import * as repo from '../transactions/repository.ts';
+import { recordRefunded } from '../transactions/lifecycle.ts';
 import type { TransactionRow } from '../transactions/repository.ts';
 import type { RefundBody } from '../transactions/schemas.ts';
-import { renderTransaction } from '../transactions/service.ts';
 import { releaseCoupon } from '../coupons/redemptions.ts';
 
 /**
@@ -104,13 +103,7 @@ export async function settleRefund(tx: Queryable, refund: RefundRow, state: Refu
   const moved = await refunds.finishRefund(tx, refund.brand_id, refund.id, state);
   if (!moved) return undefined;
   if (moved.refund.status !== 'succeeded') return { ...moved, cancellations: [] };
-  await recordEvent(tx, {
-    brandId: moved.transaction.brand_id,
-    mode: moved.transaction.mode,
-    type: 'transaction.refunded',
-    data: { ...renderTransaction(moved.transaction), refund: renderRefund(moved.refund) },
-    appId,
-  });
+  await recordRefunded(tx, moved.transaction, renderRefund(moved.refund), appId);
   await notePayable(tx, moved.transaction.brand_id, moved.transaction.mode, await modeNow(tx, moved.transaction.brand_id, moved.transaction.mode));
   // A full refund gives the coupon's use back, as if the payment had never been made.
   if (moved.transaction.status === 'refunded') await releaseCoupon(tx, moved.transaction.brand_id, moved.transaction.txref);

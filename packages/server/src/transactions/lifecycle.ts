@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
-import { recordEvent } from '../events/service.ts';
+import { recordEvent, type NewEvent } from '../events/service.ts';
 import * as repo from './repository.ts';
 import type { TransactionRow } from './repository.ts';
 import { renderTransaction } from './service.ts';
 
 /**
- * A transaction's life (DOMAIN.md: pending → succeeded or failed, then refunded) is written here
- * and in refunds.ts, whoever started it: checkout (a paid link), subscriptions (a renewal, ours or
- * the provider's) and the Stripe handler all settle through `settleTransaction`, so the
+ * A transaction's life (DOMAIN.md: pending → succeeded or failed, then refunded or disputed) is
+ * recorded here, whoever moved it: checkout (a paid link), subscriptions (a renewal, ours or the
+ * provider's) and the Stripe handler all settle through `settleTransaction`, and refunds/ (a
+ * refund, a dispute) reports what it changed through `recordRefunded` and `recordDisputed`, so the
  * `transaction.*` events are recorded by this folder only.
  */
 
@@ -41,4 +42,21 @@ export async function settleTransaction(
     data: renderTransaction(moved),
   });
   return moved;
+}
+
+/**
+ * `transaction.refunded` for a payment a refund has just moved (refunds/), with the refund as
+ * refunds/ renders it: the row is the transaction after the refund.
+ */
+export async function recordRefunded(tx: Queryable, moved: TransactionRow, refund: NewEvent<'transaction.refunded'>['data']['refund'], appId?: string | null) {
+  await recordEvent(tx, {
+    brandId: moved.brand_id, mode: moved.mode, appId: appId ?? null,
+    type: 'transaction.refunded',
+    data: { ...renderTransaction(moved), refund },
+  });
+}
+
+/** `transaction.disputed` for a payment whose dispute (opened, changed or closed) refunds/ has just written. */
+export async function recordDisputed(tx: Queryable, marked: TransactionRow) {
+  await recordEvent(tx, { brandId: marked.brand_id, mode: marked.mode, type: 'transaction.disputed', data: renderTransaction(marked), appId: marked.app_id ?? null });
 }
