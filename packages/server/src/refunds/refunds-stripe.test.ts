@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { courseBody, createLink, eventsOf } from '../testing/checkout-fixtures.ts';
+import { courseBody, eventsOf } from '../testing/checkout-fixtures.ts';
 import { recurringBrand } from '../testing/subscriptions.ts';
-import { startTestApp, type TestApp } from '../testing/app.ts';
+import type { TestApp } from '../testing/app.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
-import { startStripeFake, type StripeFake } from '../testing/stripe-fake.ts';
+import type { StripeFake } from '../testing/stripe-fake.ts';
+import { buyLive as buyLiveOn, startStripeApp, type StripeApp } from '../testing/stripe-app.ts';
 
 /**
  * Live refunds through Stripe (docs/refunds.md): the official `stripe` package against
@@ -15,31 +15,16 @@ import { startStripeFake, type StripeFake } from '../testing/stripe-fake.ts';
  */
 let t: TestApp;
 let stripe: StripeFake;
-let base: string;
 let hook: string;
 
-before(async () => {
-  stripe = await startStripeFake();
-  t = await startTestApp({ stripe: stripe.appSettings });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  hook = `${base}/providers/stripe/webhook`;
-});
-after(async () => {
-  await t.close();
-  await stripe.close();
-});
+let app: StripeApp;
 
-/** Pays a live link on Stripe's (fake) page and delivers Stripe's events; returns our transaction. */
-async function buyLive(liveKey: string, brandId: string, body: unknown) {
-  const link = await createLink(t, liveKey, body);
-  const res = await fetch(`${base}${link.path}/pay`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
-  assert.equal(res.status, 303);
-  const [payment] = await t.db.query<{ txref: string; provider_reference: string }>('SELECT * FROM transactions WHERE brand_id = $1 AND payment_link_id = $2', [brandId, link.id]);
-  const { session, events } = stripe.complete(payment.provider_reference);
-  for (const e of events) assert.equal((await stripe.deliver(e, hook)).status, 200);
-  return { txref: payment.txref, session, intent: stripe.intentOfSession(session.id) };
-}
+before(async () => {
+  ({ t, stripe, hook } = app = await startStripeApp());
+});
+after(async () => { await app.close(); });
+
+const buyLive = (liveKey: string, brandId: string, body: unknown) => buyLiveOn(app, liveKey, brandId, body);
 
 const refund = (key: string, txref: string, body: object = {}) => t.request({ method: 'POST', url: `/api/v1/transactions/${txref}/refund`, key, payload: body });
 const refundCalls = () => stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds');

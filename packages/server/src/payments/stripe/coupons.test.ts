@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { loadCatalog } from '../../catalog/load.ts';
 import { createLink } from '../../testing/checkout-fixtures.ts';
-import { startTestApp, type TestApp } from '../../testing/app.ts';
+import type { TestApp } from '../../testing/app.ts';
 import { createBrand, createKey } from '../../testing/factories.ts';
-import { startStripeFake, type StripeFake } from '../../testing/stripe-fake.ts';
+import type { StripeFake } from '../../testing/stripe-fake.ts';
+import { startStripeApp, type StripeApp } from '../../testing/stripe-app.ts';
 
 /**
  * A coupon on a subscription Stripe bills (docs/coupons.md, "Subscriptions billed by Stripe"):
@@ -19,17 +19,12 @@ let stripe: StripeFake;
 let hook: string;
 let base: string;
 
+let app: StripeApp;
+
 before(async () => {
-  stripe = await startStripeFake();
-  t = await startTestApp({ stripe: stripe.appSettings });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  hook = `${base}/providers/stripe/webhook`;
+  ({ t, stripe, base, hook } = app = await startStripeApp());
 });
-after(async () => {
-  await t.close();
-  await stripe.close();
-});
+after(async () => { await app.close(); });
 
 const plan = (ref: string, periodic: string) => ({ ref, name: ref, price: { amount: 5, currency: 'USD' }, recurrence: { periodic, interval: 1, count: 0 } });
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { courseBody, createLink, eventsOf } from '../../testing/checkout-fixtures.ts';
 import { runDueSubscription } from '../../subscriptions/flows.ts';
 import { recurringBrand } from '../../testing/subscriptions.ts';
-import { startTestApp, type TestApp } from '../../testing/app.ts';
+import type { TestApp } from '../../testing/app.ts';
 import { loadCatalog } from '../../catalog/load.ts';
 import { createBrand, createBrandWithCatalog, createKey } from '../../testing/factories.ts';
-import { startStripeFake, type StripeFake } from '../../testing/stripe-fake.ts';
+import type { StripeFake } from '../../testing/stripe-fake.ts';
+import { startStripeApp, type StripeApp } from '../../testing/stripe-app.ts';
 
 /**
  * Live payments with Stripe, end to end against testing/stripe-fake.ts: the official `stripe`
@@ -21,17 +21,12 @@ let stripe: StripeFake;
 let base: string;
 let hook: string;
 
+let app: StripeApp;
+
 before(async () => {
-  stripe = await startStripeFake();
-  t = await startTestApp({ stripe: stripe.appSettings });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  hook = `${base}/providers/stripe/webhook`;
+  ({ t, stripe, base, hook } = app = await startStripeApp());
 });
-after(async () => {
-  await t.close();
-  await stripe.close();
-});
+after(async () => { await app.close(); });
 
 /** The hosted page's button, as a browser posts it: answers 303 to the Checkout Session. */
 async function pay(path: string) {
