@@ -15,12 +15,15 @@
 --   and its fan-out in the same transaction).
 -- - webhook_attempts on delivery_created_at, their delivery's created_at.
 --
--- A primary key must contain the partition key, so an id alone is no longer unique across days.
--- Ids made from now on carry their UTC day (ids.ts datedId: the first 8 of their 20 characters
--- are YYYYMMDD), and a CHECK ties created_at's day to the id's, so the same id on another day is
--- refused by the CHECK and on the same day by the primary key. Rows from before this migration
--- keep their random ids: the CHECK holds from this migration's instant on (the literal below is
--- written when it runs).
+-- Event and delivery ids unique per brand across days. A primary key on the partitioned table
+-- must contain the partition key, and (brand_id, id, created_at) would let one id in twice, on
+-- two days or at two instants of one day. Instead each day's partition has its own primary key
+-- (brand_id, id) (made with the partition, below), and ids made from now on carry their UTC day
+-- (ids.ts datedId: the first 8 of their 20 characters are YYYYMMDD) with a CHECK tying
+-- created_at's day to the id's: the same id at another day is refused by the CHECK, on the same
+-- day by that day's primary key. Rows from before this migration keep their random ids (unique
+-- already): the CHECK holds from this migration's instant on (the literal below is written when
+-- it runs).
 --
 -- The foreign keys deliveries -> events and attempts -> deliveries go: retention drops a day of
 -- each table on its own (and the delivery log may be kept shorter than the events).
@@ -86,6 +89,7 @@ CREATE TABLE webhook_attempts (
 -- processes starting at once) take turns, so neither fails on the other's CREATE; a caller that
 -- finds every partition there takes no lock on the tables. CREATE TABLE … PARTITION OF takes an
 -- ACCESS EXCLUSIVE lock on the parent for an instant, which is why days are made ahead.
+-- Partitions of events and webhook_deliveries get their primary key (brand_id, id) (see above);
 -- webhook_deliveries' partitions keep fillfactor 50 (migration 019: room for the claim's
 -- heap-only update); a partitioned table itself holds no storage parameters.
 CREATE FUNCTION ensure_log_partitions(first_day date, last_day date) RETURNS integer
@@ -106,8 +110,9 @@ BEGIN
   FOR day IN SELECT g::date FROM generate_series(first_day, last_day, interval '1 day') AS g LOOP
     FOREACH parent IN ARRAY ARRAY['events', 'webhook_deliveries', 'webhook_attempts'] LOOP
       IF to_regclass(format('%I', parent || '_p' || to_char(day, 'YYYYMMDD'))) IS NULL THEN
-        EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)%s',
+        EXECUTE format('CREATE TABLE %I PARTITION OF %I %s FOR VALUES FROM (%L) TO (%L)%s',
           parent || '_p' || to_char(day, 'YYYYMMDD'), parent,
+          CASE WHEN parent = 'webhook_attempts' THEN '' ELSE '(PRIMARY KEY (brand_id, id))' END,
           to_char(day, 'YYYY-MM-DD') || ' 00:00:00+00', to_char(day + 1, 'YYYY-MM-DD') || ' 00:00:00+00',
           CASE WHEN parent = 'webhook_deliveries' THEN ' WITH (fillfactor = 50)' ELSE '' END);
         made := made + 1;
@@ -144,9 +149,7 @@ JOIN events_unpartitioned e ON e.brand_id = d.brand_id AND e.id = d.event_id;
 
 DROP TABLE webhook_attempts_unpartitioned, webhook_deliveries_unpartitioned, events_unpartitioned;
 
--- The keys, with the partition key in each.
-ALTER TABLE events ADD PRIMARY KEY (brand_id, id, created_at);
-ALTER TABLE webhook_deliveries ADD PRIMARY KEY (brand_id, id, created_at);
+-- Events' and deliveries' keys are their partitions' (above); an attempt's holds its partition key.
 ALTER TABLE webhook_attempts ADD PRIMARY KEY (brand_id, delivery_id, delivery_created_at, number);
 
 -- An id made from now on names its row's UTC day in its characters 5 to 12 (after `evt_` or
