@@ -30,9 +30,9 @@ const columns = 'brand_id, id, mode, type, data, resource_id, app_id, created_at
  */
 export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<{ id: string; created_at: Date; seq: number }> {
   const [row] = await tx.query<{ id: string; created_at: Date; seq: number }>(
-    `WITH now AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS at)
-     INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id, created_at)
-     SELECT $1, 'evt_' || to_char(now.at AT TIME ZONE 'UTC', 'YYYYMMDD') || $2, $3, $4, $5, $6, $7, now.at FROM now
+    `INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id, created_at)
+     SELECT $1, 'evt_' || to_char(now.at AT TIME ZONE 'UTC', 'YYYYMMDD') || $2, $3, $4, $5, $6, $7, now.at
+     FROM (SELECT date_trunc('milliseconds', clock_timestamp()) AS at) now
      RETURNING id, created_at, seq`,
     [e.brand_id, e.id_tail, e.mode, e.type, e.data, e.resource_id, e.app_id ?? null],
     'insert_event',
@@ -50,10 +50,9 @@ export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<{ id: 
 export async function insertEvents(tx: Queryable, events: NewEventRow[]): Promise<Map<string, { id: string; created_at: Date; seq: number }>> {
   if (!events.length) return new Map();
   const rows = await tx.query<{ id: string; created_ms: number; seq: number }>(
-    `WITH now AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS at)
-     INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id, created_at)
+    `INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id, created_at)
      SELECT e.brand_id, 'evt_' || to_char(now.at AT TIME ZONE 'UTC', 'YYYYMMDD') || e.id_tail, e.mode, e.type, e.data, e.resource_id, e.app_id, now.at
-     FROM now, ROWS FROM (json_to_recordset($1::json) AS (brand_id text, id_tail text, mode text, type text, data jsonb, resource_id text, app_id text))
+     FROM (SELECT date_trunc('milliseconds', clock_timestamp()) AS at) now, ROWS FROM (json_to_recordset($1::json) AS (brand_id text, id_tail text, mode text, type text, data jsonb, resource_id text, app_id text))
        WITH ORDINALITY AS e (brand_id, id_tail, mode, type, data, resource_id, app_id, n)
      ORDER BY e.n
      RETURNING id, (extract(epoch FROM created_at) * 1000)::float8 AS created_ms, seq`,
