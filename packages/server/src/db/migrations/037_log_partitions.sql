@@ -130,19 +130,22 @@ SELECT ensure_log_partitions(d, d) FROM (
 ) days;
 SELECT ensure_log_partitions((now() AT TIME ZONE 'UTC')::date - 1, (now() AT TIME ZONE 'UTC')::date + 7);
 
+-- created_at to the millisecond, as the service has always written it: the app passes a row's
+-- created_at back as a JavaScript Date (milliseconds) to name its partition, and a stray
+-- microsecond would make a delivery that no statement by id can find.
 INSERT INTO events (brand_id, id, mode, type, data, created_at, seq, resource_id, app_id) OVERRIDING SYSTEM VALUE
-SELECT brand_id, id, mode, type, data, created_at, seq, resource_id, app_id FROM events_unpartitioned;
+SELECT brand_id, id, mode, type, data, date_trunc('milliseconds', created_at), seq, resource_id, app_id FROM events_unpartitioned;
 SELECT setval(pg_get_serial_sequence('events', 'seq'), coalesce((SELECT max(seq) FROM events_unpartitioned), 0) + 1, false);
 
 INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, status, attempts,
   response_code, failure_reason, next_attempt_at, locked_until, locked_by, last_attempt_at, delivered_at, created_at, order_key, order_seq, behind_earlier)
 SELECT d.brand_id, d.id, d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.status, d.attempts,
-  d.response_code, d.failure_reason, d.next_attempt_at, d.locked_until, d.locked_by, d.last_attempt_at, d.delivered_at, e.created_at,
+  d.response_code, d.failure_reason, d.next_attempt_at, d.locked_until, d.locked_by, d.last_attempt_at, d.delivered_at, date_trunc('milliseconds', e.created_at),
   d.order_key, d.order_seq, d.behind_earlier
 FROM webhook_deliveries_unpartitioned d JOIN events_unpartitioned e ON e.brand_id = d.brand_id AND e.id = d.event_id;
 
 INSERT INTO webhook_attempts (brand_id, delivery_id, number, attempted_at, duration_ms, response_code, error, response_body, delivery_created_at)
-SELECT a.brand_id, a.delivery_id, a.number, a.attempted_at, a.duration_ms, a.response_code, a.error, a.response_body, e.created_at
+SELECT a.brand_id, a.delivery_id, a.number, a.attempted_at, a.duration_ms, a.response_code, a.error, a.response_body, date_trunc('milliseconds', e.created_at)
 FROM webhook_attempts_unpartitioned a
 JOIN webhook_deliveries_unpartitioned d ON d.brand_id = a.brand_id AND d.id = a.delivery_id
 JOIN events_unpartitioned e ON e.brand_id = d.brand_id AND e.id = d.event_id;
