@@ -8,7 +8,7 @@ const dir = new URL('./migrations/', import.meta.url);
  * Applies every migration in db/migrations that this database has not seen, in file-name order,
  * each in its own transaction. Safe to run from several processes at once: an advisory lock
  * makes the second one wait and then find nothing left to do. Then makes sure the delivery log
- * has its daily partitions from yesterday to a week ahead (db/partitions.ts): every process asks
+ * has its daily partitions from yesterday to two days ahead (db/partitions.ts): every process asks
  * this at start, so an API-only deployment, with no worker to make them hourly, never fails an
  * insert for want of today's partition (one catalogue read when they are all there).
  */

@@ -30,7 +30,7 @@ export async function dropExpiredDays(db: Db, settings: RetentionSettings, now =
 
 /**
  * Once an hour (`everyMs`) in each worker process (worker/periodic.ts): the delivery log's days
- * from yesterday to a week ahead are made where missing, and the expired ones dropped.
+ * from yesterday to two days ahead are made where missing, and the expired ones dropped.
  */
 export function retentionSource(deps: { db: Db; log: FastifyBaseLogger; settings: RetentionSettings; everyMs?: number }): WorkSource {
   return periodic('event-retention', deps.everyMs ?? 3_600_000, async () => {

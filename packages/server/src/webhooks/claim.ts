@@ -224,6 +224,8 @@ export async function claimOne(db: Queryable, brandId: string, mode: Mode, id: s
   return row;
 }
 
+const startOfDay = (ms: number) => new Date(ms - (ms % 86_400_000));
+
 export interface AttemptRecord {
   attemptedAt: Date;
   durationMs: number;
@@ -258,6 +260,7 @@ export interface RecordedAttempt {
 export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): Promise<Set<string>> {
   if (!batch.length) return new Set();
   const col = <T>(pick: (r: RecordedAttempt) => T) => batch.map(pick);
+  const days = batch.map((r) => r.delivery.created_at.getTime());
   const done = await db.query<{ id: string }>(
     `WITH o AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::int[],
@@ -271,6 +274,9 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
          delivered_at = CASE WHEN o.status = 'succeeded' THEN o.attempted_at + o.duration_ms * interval '1 millisecond' ELSE w.delivered_at END,
          locked_until = NULL, locked_by = NULL
        FROM o WHERE w.brand_id = o.brand_id AND w.id = o.id AND w.created_at = o.created_at AND w.locked_by = o.claim
+         -- The batch's days as constants too: a custom plan then holds only those days'
+         -- partitions (usually one), where the join alone would plan every day's (migration 037).
+         AND w.created_at BETWEEN $16 AND $17
        RETURNING w.brand_id, w.id, w.created_at, w.endpoint_id, w.attempts, o.status, o.attempted_at, o.duration_ms, o.response_code,
          o.error, o.response_body, o.disable_reason, o.failing_cutoff, w.order_key, w.order_seq, o.next_attempt_at
      ), retry AS (
@@ -325,10 +331,15 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        -- 18–30 s a batch at a backlog of 270,000, then the statement timeout).
        -- Its brand gets a due row now (migration 035), or the next claim of the brand could have
        -- deleted the rows that stood for it while it waited.
+       -- A later delivery of the object belongs to a later event (seq is taken under the object's
+       -- row lock, created_at in the same insert): it lives in this delivery's day or a later
+       -- one, so the probe skips the older days' partitions (migration 037; run-time pruning).
        SELECT DISTINCT d.brand_id FROM d CROSS JOIN LATERAL (
          SELECT n.behind_earlier FROM webhook_deliveries n
          WHERE n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key
            AND n.order_seq > d.order_seq AND ${undeliveredSql('n')}
+           AND n.created_at >= date_trunc('day', d.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+           AND n.created_at >= $18
          ORDER BY n.order_seq LIMIT 1
        ) next
        WHERE d.status <> 'pending' AND next.behind_earlier
@@ -345,6 +356,7 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
       col((r) => r.attempt.error), col((r) => r.attempt.responseBody), col((r) => r.outcome.failureReason),
       col((r) => r.outcome.nextAttemptAt?.toISOString() ?? null), col((r) => r.outcome.disableReason),
       col((r) => r.outcome.failingCutoff.toISOString()), workChannel, col((r) => r.delivery.created_at.toISOString()),
+      new Date(Math.min(...days)), new Date(Math.max(...days)), startOfDay(Math.min(...days)),
     ],
     'webhook_record_attempts',
   );

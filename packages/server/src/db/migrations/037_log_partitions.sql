@@ -128,7 +128,7 @@ $$;
 SELECT ensure_log_partitions(d, d) FROM (
   SELECT DISTINCT (created_at AT TIME ZONE 'UTC')::date AS d FROM events_unpartitioned
 ) days;
-SELECT ensure_log_partitions((now() AT TIME ZONE 'UTC')::date - 1, (now() AT TIME ZONE 'UTC')::date + 7);
+SELECT ensure_log_partitions((now() AT TIME ZONE 'UTC')::date - 1, (now() AT TIME ZONE 'UTC')::date + 2);
 
 -- created_at to the millisecond, as the service has always written it: the app passes a row's
 -- created_at back as a JavaScript Date (milliseconds) to name its partition, and a stray
