@@ -160,6 +160,12 @@ export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filte
     params.push(value);
     return [`AND ${column} = $${params.length}`];
   });
+  // An event's deliveries live in its day (migration 037), which a dated event id names.
+  const eventDay = filter.eventId === undefined ? undefined : dayOfId(filter.eventId);
+  if (eventDay) {
+    params.push(eventDay.from, eventDay.to);
+    conditions.push(`AND created_at >= $${params.length - 1} AND created_at < $${params.length}`);
+  }
   const after = afterCursor(page, params.length + 1);
   return db.query<DeliveryRow>(
     `SELECT * FROM webhook_deliveries
