@@ -22,8 +22,9 @@ export interface RetentionSettings {
  * deduplication of incoming webhooks) are still deleted by time with the events' cutoff.
  */
 export async function dropExpiredDays(db: Db, settings: RetentionSettings, now = new Date()) {
-  const events = await dropLogDaysBefore(db, ['events'], new Date(now.getTime() - settings.eventRetentionMs));
+  // Deliveries first: a run that stops half-way never leaves deliveries whose event is gone.
   const deliveries = await dropLogDaysBefore(db, ['webhook_deliveries', 'webhook_attempts'], new Date(now.getTime() - settings.deliveryLogRetentionMs));
+  const events = await dropLogDaysBefore(db, ['events'], new Date(now.getTime() - settings.eventRetentionMs));
   const providerEvents = await purgeProviderEventsBefore(db, new Date(now.getTime() - settings.eventRetentionMs));
   return { dropped: [...events.dropped, ...deliveries.dropped], failed: [...events.failed, ...deliveries.failed], providerEvents };
 }
