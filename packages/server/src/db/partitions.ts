@@ -32,7 +32,7 @@ export async function ensureLogPartitions(db: Queryable, first: Date, last: Date
   return made;
 }
 
-/** The window every start and the hourly source make: yesterday to a week ahead. */
+/** The window every start and the hourly source make: yesterday to `daysAhead` days ahead. */
 export function ensureLogPartitionsAround(db: Queryable, now = new Date()): Promise<number> {
   return ensureLogPartitions(db, new Date(now.getTime() - daysBehind * day), new Date(now.getTime() + daysAhead * day));
 }
