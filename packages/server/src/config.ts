@@ -163,8 +163,13 @@ export interface WebhookSettings {
   maxInFlightPerBrand: number;
   /** An endpoint whose deliveries have failed for this long without a success is disabled. */
   disableAfterMs: number;
-  /** Events (and their deliveries) older than this are purged; GET /events promises at least 30 days. */
+  /** Events older than this are dropped, a day at a time; GET /events promises at least 30 days. */
   eventRetentionMs: number;
+  /**
+   * Deliveries and their attempts older than this are dropped, a day at a time (the delivery log
+   * may be kept shorter than the events: it is most of the bytes). At most eventRetentionMs.
+   */
+  deliveryLogRetentionMs: number;
   /**
    * Whether test-mode endpoints may be http://localhost, 127.0.0.1 or [::1]: by default only in
    * embedded mode (one user, their own machine); a server needs WEBHOOK_ALLOW_LOOPBACK=true, a
@@ -256,6 +261,17 @@ function webhookSettings(env: Env, embedded: boolean): WebhookSettings {
   if (claimLeaseMs <= timeoutMs) {
     throw new ConfigError(`WEBHOOK_CLAIM_LEASE (${claimLeaseMs} ms) must be longer than WEBHOOK_TIMEOUT (${timeoutMs} ms), or a slow receiver's delivery would be sent twice.`);
   }
+  const eventRetentionMs = duration(env, 'EVENT_RETENTION', 30 * day, 30 * day, 3650 * day);
+  const deliveryLogRetentionMs = duration(env, 'DELIVERY_LOG_RETENTION', 30 * day, day, 3650 * day);
+  if (deliveryLogRetentionMs > eventRetentionMs) {
+    throw new ConfigError(`DELIVERY_LOG_RETENTION (${deliveryLogRetentionMs} ms) must not be longer than EVENT_RETENTION (${eventRetentionMs} ms): a delivery's event must outlive it.`);
+  }
+  // A delivery still retrying lives in its event's day: a log kept shorter than the retries last
+  // would drop deliveries that are still due.
+  const retriesMs = retryScheduleMs.reduce((sum, ms) => sum + ms, 0);
+  if (deliveryLogRetentionMs <= retriesMs + day) {
+    throw new ConfigError(`DELIVERY_LOG_RETENTION (${deliveryLogRetentionMs} ms) must be longer than WEBHOOK_RETRY_SCHEDULE's total (${retriesMs} ms) and a day, or deliveries still being retried would be dropped.`);
+  }
   return {
     secretKey,
     retryScheduleMs,
@@ -267,7 +283,8 @@ function webhookSettings(env: Env, embedded: boolean): WebhookSettings {
     maxInFlightPerEndpoint: integer(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', 16, 1, 1000),
     maxInFlightPerBrand: integer(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_BRAND', 32, 1, 10_000),
     disableAfterMs: duration(env, 'WEBHOOK_DISABLE_AFTER', 5 * day, 1, 365 * day),
-    eventRetentionMs: duration(env, 'EVENT_RETENTION', 30 * day, 30 * day, 3650 * day),
+    eventRetentionMs,
+    deliveryLogRetentionMs,
     allowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', embedded),
   };
 }

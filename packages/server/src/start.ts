@@ -5,6 +5,7 @@ import { openPglite, openPostgres, type Db } from './db/client.ts';
 import { acquireDataLock, DataDirBusyError } from './db/data-lock.ts';
 import { startEmbeddedMaintenance } from './db/maintenance.ts';
 import { migrate } from './db/migrate.ts';
+import { keepLogPartitionsAhead } from './db/partitions.ts';
 import type { Deps } from './deps.ts';
 import { KeyCache } from './keys/cache.ts';
 import { catalogCacheFromConfig } from './catalog-cache/cache.ts';
@@ -76,6 +77,9 @@ async function main() {
     }
   }
   const stopMaintenance = startEmbeddedMaintenance(db, (err) => log.error({ err }, 'ANALYZE failed'));
+  // The worker makes the delivery log's days ahead every hour (events/retention.ts); a process
+  // without one does it itself, so an API-only deployment never lacks today's partition.
+  const stopPartitions = config.roles.worker ? () => {} : keepLogPartitionsAhead(db, (err) => log.error({ err }, 'making the delivery log\'s partitions ahead failed'));
 
   const app = config.roles.api ? await buildApp(deps) : undefined;
   reached('app');
@@ -85,6 +89,7 @@ async function main() {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' && (err as NodeJS.ErrnoException).code !== 'EACCES') throw err;
       stopMaintenance();
+      stopPartitions();
       await metrics?.close();
       await app.close();
       await db.close();
@@ -117,6 +122,7 @@ async function main() {
       process.exit(1);
     }, drainBoundMs).unref();
     stopMaintenance();
+    stopPartitions();
     await app?.close();
     await worker?.stop();
     await metrics?.close();

@@ -19,7 +19,7 @@ export function workSources(deps: Deps): WorkSource[] {
     importWorkSource(deps.db, deps.log, { batchSize: deps.config.importBatchSize }),
     deliverySource(deps),
     ...lifecycleSources(deps),
-    retentionSource({ db: deps.db, log: deps.log, retentionMs: deps.config.webhooks.eventRetentionMs }),
+    retentionSource({ db: deps.db, log: deps.log, settings: deps.config.webhooks }),
     idempotencyPurgeSource({ db: deps.db, log: deps.log, brandIds: allBrandIds }),
     accountsPurgeSource({ db: deps.db, log: deps.log }),
     oauthPurgeSource({ db: deps.db, log: deps.log }),

@@ -1,14 +1,24 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type { Db } from './client.ts';
+import { ensureLogPartitionsAround } from './partitions.ts';
 
 const dir = new URL('./migrations/', import.meta.url);
 
 /**
  * Applies every migration in db/migrations that this database has not seen, in file-name order,
  * each in its own transaction. Safe to run from several processes at once: an advisory lock
- * makes the second one wait and then find nothing left to do.
+ * makes the second one wait and then find nothing left to do. Then makes sure the delivery log
+ * has its daily partitions from yesterday to two days ahead (db/partitions.ts): every process asks
+ * this at start, so an API-only deployment, with no worker to make them hourly, never fails an
+ * insert for want of today's partition (one catalogue read when they are all there).
  */
 export async function migrate(db: Db): Promise<string[]> {
+  const applied = await applyMigrations(db);
+  await ensureLogPartitionsAround(db);
+  return applied;
+}
+
+async function applyMigrations(db: Db): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
   if (await allApplied(db, files)) return [];
   const applied: string[] = [];

@@ -4,6 +4,7 @@ import type { Mode } from '../auth/principal.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { runCommonRouteTests } from '../testing/auth-checks.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
+import { moveEventToDay } from '../testing/log-days.ts';
 import { recordEvent } from './service.ts';
 
 let t: TestApp;
@@ -59,15 +60,19 @@ describe('GET /events/{id}', () => {
 
 describe('retention', () => {
   it('purges events older than the cutoff with their deliveries and attempts, and keeps the rest', async () => {
-    const { purgeEventsBefore } = await import('./retention.ts');
+    const { dropExpiredDays } = await import('./retention.ts');
     const brand = await createBrand(t.db);
     const key = await createKey(t.db, brand.id, { mode: 'test' });
     const res = await t.request({ method: 'POST', url: '/api/v1/webhooks', key: key.key, payload: { url: 'http://127.0.0.1:9/x', events: ['member.joined'] } });
     assert.equal(res.statusCode, 200);
-    const old = await record(brand.id, 'test');
+    const recorded = await record(brand.id, 'test');
     const recent = await record(brand.id, 'test');
-    await t.db.query(`UPDATE events SET created_at = now() - interval '31 days' WHERE brand_id = $1 AND id = $2`, [brand.id, old.id]);
-    const purged = await purgeEventsBefore(t.db, new Date(Date.now() - 30 * 86_400_000));
+    // Retention drops whole days (migration 037): the old event moves to a day 31 days back, with
+    // its deliveries (they live in their event's day).
+    const old = await moveEventToDay(t.db, brand.id, recorded.id, new Date(Date.now() - 31 * 86_400_000));
+    const thirty = 30 * 86_400_000;
+    const purged = (await dropExpiredDays(t.db, { eventRetentionMs: thirty, deliveryLogRetentionMs: thirty })).dropped.length;
+    assert.ok(old.deliveryIds.size >= 1);
     assert.ok(purged >= 1);
     const left = await t.db.query<{ id: string }>('SELECT id FROM events WHERE brand_id = $1', [brand.id]);
     assert.deepEqual(left.map((r) => r.id), [recent.id]);

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import type { PageRequest } from '../db/paging.ts';
 import type { Mode } from '../auth/principal.ts';
+import { dayOfId } from '../ids.ts';
 
 export interface EventRow {
   brand_id: string;
@@ -17,14 +18,23 @@ export interface EventRow {
   seq: number;
 }
 
-export type NewEventRow = Omit<EventRow, 'created_at' | 'seq'>;
+/** An event to insert: `id_tail` is the random part of its id, which the INSERT finishes with the row's day (ids.ts datedId). */
+export type NewEventRow = Omit<EventRow, 'created_at' | 'seq' | 'id'> & { id_tail: string };
 
 const columns = 'brand_id, id, mode, type, data, resource_id, app_id, created_at, seq';
 
-export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<{ created_at: Date; seq: number }> {
-  const [row] = await tx.query<{ created_at: Date; seq: number }>(
-    'INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at, seq',
-    [e.brand_id, e.id, e.mode, e.type, e.data, e.resource_id, e.app_id ?? null],
+/**
+ * Inserts one event; its id and created_at come from one reading of the database's clock: the id
+ * names created_at's UTC day (migration 037's CHECK), so both must come from the same instant, or
+ * an event recorded across midnight would fail its own insert.
+ */
+export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<{ id: string; created_at: Date; seq: number }> {
+  const [row] = await tx.query<{ id: string; created_at: Date; seq: number }>(
+    `INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id, created_at)
+     SELECT $1, 'evt_' || to_char(now.at AT TIME ZONE 'UTC', 'YYYYMMDD') || $2, $3, $4, $5, $6, $7, now.at
+     FROM (SELECT date_trunc('milliseconds', clock_timestamp()) AS at) now
+     RETURNING id, created_at, seq`,
+    [e.brand_id, e.id_tail, e.mode, e.type, e.data, e.resource_id, e.app_id ?? null],
     'insert_event',
   );
   return row;
@@ -32,24 +42,25 @@ export async function insertEvent(tx: Queryable, e: NewEventRow): Promise<{ crea
 
 /**
  * Many events in one statement (bulk imports), numbered in the given order and sharing one
- * created_at; returns each one's created_at and seq by id. One JSON parameter carries them all,
- * whatever their number. created_at comes back as epoch milliseconds: a timestamp string per
- * event cost more to parse than the event took to insert.
+ * created_at; returns each one's id, created_at and seq by its id's tail. One JSON parameter
+ * carries them all, whatever their number. created_at comes back as epoch milliseconds: a
+ * timestamp string per event cost more to parse than the event took to insert. Ids are finished
+ * here with the day of that one created_at, as insertEvent does.
  */
-export async function insertEvents(tx: Queryable, events: NewEventRow[]): Promise<Map<string, { created_at: Date; seq: number }>> {
+export async function insertEvents(tx: Queryable, events: NewEventRow[]): Promise<Map<string, { id: string; created_at: Date; seq: number }>> {
   if (!events.length) return new Map();
   const rows = await tx.query<{ id: string; created_ms: number; seq: number }>(
-    `WITH now AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS at)
-     INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id, created_at)
-     SELECT e.brand_id, e.id, e.mode, e.type, e.data, e.resource_id, e.app_id, now.at
-     FROM now, ROWS FROM (json_to_recordset($1::json) AS (brand_id text, id text, mode text, type text, data jsonb, resource_id text, app_id text))
-       WITH ORDINALITY AS e (brand_id, id, mode, type, data, resource_id, app_id, n)
+    `INSERT INTO events (brand_id, id, mode, type, data, resource_id, app_id, created_at)
+     SELECT e.brand_id, 'evt_' || to_char(now.at AT TIME ZONE 'UTC', 'YYYYMMDD') || e.id_tail, e.mode, e.type, e.data, e.resource_id, e.app_id, now.at
+     FROM (SELECT date_trunc('milliseconds', clock_timestamp()) AS at) now, ROWS FROM (json_to_recordset($1::json) AS (brand_id text, id_tail text, mode text, type text, data jsonb, resource_id text, app_id text))
+       WITH ORDINALITY AS e (brand_id, id_tail, mode, type, data, resource_id, app_id, n)
      ORDER BY e.n
      RETURNING id, (extract(epoch FROM created_at) * 1000)::float8 AS created_ms, seq`,
     [JSON.stringify(events)],
     'insert_events',
   );
-  return new Map(rows.map((r) => [r.id, { created_at: new Date(r.created_ms), seq: r.seq }]));
+  // A dated id is the prefix, 8 digits of day and the tail.
+  return new Map(rows.map((r) => [r.id.slice(12), { id: r.id, created_at: new Date(r.created_ms), seq: r.seq }]));
 }
 
 /**
@@ -78,24 +89,16 @@ export function listEvents(db: Queryable, brandId: string, mode: Mode, filter: {
   );
 }
 
+/**
+ * One event by id. An id made since migration 037 names its day, and the condition on created_at
+ * lets the planner read that day's partition only; an older id is looked for in every day.
+ */
 export async function findEvent(db: Queryable, brandId: string, mode: Mode, id: string): Promise<EventRow | undefined> {
+  const day = dayOfId(id);
   const [row] = await db.query<EventRow>(
-    `SELECT ${columns} FROM events WHERE brand_id = $1 AND mode = $2 AND id = $3`,
-    [brandId, mode, id],
+    `SELECT ${columns} FROM events WHERE brand_id = $1 AND mode = $2 AND id = $3
+       ${day ? 'AND created_at >= $4 AND created_at < $5' : ''}`,
+    day ? [brandId, mode, id, day.from, day.to] : [brandId, mode, id],
   );
   return row;
-}
-
-/**
- * Deletes up to `batch` of the brand's events older than `cutoff`, and with them (ON DELETE
- * CASCADE) their webhook deliveries and attempts; returns how many.
- */
-export async function purgeBefore(db: Queryable, brandId: string, cutoff: Date, batch: number): Promise<number> {
-  const rows = await db.query(
-    `DELETE FROM events WHERE brand_id = $1 AND id IN (
-       SELECT id FROM events WHERE brand_id = $1 AND created_at < $2 LIMIT $3
-     ) RETURNING id`,
-    [brandId, cutoff, batch],
-  );
-  return rows.length;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/client.ts';
 import { pageRequest, toPage } from '../db/paging.ts';
 import { invalid, notFound } from '../errors.ts';
-import { idFilterShape, newId, newIds } from '../ids.ts';
+import { datedIdTail, idFilterShape } from '../ids.ts';
 import type { Mode, Principal } from '../auth/principal.ts';
 import type { EventData } from '../webhooks/payloads.ts';
 import { resourceOf } from './resources.ts';
@@ -60,9 +60,9 @@ export async function recordEvent<T extends EventType>(
   options: { announce?: boolean } = {},
 ): Promise<RecordedEvent> {
   const data = event.data as Record<string, unknown>;
-  const row = { brand_id: event.brandId, id: newId('evt'), mode: event.mode, type: event.type, data, resource_id: resourceOf(event.type, data).id, app_id: event.appId ?? null };
+  const row = { brand_id: event.brandId, id_tail: datedIdTail(), mode: event.mode, type: event.type, data, resource_id: resourceOf(event.type, data).id, app_id: event.appId ?? null };
   const inserted = await repo.insertEvent(tx, row);
-  const recorded: RecordedEvent = { brandId: row.brand_id, id: row.id, mode: row.mode, type: event.type, data: row.data, createdAt: inserted.created_at, seq: inserted.seq };
+  const recorded: RecordedEvent = { brandId: row.brand_id, id: inserted.id, mode: row.mode, type: event.type, data: row.data, createdAt: inserted.created_at, seq: inserted.seq };
   if (options.announce !== false) await announce(tx, [recorded]);
   return recorded;
 }
@@ -74,15 +74,14 @@ export async function recordEvent<T extends EventType>(
  */
 export async function recordEvents<T extends EventType>(tx: Queryable, events: NewEvent<T>[]): Promise<RecordedEvent[]> {
   if (!events.length) return [];
-  const ids = newIds('evt', events.length);
-  const rows = events.map((e, i) => {
+  const rows = events.map((e) => {
     const data = e.data as Record<string, unknown>;
-    return { brand_id: e.brandId, id: ids[i], mode: e.mode, type: e.type, data, resource_id: resourceOf(e.type, data).id, app_id: e.appId ?? null };
+    return { brand_id: e.brandId, id_tail: datedIdTail(), mode: e.mode, type: e.type, data, resource_id: resourceOf(e.type, data).id, app_id: e.appId ?? null };
   });
   const inserted = await repo.insertEvents(tx, rows);
   const recorded = rows.map((r): RecordedEvent => {
-    const { created_at: createdAt, seq } = inserted.get(r.id)!;
-    return { brandId: r.brand_id, id: r.id, mode: r.mode, type: r.type, data: r.data, createdAt, seq };
+    const { id, created_at: createdAt, seq } = inserted.get(r.id_tail)!;
+    return { brandId: r.brand_id, id, mode: r.mode, type: r.type, data: r.data, createdAt, seq };
   });
   await announce(tx, recorded);
   return recorded;

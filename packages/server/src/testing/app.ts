@@ -48,6 +48,7 @@ export const testWebhookSettings = (): WebhookSettings => ({
   maxInFlightPerBrand: 32,
   disableAfterMs: 5 * 86_400_000,
   eventRetentionMs: 30 * 86_400_000,
+  deliveryLogRetentionMs: 30 * 86_400_000,
   // Tests receive deliveries on 127.0.0.1, as a developer does, on both databases.
   allowLoopback: true,
 });

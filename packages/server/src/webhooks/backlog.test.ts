@@ -79,8 +79,11 @@ describe('a backlog of 30,000 and more pending deliveries', { skip }, () => {
     // Earlier traffic, delivered, then statistics taken and not again before the burst (as when
     // autovacuum has not caught up): the planner then believes the pending set is tiny, which is
     // what made it scan all of it once per finished delivery.
-    await t.db.query('ALTER TABLE webhook_deliveries SET (autovacuum_enabled = false)');
-    cleanups.push(() => t.db.query('ALTER TABLE webhook_deliveries RESET (autovacuum_enabled)'));
+    // webhook_deliveries is partitioned by day (migration 037): the setting is each day's partition's.
+    const days = (await t.db.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'webhook_deliveries'::regclass`)).map((r) => r.name);
+    for (const day of days) await t.db.query(`ALTER TABLE ${day} SET (autovacuum_enabled = false)`);
+    cleanups.push(async () => { for (const day of days) await t.db.query(`ALTER TABLE ${day} RESET (autovacuum_enabled)`); });
     await record(two.id, 3000, (i) => member('member.joined', `mem_earlier_${i}`, 0));
     await t.startWorker();
     await until('the earlier traffic to be delivered', async () => several.every((rx) => rx.received.length >= 3000), 120_000);

@@ -17,6 +17,8 @@ export interface ClaimedDelivery {
   mode: Mode;
   endpoint_id: string;
   event_id: string;
+  /** Its event's created_at, the day it lives in (migration 037): every statement on it by id names it. */
+  created_at: Date;
   attempts: number;
   claim: string;
   event_type: string;
@@ -29,7 +31,7 @@ export interface ClaimedDelivery {
   endpoint_status: 'active' | 'disabled' | null;
 }
 
-const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.attempts, c.locked_by AS claim,
+const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.created_at, c.attempts, c.locked_by AS claim,
   ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at,
   e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.status AS endpoint_status`;
 
@@ -127,7 +129,7 @@ async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
 function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, endpointsAtCap: string[]) {
   return db.query<ClaimedDelivery>(
     `WITH candidates AS (
-       SELECT w.id, w.endpoint_id, w.next_attempt_at FROM webhook_deliveries w
+       SELECT w.id, w.created_at, w.endpoint_id, w.next_attempt_at FROM webhook_deliveries w
        WHERE w.brand_id = $1 AND w.status = 'pending' AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
          AND NOT (w.endpoint_id = ANY ($5::text[]))
          AND (NOT w.behind_earlier OR NOT EXISTS (
@@ -137,7 +139,7 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
          ))
        ORDER BY w.next_attempt_at LIMIT $2
      ), fits AS (
-       SELECT c.id FROM (
+       SELECT c.id, c.created_at FROM (
          SELECT *, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS nth FROM candidates
        ) c LEFT JOIN unnest($6::text[], $7::int[]) AS held (endpoint_id, n) ON held.endpoint_id = c.endpoint_id
        WHERE c.nth + coalesce(held.n, 0) <= $8
@@ -147,12 +149,12 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
        -- pending by the CHECK): with statistics that lagged a burst, the planner took such an
        -- index for a handful of rows and walked all of it once per row to lock, instead of the
        -- primary key (issue 20).
-       SELECT w.id FROM webhook_deliveries w JOIN fits ON w.id = fits.id
+       SELECT w.id, w.created_at FROM webhook_deliveries w JOIN fits ON w.id = fits.id AND w.created_at = fits.created_at
        WHERE w.brand_id = $1 AND w.status <> 'succeeded' AND w.status <> 'failed' AND (w.locked_until IS NULL OR w.locked_until <= now())
        FOR UPDATE OF w SKIP LOCKED
      ), c AS (
        UPDATE webhook_deliveries d SET locked_until = clock_timestamp() + $3 * interval '1 millisecond', locked_by = $4
-       FROM due WHERE d.brand_id = $1 AND d.id = due.id
+       FROM due WHERE d.brand_id = $1 AND d.id = due.id AND d.created_at = due.created_at
        RETURNING d.*
      ), seen AS (
        DELETE FROM webhook_due_brands WHERE brand_id = $1 AND due_at <= now()
@@ -176,7 +178,7 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
        ON CONFLICT DO NOTHING
      )
      SELECT ${claimedColumns} FROM c
-     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id
+     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id AND ev.created_at = c.created_at
      LEFT JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = c.endpoint_id
      ORDER BY c.next_attempt_at`,
     [brandId, limit, leaseMs, claim, endpointsAtCap,
@@ -193,31 +195,36 @@ export async function releaseClaims(db: Queryable, deliveries: ClaimedDelivery[]
   await db.query(
     `WITH r AS (
        UPDATE webhook_deliveries d SET locked_until = NULL, locked_by = NULL
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS r (brand_id, id, claim)
-       WHERE d.brand_id = r.brand_id AND d.id = r.id AND d.locked_by = r.claim
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS r (brand_id, id, claim, created_at)
+       WHERE d.brand_id = r.brand_id AND d.id = r.id AND d.created_at = r.created_at AND d.locked_by = r.claim
        RETURNING d.brand_id
      )
      INSERT INTO webhook_due_brands (brand_id, due_at) SELECT DISTINCT brand_id, clock_timestamp() FROM r
      ON CONFLICT DO NOTHING`,
-    [deliveries.map((d) => d.brand_id), deliveries.map((d) => d.id), deliveries.map((d) => d.claim)],
+    [deliveries.map((d) => d.brand_id), deliveries.map((d) => d.id), deliveries.map((d) => d.claim), deliveries.map((d) => d.created_at.toISOString())],
   );
 }
 
-/** Claims one delivery for a resend, whatever its status, unless it is in flight right now. */
-export async function claimOne(db: Queryable, brandId: string, mode: Mode, id: string, leaseMs: number, claim: string) {
+/**
+ * Claims one delivery for a resend, whatever its status, unless it is in flight right now. The
+ * caller has read the delivery (its created_at names its day: one partition, however old).
+ */
+export async function claimOne(db: Queryable, brandId: string, mode: Mode, id: string, createdAt: Date, leaseMs: number, claim: string) {
   const [row] = await db.query<ClaimedDelivery>(
     `WITH c AS (
        UPDATE webhook_deliveries SET locked_until = clock_timestamp() + $4 * interval '1 millisecond', locked_by = $5
-       WHERE brand_id = $1 AND mode = $2 AND id = $3 AND (locked_until IS NULL OR locked_until <= now())
+       WHERE brand_id = $1 AND mode = $2 AND id = $3 AND created_at = $6 AND (locked_until IS NULL OR locked_until <= now())
        RETURNING *
      )
      SELECT ${claimedColumns} FROM c
-     JOIN events ev ON ev.brand_id = c.brand_id AND ev.id = c.event_id
+     JOIN events ev ON ev.brand_id = c.brand_id AND ev.id = c.event_id AND ev.created_at = c.created_at
      LEFT JOIN webhook_endpoints e ON e.brand_id = c.brand_id AND e.id = c.endpoint_id`,
-    [brandId, mode, id, leaseMs, claim],
+    [brandId, mode, id, leaseMs, claim, createdAt],
   );
   return row;
 }
+
+const startOfDay = (ms: number) => new Date(ms - (ms % 86_400_000));
 
 export interface AttemptRecord {
   attemptedAt: Date;
@@ -253,20 +260,24 @@ export interface RecordedAttempt {
 export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): Promise<Set<string>> {
   if (!batch.length) return new Set();
   const col = <T>(pick: (r: RecordedAttempt) => T) => batch.map(pick);
+  const days = batch.map((r) => r.delivery.created_at.getTime());
   const done = await db.query<{ id: string }>(
     `WITH o AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::int[],
-         $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::timestamptz[]) AS o (
+         $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::timestamptz[], $15::timestamptz[]) AS o (
          brand_id, id, claim, status, attempted_at, duration_ms, response_code,
-         error, response_body, failure_reason, next_attempt_at, disable_reason, failing_cutoff)
+         error, response_body, failure_reason, next_attempt_at, disable_reason, failing_cutoff, created_at)
      ), d AS (
        UPDATE webhook_deliveries w SET
          status = o.status, attempts = w.attempts + 1, response_code = coalesce(o.response_code, w.response_code),
          failure_reason = o.failure_reason, next_attempt_at = o.next_attempt_at, last_attempt_at = o.attempted_at,
          delivered_at = CASE WHEN o.status = 'succeeded' THEN o.attempted_at + o.duration_ms * interval '1 millisecond' ELSE w.delivered_at END,
          locked_until = NULL, locked_by = NULL
-       FROM o WHERE w.brand_id = o.brand_id AND w.id = o.id AND w.locked_by = o.claim
-       RETURNING w.brand_id, w.id, w.endpoint_id, w.attempts, o.status, o.attempted_at, o.duration_ms, o.response_code,
+       FROM o WHERE w.brand_id = o.brand_id AND w.id = o.id AND w.created_at = o.created_at AND w.locked_by = o.claim
+         -- The batch's days as constants too: a custom plan then holds only those days'
+         -- partitions (usually one), where the join alone would plan every day's (migration 037).
+         AND w.created_at BETWEEN $16 AND $17
+       RETURNING w.brand_id, w.id, w.created_at, w.endpoint_id, w.attempts, o.status, o.attempted_at, o.duration_ms, o.response_code,
          o.error, o.response_body, o.disable_reason, o.failing_cutoff, w.order_key, w.order_seq, o.next_attempt_at
      ), retry AS (
        -- A retry is due again later: its brand gets a due row for then (migration 035).
@@ -288,8 +299,8 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
          ) pending
        ) <= b.n
      ), a AS (
-       INSERT INTO webhook_attempts (brand_id, delivery_id, number, attempted_at, duration_ms, response_code, error, response_body)
-       SELECT brand_id, id, attempts, attempted_at, duration_ms, response_code, error, response_body FROM d
+       INSERT INTO webhook_attempts (brand_id, delivery_id, number, attempted_at, duration_ms, response_code, error, response_body, delivery_created_at)
+       SELECT brand_id, id, attempts, attempted_at, duration_ms, response_code, error, response_body, created_at FROM d
      ), per_endpoint AS (
        SELECT brand_id, endpoint_id,
          bool_or(status = 'succeeded') AS any_success,
@@ -320,10 +331,15 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        -- 18–30 s a batch at a backlog of 270,000, then the statement timeout).
        -- Its brand gets a due row now (migration 035), or the next claim of the brand could have
        -- deleted the rows that stood for it while it waited.
+       -- A later delivery of the object belongs to a later event (seq is taken under the object's
+       -- row lock, created_at in the same insert): it lives in this delivery's day or a later
+       -- one, so the probe skips the older days' partitions (migration 037; run-time pruning).
        SELECT DISTINCT d.brand_id FROM d CROSS JOIN LATERAL (
          SELECT n.behind_earlier FROM webhook_deliveries n
          WHERE n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key
            AND n.order_seq > d.order_seq AND ${undeliveredSql('n')}
+           AND n.created_at >= date_trunc('day', d.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+           AND n.created_at >= $18
          ORDER BY n.order_seq LIMIT 1
        ) next
        WHERE d.status <> 'pending' AND next.behind_earlier
@@ -339,7 +355,8 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
       col((r) => r.attempt.attemptedAt.toISOString()), col((r) => r.attempt.durationMs), col((r) => r.attempt.responseCode),
       col((r) => r.attempt.error), col((r) => r.attempt.responseBody), col((r) => r.outcome.failureReason),
       col((r) => r.outcome.nextAttemptAt?.toISOString() ?? null), col((r) => r.outcome.disableReason),
-      col((r) => r.outcome.failingCutoff.toISOString()), workChannel,
+      col((r) => r.outcome.failingCutoff.toISOString()), workChannel, col((r) => r.delivery.created_at.toISOString()),
+      new Date(Math.min(...days)), new Date(Math.max(...days)), startOfDay(Math.min(...days)),
     ],
     'webhook_record_attempts',
   );
@@ -353,12 +370,12 @@ export async function abandonDelivery(db: Queryable, d: ClaimedDelivery, reason:
   await db.query(
     `WITH f AS (
        UPDATE webhook_deliveries SET status = 'failed', failure_reason = $4, next_attempt_at = NULL, locked_until = NULL, locked_by = NULL
-       WHERE brand_id = $1 AND id = $2 AND locked_by = $3 RETURNING order_key
+       WHERE brand_id = $1 AND id = $2 AND created_at = $6 AND locked_by = $3 RETURNING order_key
      ), due AS (
        INSERT INTO webhook_due_brands (brand_id, due_at) SELECT $1, clock_timestamp() FROM f WHERE f.order_key IS NOT NULL
        ON CONFLICT DO NOTHING
      )
      SELECT pg_notify($5, 'delivery') FROM f WHERE f.order_key IS NOT NULL`,
-    [d.brand_id, d.id, d.claim, reason, workChannel],
+    [d.brand_id, d.id, d.claim, reason, workChannel, d.created_at],
   );
 }

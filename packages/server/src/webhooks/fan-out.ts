@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import { orderKeyOf, resourceOf } from '../events/resources.ts';
 import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
-import { newId, newIds } from '../ids.ts';
+import { datedIdTail } from '../ids.ts';
 import { notifyWorker, workChannel } from '../worker/notify.ts';
 import { undeliveredSql } from './repository.ts';
 
@@ -35,6 +35,15 @@ const behindEarlier = (endpoint: string, orderKey: string, brand = '$1') =>
 const dueBrandSql = (brand: string, when: string) =>
   `INSERT INTO webhook_due_brands (brand_id, due_at) SELECT ${brand}, now() WHERE ${when} ON CONFLICT DO NOTHING`;
 
+/**
+ * A delivery's id, finished in SQL: `whd_`, its event's UTC day and a random tail (ids.ts
+ * datedId). A delivery's created_at is its event's, so it lives in its event's day (migration
+ * 037) and its id names that day.
+ */
+const deliveryIdSql = (eventCreatedAt: string, tail: string) => `'whd_' || to_char(${eventCreatedAt} AT TIME ZONE 'UTC', 'YYYYMMDD') || ${tail}`;
+
+const tails = (n: number) => Array.from({ length: n }, datedIdTail);
+
 /** Delivery ids generated up front for the common case; an event with more endpoints takes a second statement. */
 const prefetchedIds = 4;
 
@@ -47,15 +56,16 @@ const prefetchedIds = 4;
 export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: string): Promise<number> {
   const resource = resourceOf(e.type, e.data);
   const orderKey = orderKeyOf(e.type, e.data);
-  const ids = Array.from({ length: prefetchedIds }, () => newId('whd'));
+  const ids = tails(prefetchedIds);
   const [row] = await tx.query<{ inserted: number; rest: string[] }>(
     `WITH targets AS (
        SELECT id, row_number() OVER (ORDER BY id) AS n FROM webhook_endpoints
        WHERE brand_id = $1 AND mode = $3
          AND CASE WHEN $8::text IS NULL THEN status = 'active' AND $4 = ANY (events) ELSE id = $8 END
      ), ins AS (
-       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
-       SELECT $1, ($5::text[])[t.n], $3, t.id, $2, $4, $6, $7, $10, $11, ${behindEarlier('t.id', '$10')} FROM targets t WHERE t.n <= ${prefetchedIds}
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier, created_at)
+       SELECT $1, ${deliveryIdSql('$12::timestamptz', '($5::text[])[t.n]')}, $3, t.id, $2, $4, $6, $7, $10, $11, ${behindEarlier('t.id', '$10')}, $12
+       FROM targets t WHERE t.n <= ${prefetchedIds}
        RETURNING 1
      ), due AS (
        ${dueBrandSql('$1', 'EXISTS (SELECT 1 FROM targets)')}
@@ -63,15 +73,16 @@ export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: st
      SELECT (SELECT count(*) FROM ins)::int AS inserted,
             (SELECT coalesce(array_agg(id ORDER BY n), '{}') FROM targets WHERE n > ${prefetchedIds}) AS rest,
             (SELECT pg_notify($9, 'delivery') WHERE EXISTS (SELECT 1 FROM targets)) AS notified`,
-    [e.brandId, e.id, e.mode, e.type, ids, resource.type, resource.id, endpointId ?? null, workChannel, orderKey, e.seq],
+    [e.brandId, e.id, e.mode, e.type, ids, resource.type, resource.id, endpointId ?? null, workChannel, orderKey, e.seq, e.createdAt],
     'fan_out_event',
   );
   let deliveries = row.inserted;
   if (row.rest.length) {
     await tx.query(
-      `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
-       SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6, $9, $10, ${behindEarlier('d.endpoint_id', '$9')} FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)`,
-      [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, row.rest.map(() => newId('whd')), row.rest, orderKey, e.seq],
+      `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier, created_at)
+       SELECT $1, ${deliveryIdSql('$11::timestamptz', 'd.tail')}, $3, d.endpoint_id, $2, $4, $5, $6, $9, $10, ${behindEarlier('d.endpoint_id', '$9')}, $11
+       FROM unnest($7::text[], $8::text[]) AS d (tail, endpoint_id)`,
+      [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, tails(row.rest.length), row.rest, orderKey, e.seq, e.createdAt],
     );
     deliveries += row.rest.length;
   }
@@ -100,14 +111,14 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
     const resource = resourceOf(e.type, e.data);
     return {
       brand_id: e.brandId, mode: e.mode, event_id: e.id, event_type: e.type, resource_type: resource.type, resource_id: resource.id,
-      order_key: orderKeyOf(e.type, e.data), order_seq: e.seq,
+      order_key: orderKeyOf(e.type, e.data), order_seq: e.seq, created_at: e.createdAt.toISOString(),
     };
   });
   const [{ inserted }] = await tx.query<{ inserted: number }>(
     `WITH e AS (
        SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (brand_id text, mode text, event_id text, event_type text,
-         resource_type text, resource_id text, order_key text, order_seq bigint)) WITH ORDINALITY AS e (brand_id, mode, event_id, event_type,
-         resource_type, resource_id, order_key, order_seq, n)
+         resource_type text, resource_id text, order_key text, order_seq bigint, created_at timestamptz)) WITH ORDINALITY AS e (brand_id, mode, event_id, event_type,
+         resource_type, resource_id, order_key, order_seq, created_at, n)
      ), d AS (
        SELECT e.*, w.id AS endpoint_id,
          row_number() OVER (ORDER BY e.n, w.id) AS k,
@@ -115,9 +126,9 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
        FROM e JOIN webhook_endpoints w ON w.brand_id = e.brand_id AND w.mode = e.mode AND w.id = ANY ($2::text[])
          AND w.status = 'active' AND e.event_type = ANY (w.events)
      ), ins AS (
-       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
-       SELECT d.brand_id, ($3::text[])[d.k], d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.order_key, d.order_seq,
-         d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier, created_at)
+       SELECT d.brand_id, ${deliveryIdSql('d.created_at', '($3::text[])[d.k]')}, d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.order_key, d.order_seq,
+         d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}, d.created_at
        FROM d
        RETURNING brand_id
      ), due AS (
@@ -126,7 +137,7 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
      )
      SELECT count(*)::int AS inserted FROM ins`,
     // Enough ids for every endpoint to want every event; the join uses as many as it needs.
-    [JSON.stringify(rows), endpoints.map((w) => w.id), newIds('whd', events.length * endpoints.length)],
+    [JSON.stringify(rows), endpoints.map((w) => w.id), tails(events.length * endpoints.length)],
     'fan_out_events',
   );
   if (inserted) await notifyWorker(tx, 'delivery');

@@ -21,7 +21,7 @@ export async function resendDelivery(db: Db, principal: Principal, id: string, d
   if (endpoint.status !== 'active') {
     throw new AppError('conflict', `Webhook endpoint ${endpoint.id} is disabled; enable it (PATCH status "active") before resending.`);
   }
-  const claimed = await claims.claimOne(db, principal.brandId, principal.mode, id, deps.leaseMs, deps.deliverer.claimToken());
+  const claimed = await claims.claimOne(db, principal.brandId, principal.mode, id, existing.created_at, deps.leaseMs, deps.deliverer.claimToken());
   if (!claimed) throw new AppError('conflict', `Webhook delivery ${id} is being sent right now; try again in a moment.`);
   await deps.deliverer.deliver(claimed);
   return getDelivery(db, principal, id);

@@ -119,8 +119,11 @@ describe('delivery log and event filters', () => {
   it('shows each delivery\'s attempts: time, response code, duration, body excerpt and error', async () => {
     const [d] = deliveries;
     await t.db.query(
-      `INSERT INTO webhook_attempts (brand_id, delivery_id, number, attempted_at, duration_ms, response_code, error, response_body)
-       VALUES ($1, $2, 1, now(), 120, 500, NULL, 'boom'), ($1, $2, 2, now(), 1500, NULL, 'timeout: no answer within 1500 ms', NULL)`,
+      // An attempt lives in its delivery's day (migration 037): delivery_created_at is the delivery's.
+      `INSERT INTO webhook_attempts (brand_id, delivery_id, number, attempted_at, duration_ms, response_code, error, response_body, delivery_created_at)
+       SELECT $1, $2, n, now(), ms, code, error, body, d.created_at
+         FROM (VALUES (1, 120, 500, NULL, 'boom'), (2, 1500, NULL, 'timeout: no answer within 1500 ms', NULL)) AS v (n, ms, code, error, body),
+         LATERAL (SELECT created_at FROM webhook_deliveries WHERE brand_id = $1 AND id = $2) d`,
       [brandId, d.id],
     );
     const res = await get(key, `/api/v1/webhooks/deliveries/${d.id}`);

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/client.ts';
 import { afterCursor, type PageRequest } from '../db/paging.ts';
 import type { Mode } from '../auth/principal.ts';
+import { dayOfId } from '../ids.ts';
 
 export interface EndpointRow {
   brand_id: string;
@@ -159,6 +160,12 @@ export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filte
     params.push(value);
     return [`AND ${column} = $${params.length}`];
   });
+  // An event's deliveries live in its day (migration 037), which a dated event id names.
+  const eventDay = filter.eventId === undefined ? undefined : dayOfId(filter.eventId);
+  if (eventDay) {
+    params.push(eventDay.from, eventDay.to);
+    conditions.push(`AND created_at >= $${params.length - 1} AND created_at < $${params.length}`);
+  }
   const after = afterCursor(page, params.length + 1);
   return db.query<DeliveryRow>(
     `SELECT * FROM webhook_deliveries
@@ -168,19 +175,27 @@ export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filte
   );
 }
 
+/**
+ * One delivery by id. An id made since migration 037 names its day (its event's), and the
+ * condition on created_at lets the planner read that day's partition only; an older id is looked
+ * for in every day.
+ */
 export async function findDelivery(db: Queryable, brandId: string, mode: Mode, id: string) {
+  const day = dayOfId(id);
   const [row] = await db.query<DeliveryRow>(
-    'SELECT * FROM webhook_deliveries WHERE brand_id = $1 AND mode = $2 AND id = $3',
-    [brandId, mode, id],
+    `SELECT * FROM webhook_deliveries WHERE brand_id = $1 AND mode = $2 AND id = $3
+       ${day ? 'AND created_at >= $4 AND created_at < $5' : ''}`,
+    day ? [brandId, mode, id, day.from, day.to] : [brandId, mode, id],
   );
   return row;
 }
 
-export function deliveryAttempts(db: Queryable, brandId: string, deliveryId: string) {
+/** A delivery's attempts, from its day's partition (attempts are partitioned by their delivery's created_at). */
+export function deliveryAttempts(db: Queryable, brandId: string, deliveryId: string, deliveryCreatedAt: Date) {
   return db.query<DeliveryAttemptRow>(
     `SELECT number, attempted_at, duration_ms, response_code, error, response_body FROM webhook_attempts
-     WHERE brand_id = $1 AND delivery_id = $2 ORDER BY number`,
-    [brandId, deliveryId],
+     WHERE brand_id = $1 AND delivery_id = $2 AND delivery_created_at = $3 ORDER BY number`,
+    [brandId, deliveryId, deliveryCreatedAt],
   );
 }
 

@@ -214,7 +214,7 @@ export async function listDeliveries(
 export async function getDelivery(db: Queryable, principal: Principal, id: string): Promise<WebhookDeliveryDetail> {
   const row = await repo.findDelivery(db, principal.brandId, principal.mode, id);
   if (!row) throw notFound('webhook delivery');
-  const attempts = await repo.deliveryAttempts(db, row.brand_id, row.id);
+  const attempts = await repo.deliveryAttempts(db, row.brand_id, row.id, row.created_at);
   return {
     ...renderDelivery(row),
     attemptLog: attempts.map((a) => ({

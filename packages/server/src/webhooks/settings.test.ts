@@ -46,6 +46,20 @@ describe('webhook settings', () => {
     for (const [env, message] of bad) assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && message.test(err.message), JSON.stringify(env));
   });
 
+  it('keeps the delivery log 30 days by default, shorter when asked, never longer than the events nor shorter than the retries', () => {
+    const day = 86_400_000;
+    assert.equal(loadConfig({}).webhooks.deliveryLogRetentionMs, 30 * day);
+    assert.equal(loadConfig({ DELIVERY_LOG_RETENTION: '7d' }).webhooks.deliveryLogRetentionMs, 7 * day);
+    assert.equal(loadConfig({ DELIVERY_LOG_RETENTION: '90d', EVENT_RETENTION: '90d' }).webhooks.deliveryLogRetentionMs, 90 * day);
+    const bad: [Record<string, string>, RegExp][] = [
+      [{ DELIVERY_LOG_RETENTION: '60d' }, /DELIVERY_LOG_RETENTION.*EVENT_RETENTION/],
+      [{ DELIVERY_LOG_RETENTION: '2d', WEBHOOK_RETRY_SCHEDULE: '1d,1d' }, /DELIVERY_LOG_RETENTION.*WEBHOOK_RETRY_SCHEDULE/],
+      [{ DELIVERY_LOG_RETENTION: 'a month' }, /DELIVERY_LOG_RETENTION/],
+      [{ DELIVERY_LOG_RETENTION: '1h' }, /DELIVERY_LOG_RETENTION/],
+    ];
+    for (const [env, message] of bad) assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && message.test(err.message), JSON.stringify(env));
+  });
+
   it('keeps a generated key in the data folder in embedded mode and requires one with DATABASE_URL', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'wh-key-'));
     try {

@@ -1,0 +1,94 @@
+import type { Db, Queryable } from './client.ts';
+import { dayStamp } from '../ids.ts';
+
+/**
+ * The delivery log's daily partitions (migration 037, docs/performance.md "Daily partitions,
+ * retention by DROP"): events, webhook_deliveries and webhook_attempts, one partition per UTC day
+ * named `<table>_pYYYYMMDD`, the same bounds on all three, no DEFAULT partition. An insert into a
+ * day that has no partition fails, so days are made ahead: here, at every process start
+ * (migrate.ts) and by the worker's retention source every hour.
+ */
+export const logTables = ['events', 'webhook_deliveries', 'webhook_attempts'] as const;
+export type LogTable = typeof logTables[number];
+
+/** Days made ahead of today, and kept behind it: a process that runs for a week without a worker still has its partitions. */
+export const daysAhead = 7;
+const daysBehind = 1;
+
+const day = 86_400_000;
+const isoDay = (at: Date) => at.toISOString().slice(0, 10);
+
+export const partitionName = (table: LogTable, at: Date) => `${table}_p${dayStamp(at)}`;
+
+/**
+ * Makes the partitions of every UTC day from `first` to `last` (both included) on all three
+ * tables where missing; returns how many it made. The SQL function (migration 037) does it under
+ * an advisory lock, so concurrent callers take turns instead of failing on each other's CREATE,
+ * and answers from the catalogue alone when every partition is there. For a bench or a test that
+ * writes rows dated in the past: call it for those days first.
+ */
+export async function ensureLogPartitions(db: Queryable, first: Date, last: Date): Promise<number> {
+  const [{ made }] = await db.query<{ made: number }>('SELECT ensure_log_partitions($1::date, $2::date) AS made', [isoDay(first), isoDay(last)]);
+  return made;
+}
+
+/** The window every start and the hourly source make: yesterday to `daysAhead` days ahead. */
+export function ensureLogPartitionsAround(db: Queryable, now = new Date()): Promise<number> {
+  return ensureLogPartitions(db, new Date(now.getTime() - daysBehind * day), new Date(now.getTime() + daysAhead * day));
+}
+
+interface PartitionRow { name: string; attached: boolean; detach_pending: boolean }
+
+/**
+ * Drops the days of `tables` that end at or before `cutoff` (every row in them is older), and
+ * returns the partitions dropped. On PostgreSQL each is detached with DETACH … CONCURRENTLY, which
+ * waits for the queries that may still read it instead of locking the parent against every insert,
+ * and cannot run in a transaction (so each statement here runs on its own); PGlite has one
+ * connection and takes a plain DETACH. A detach interrupted half-way leaves the partition "detach
+ * pending", finished with FINALIZE; a table detached but not dropped (a crash between the two) is
+ * dropped on the next run, found by its name.
+ */
+export async function dropLogDaysBefore(db: Db, tables: readonly LogTable[], cutoff: Date): Promise<{ dropped: string[]; failed: { name: string; error: string }[] }> {
+  // The last day to drop is the one that ends at or before the cutoff.
+  const lastStamp = dayStamp(new Date(Math.floor(cutoff.getTime() / day) * day - day));
+  const pattern = `^(${tables.join('|')})_p[0-9]{8}$`;
+  const rows = await db.query<PartitionRow>(
+    `SELECT c.relname AS name, i.inhrelid IS NOT NULL AS attached, coalesce(i.inhdetachpending, false) AS detach_pending
+     FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
+     LEFT JOIN pg_inherits i ON i.inhrelid = c.oid
+     WHERE c.relkind = 'r' AND c.relname ~ $1 AND right(c.relname, 8) <= $2
+     ORDER BY right(c.relname, 8), c.relname`,
+    [pattern, lastStamp],
+  );
+  const dropped: string[] = [];
+  const failed: { name: string; error: string }[] = [];
+  for (const p of rows) {
+    const parent = p.name.slice(0, -10);
+    try {
+      if (p.detach_pending) {
+        await db.query(`ALTER TABLE "${parent}" DETACH PARTITION "${p.name}" FINALIZE`);
+      } else if (p.attached) {
+        await db.query(`ALTER TABLE "${parent}" DETACH PARTITION "${p.name}"${db.kind === 'postgres' ? ' CONCURRENTLY' : ''}`);
+      }
+      await db.query(`DROP TABLE IF EXISTS "${p.name}"`);
+      dropped.push(p.name);
+    } catch (err) {
+      // Another worker's retention run detaching the same day at the same moment (each worker
+      // runs it hourly), or a lock it waited too long for: the next run finishes the day.
+      failed.push({ name: p.name, error: (err as Error).message });
+    }
+  }
+  return { dropped, failed };
+}
+
+/**
+ * For a process without the worker role (an API-only deployment): makes the days ahead every hour,
+ * as the worker's retention source does, so a process that runs longer than `daysAhead` days with
+ * no worker anywhere still has tomorrow's partition. Returns the function that stops it.
+ */
+export function keepLogPartitionsAhead(db: Queryable, onError: (err: unknown) => void, everyMs = 3_600_000): () => void {
+  const timer = setInterval(() => { ensureLogPartitionsAround(db).catch(onError); }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
