@@ -92,21 +92,28 @@ export interface RelationSize {
   indexes: { name: string; bytes: number }[];
 }
 
-/** Rows (the planner's estimate after ANALYZE), heap and index bytes of every table holding data. */
+/**
+ * Rows (the planner's estimate after ANALYZE), heap and index bytes of every table holding data.
+ * A partitioned table (the delivery log's daily partitions, migration 037) is one row: its
+ * partitions summed, and each of its indexes summed over the partitions' copies.
+ */
 export async function relationSizes(db: Queryable): Promise<RelationSize[]> {
   const tables = await db.query<{ table: string; rows: number; table_bytes: number; index_bytes: number }>(
-    `SELECT c.relname AS table, greatest(c.reltuples, 0)::bigint AS rows,
-            pg_table_size(c.oid) AS table_bytes, pg_indexes_size(c.oid) AS index_bytes
+    `SELECT coalesce(p.relname, c.relname) AS table, sum(greatest(c.reltuples, 0))::bigint AS rows,
+            sum(pg_table_size(c.oid))::bigint AS table_bytes, sum(pg_indexes_size(c.oid))::bigint AS index_bytes
      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class p ON p.oid = i.inhparent
      WHERE c.relkind = 'r' AND n.nspname = current_schema() AND c.relname <> 'schema_migrations'
-     ORDER BY pg_total_relation_size(c.oid) DESC`,
+     GROUP BY 1 ORDER BY sum(pg_total_relation_size(c.oid)) DESC`,
   );
   const indexes = await db.query<{ table: string; name: string; bytes: number }>(
-    `SELECT t.relname AS table, i.relname AS name, pg_relation_size(i.oid) AS bytes
+    `SELECT coalesce(pt.relname, t.relname) AS table, coalesce(pi.relname, i.relname) AS name, sum(pg_relation_size(i.oid))::bigint AS bytes
      FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
      JOIN pg_namespace n ON n.oid = t.relnamespace
-     WHERE n.nspname = current_schema()
-     ORDER BY pg_relation_size(i.oid) DESC`,
+     LEFT JOIN pg_inherits ti ON ti.inhrelid = t.oid LEFT JOIN pg_class pt ON pt.oid = ti.inhparent
+     LEFT JOIN pg_inherits ii ON ii.inhrelid = i.oid LEFT JOIN pg_class pi ON pi.oid = ii.inhparent
+     WHERE n.nspname = current_schema() AND t.relkind = 'r'
+     GROUP BY 1, 2 ORDER BY 3 DESC`,
   );
   return tables
     .filter((t) => t.rows > 0 || t.table_bytes > 16_384)

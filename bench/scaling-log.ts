@@ -202,12 +202,10 @@ export async function measureDeliveryLog(db: Db, url: string, sealingKey: Buffer
       runs.push({ size, fillSeconds, lists, claim: { perSecond, buffers: buffersOf(worked), ms: msOf(worked) }, retention: { ms, dropped: dropped.length, rowsPerTable: perDay } });
       console.log(`delivery log at ${n(size)}: claim ${perSecond.toFixed(0)}/s, retention ${ms.toFixed(0)} ms for ${dropped.length} partitions`);
     }
-    const sizesNow = (await relationSizes(db)).filter((t) => /^(events|webhook_deliveries|webhook_attempts)_p\d{8}$/.test(t.table));
-    const perTable = (table: string) => sizesNow.filter((s) => s.table.startsWith(`${table}_p`));
+    const sizesNow = await relationSizes(db);
     const bytesPerRow = (table: string) => {
-      const parts = perTable(table);
-      const rows = parts.reduce((s, p) => s + p.rows, 0);
-      return rows ? Math.round(parts.reduce((s, p) => s + p.tableBytes + p.indexBytes, 0) / rows) : 0;
+      const t = sizesNow.find((s) => s.table === table);
+      return t?.rows ? Math.round((t.tableBytes + t.indexBytes) / t.rows) : 0;
     };
 
     const sizeHeader = runs.map((r) => n(r.size)).join(' | ');

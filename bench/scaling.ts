@@ -10,7 +10,9 @@
  *     one brand, and one brand's list among 10k brands (load spread over 100 of them);
  *   - GET /hubs/{id}/members?limit=20, first and deep page, at 1k and 1M members;
  *   - POST /hubs/{id}/members/import of 1k, 10k and 100k records (10k a request), until the last commit;
- *   - webhook deliveries drained by one worker process with 10 and 1,000 endpoints (local receivers).
+ *   - webhook deliveries drained by one worker process with 10 and 1,000 endpoints (local receivers);
+ *   - the delivery log at 100k, 1M and 10M deliveries over 30 daily partitions: its lists and
+ *     filters, the claim and retention by day (scaling-log.ts, BENCH_SCALING_LOG_MAX).
  * Then, at the largest sizes, EXPLAIN (ANALYZE, BUFFERS) of every statement those paths run
  * (explain.ts), and the table and index sizes the capacity model in docs/performance.md uses.
  *
@@ -40,6 +42,7 @@ import { distinct, explainSection, explaining, relationSizes, sizesTable, type E
 import { load, type LoadResult } from './products.ts';
 import { listNameOf, loadMany, startApi } from './scaling-http.ts';
 import { startReceivers, type Receivers } from './receivers.ts';
+import { measureDeliveryLog } from './scaling-log.ts';
 import { addBrandsWithProducts, addMembers, addPaymentLinks, addProducts, cursorAt } from './scaling-data.ts';
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -335,6 +338,8 @@ export async function benchScaling(databaseUrl: string): Promise<string> {
     const logTables = ['events', 'webhook_deliveries', 'webhook_attempts'];
     await db.query(`VACUUM (FULL, ANALYZE) ${logTables.join(', ')}`);
     const compacted = (await relationSizes(db)).filter((t) => logTables.includes(t.table));
+    // Last: it makes the largest tables of the run (10M deliveries), which the plans above need not read.
+    const log = await measureDeliveryLog(db, url, sealingKey);
     const minutes = ((now() - started) / 60_000).toFixed(1);
 
     return [
@@ -370,6 +375,7 @@ export async function benchScaling(databaseUrl: string): Promise<string> {
       '|---:|---:|---:|---:|',
       ...runs.map((r) => `| ${n(r.endpoints)} | ${n(r.delivered)} | ${r.seconds.toFixed(1)} | ${r.perSecond.toFixed(0)} |`),
       '',
+      ...log,
       '## Table and index sizes at the largest size',
       '',
       'pg_table_size and pg_indexes_size after ANALYZE; rows are the planner\'s estimate.',

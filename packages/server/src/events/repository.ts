@@ -81,11 +81,15 @@ export function listEvents(db: Queryable, brandId: string, mode: Mode, filter: {
     const at = `$${params.length - 1}`;
     conditions.push(`AND (created_at, seq) < (${at}, coalesce((SELECT c.seq FROM events c WHERE c.brand_id = $1 AND c.id = $${params.length} AND c.created_at = ${at}), 0))`);
   }
+  // Named per shape, as the delivery log's list (webhooks/repository.ts listDeliveries): planned
+  // once per connection rather than over every day's partition at each request.
+  const shape = [filter.type !== undefined ? 'type' : '', filter.resourceId !== undefined ? 'resource' : '', page.after ? 'after' : ''].filter(Boolean).join('_');
   return db.query<EventRow>(
     `SELECT ${columns} FROM events
      WHERE brand_id = $1 AND mode = $2 ${conditions.join(' ')}
      ORDER BY created_at DESC, seq DESC LIMIT $3`,
     params,
+    `list_events_${shape || 'all'}`,
   );
 }
 

@@ -167,11 +167,17 @@ export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filte
     conditions.push(`AND created_at >= $${params.length - 1} AND created_at < $${params.length}`);
   }
   const after = afterCursor(page, params.length + 1);
+  // Named, one name per shape of the statement: planning it over every day's partition (about 40
+  // at the default retention) cost more than running it, and a prepared statement is planned once
+  // per connection (docs/performance.md, "Daily partitions").
+  const shape = [...Object.keys(deliveryFilterColumns).filter((key) => filter[key as keyof DeliveryFilter] !== undefined), eventDay ? 'day' : '', page.after ? 'after' : '']
+    .filter(Boolean).join('_');
   return db.query<DeliveryRow>(
     `SELECT * FROM webhook_deliveries
      WHERE brand_id = $1 AND mode = $2 ${conditions.join(' ')} ${after.sql}
      ORDER BY created_at DESC, id DESC LIMIT $3`,
     [...params, ...after.params],
+    `list_deliveries_${shape || 'all'}`,
   );
 }
 
