@@ -1,6 +1,7 @@
 /**
  * The delivery log at scale (issue 28 item 6), a section of `npm run bench -- --scaling`
- * (bench/scaling.ts), or alone: `DATABASE_URL=… node bench/scaling-log.ts`.
+ * (bench/scaling.ts), or alone: `DATABASE_URL=… node bench/scaling-log.ts`, which writes
+ * bench/results/scaling-log.md.
  *
  * One brand's delivery log grows to 100,000, 1,000,000 and 10,000,000 deliveries (each with its
  * event and one attempt) spread evenly over the 30 daily partitions before today, plus a 31st day
@@ -23,6 +24,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import pino from 'pino';
 import { buildApp } from '../packages/server/src/app.ts';
 import { createBrand } from '../packages/server/src/brands/service.ts';
@@ -251,7 +254,14 @@ if (import.meta.main) {
   wireEventSubscribers();
   try {
     await migrate(db);
-    console.log((await measureDeliveryLog(db, u.toString(), randomBytes(32))).join('\n'));
+    const report = [
+      `# The delivery log at scale`, '',
+      `${new Date().toISOString()} on ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadavg().map((x) => x.toFixed(1)).join(' / ')} at the start. `
+        + 'Produced by `node bench/scaling-log.ts` (also a section of `npm run bench -- --scaling`).', '',
+      ...await measureDeliveryLog(db, u.toString(), randomBytes(32)),
+    ].join('\n');
+    console.log(report);
+    await writeFile(new URL('./results/scaling-log.md', import.meta.url), `${report}\n`);
   } finally {
     await db.close();
     if (!process.env.BENCH_SCALING_KEEP) await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
