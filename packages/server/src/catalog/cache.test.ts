@@ -10,10 +10,15 @@ import { CatalogCache } from '../catalog-cache/cache.ts';
 
 /**
  * The catalog cache's staleness bounds (docs/catalog.md): a write is visible at once through the
- * process that made it, within the NOTIFY latency through any other (one second here), and
+ * process that made it, within the NOTIFY latency through any other (checked here against a
+ * 5-second bound, far inside the other app's 60-second fallback check, so only the notification
+ * can meet it, and a loaded CI machine does not fail it), and
  * within CATALOG_CACHE_CHECK_MS when the notification is lost; memory stays bounded; the cache
  * never serves mode-scoped data.
  */
+
+/** How long a notified change may take to show in another app: well under its 60 s fallback check. */
+const notified = 5000;
 
 const tier = { name: 'Standard', price: { amount: 10, currency: 'USD' } };
 
@@ -71,23 +76,23 @@ describe('the catalog cache', () => {
     assert.deepEqual(titles(await get(t.app, '/api/v1/products', key)), ['Renamed']);
   });
 
-  it('shows a write to another app within a second (the notification)', async () => {
+  it('shows a write to another app long before its fallback check (the notification)', async () => {
     await get(other, '/api/v1/products', key);
     await get(other, '/api/v1/hubs', key);
     const created = await t.request({ method: 'POST', url: '/api/v1/products', key, payload: { type: 'digital', title: 'Second', tiers: [tier] } });
     assert.equal(created.statusCode, 200, created.body);
-    assert.ok(await eventually(async () => titles(await get(other, '/api/v1/products', key)).includes('Second'), 1000),
+    assert.ok(await eventually(async () => titles(await get(other, '/api/v1/products', key)).includes('Second'), notified),
       'the other app still serves the list from before the write');
 
     const hub = await t.request({ method: 'POST', url: '/api/v1/hubs', key, payload: { name: 'Club', tiers: [tier] } });
     assert.equal(hub.statusCode, 200, hub.body);
     const hubId = hub.json().data.id as string;
-    assert.ok(await eventually(async () => (await get(other, '/api/v1/hubs', key)).items.some((h: { id: string }) => h.id === hubId), 1000));
+    assert.ok(await eventually(async () => (await get(other, '/api/v1/hubs', key)).items.some((h: { id: string }) => h.id === hubId), notified));
     assert.equal((await get(other, `/api/v1/hubs/${hubId}`, key)).name, 'Club');
     const renamed = await t.request({ method: 'PATCH', url: `/api/v1/hubs/${hubId}`, key, payload: { name: 'Society' } });
     assert.equal(renamed.statusCode, 200, renamed.body);
     assert.equal((await get(t.app, `/api/v1/hubs/${hubId}`, key)).name, 'Society');
-    assert.ok(await eventually(async () => (await get(other, `/api/v1/hubs/${hubId}`, key)).name === 'Society', 1000));
+    assert.ok(await eventually(async () => (await get(other, `/api/v1/hubs/${hubId}`, key)).name === 'Society', notified));
   });
 
   it('shows a CLI catalog load (another connection, as the CLI process has) to the app', async () => {
@@ -100,8 +105,8 @@ describe('the catalog cache', () => {
     } finally {
       if (cli !== t.db) await cli.close();
     }
-    assert.ok(await eventually(async () => (await get(t.app, '/api/v1/hubs', brandKey)).items.length === 1, 1000));
-    assert.ok(await eventually(async () => (await get(other, '/api/v1/hubs', brandKey)).items.length === 1, 1000));
+    assert.ok(await eventually(async () => (await get(t.app, '/api/v1/hubs', brandKey)).items.length === 1, notified));
+    assert.ok(await eventually(async () => (await get(other, '/api/v1/hubs', brandKey)).items.length === 1, notified));
   });
 
   it('heals within CATALOG_CACHE_CHECK_MS when a change comes without a notification', async () => {
