@@ -1,4 +1,5 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useFilterParams } from '@/hooks/filter-params';
 import { formatDate } from '@/lib/format';
 import type { Customer, CustomerSearchParams } from '@creator-commerce/sdk';
 import { EmptyState, ExportCsvButton, ListView } from '@/components/list-view';
@@ -53,15 +54,10 @@ export const customerLink = (id: string) => `/people/customers/${encodeURICompon
 
 /** `/people`: everyone who bought or joined, one row per person, with search and filters. */
 export function CustomerListPage() {
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useFilterParams();
   const query = queryFrom(params);
   const list = useCustomers(query);
   const names = useCatalogNames();
-  const set = (key: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value); else next.delete(key);
-    setParams(next, { replace: true });
-  };
   const filtered = Object.keys(query).length > 0;
   return (
     <div>

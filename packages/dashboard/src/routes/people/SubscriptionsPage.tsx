@@ -1,4 +1,5 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useFilterParams } from '@/hooks/filter-params';
 import type { SubscriptionSummary } from '@creator-commerce/sdk';
 import { EmptyState, ExportCsvButton, ListView } from '@/components/list-view';
 import { PageHeader } from '@/components/page';
@@ -37,18 +38,13 @@ const selectClass = 'h-9 w-full rounded-md border border-input bg-transparent px
 
 /** `/people/subscriptions`: every subscription with its next renewal and MRR, filtered by state and by product or hub. */
 export function SubscriptionsPage() {
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useFilterParams();
   const status = states.find((s) => s === params.get('status'));
   const owner = params.get('for') ?? '';
   const query = { status, ...(owner.startsWith('hub_') ? { hub: owner } : owner ? { product: owner } : {}) };
   const list = useSubscriptions(query);
   const names = useCatalogNames();
   const summary = useMetricsSummary();
-  const set = (key: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value); else next.delete(key);
-    setParams(next, { replace: true });
-  };
   const what = (s: SubscriptionSummary) => {
     const id = s.productID ?? s.hubID;
     return id ? <Link className="underline-offset-4 hover:underline" to={s.hubID ? `/catalog/hubs/${id}` : `/catalog/products/${id}`}>{names.get(id) ?? id}</Link> : '—';

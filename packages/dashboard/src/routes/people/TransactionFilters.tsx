@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useFilterParams } from '@/hooks/filter-params';
 import type { TransactionListParams } from '@creator-commerce/sdk';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -32,12 +32,7 @@ export function filtersFrom(params: URLSearchParams): TransactionListParams {
 const selectClass = 'h-9 w-full rounded-md border border-input bg-transparent px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50';
 
 export function TransactionFilters({ names }: { names: Map<string, string> }) {
-  const [params, setParams] = useSearchParams();
-  const set = (key: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value); else next.delete(key);
-    setParams(next, { replace: true });
-  };
+  const [params, set] = useFilterParams();
   return (
     <form role="search" aria-label="Filter transactions" className="mb-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-6" onSubmit={(e) => e.preventDefault()}>
       <div className="grid gap-1.5 lg:col-span-2">
