@@ -79,8 +79,12 @@ describe('a backlog of 30,000 and more pending deliveries', { skip }, () => {
     // Earlier traffic, delivered, then statistics taken and not again before the burst (as when
     // autovacuum has not caught up): the planner then believes the pending set is tiny, which is
     // what made it scan all of it once per finished delivery.
-    await t.db.query('ALTER TABLE webhook_deliveries SET (autovacuum_enabled = false)');
-    cleanups.push(() => t.db.query('ALTER TABLE webhook_deliveries RESET (autovacuum_enabled)'));
+    // The queue (migration 038) is left never analyzed: analyzed while empty, the planner takes it
+    // for one row (docs/performance.md, "The queue apart from the log", Statistics).
+    for (const table of ['webhook_deliveries', 'webhook_queue']) {
+      await t.db.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+      cleanups.push(() => t.db.query(`ALTER TABLE ${table} RESET (autovacuum_enabled)`));
+    }
     await record(two.id, 3000, (i) => member('member.joined', `mem_earlier_${i}`, 0));
     await t.startWorker();
     await until('the earlier traffic to be delivered', async () => several.every((rx) => rx.received.length >= 3000), 120_000);
@@ -209,7 +213,8 @@ describe('a backlog of 30,000 and more pending deliveries', { skip }, () => {
     // X's attempts could not be recorded while its row was locked: their claims lapse and they go
     // out again (at least once); Y's were recorded in the smaller pieces and never went out again.
     await until('X\'s attempts to be recorded', async () => (await t.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE brand_id = $1 AND endpoint_id = $2 AND attempts > 0`, [brand.id, xId]))[0].n === 2, 60_000);
+      `SELECT count(*)::int AS n FROM webhook_deliveries d LEFT JOIN webhook_queue q ON q.brand_id = d.brand_id AND q.delivery_id = d.id
+       WHERE d.brand_id = $1 AND d.endpoint_id = $2 AND coalesce(q.attempts, d.attempts) > 0`, [brand.id, xId]))[0].n === 2, 60_000);
     const ids = y.received.map((d) => `${d.headers['webhook-id']}`);
     assert.equal(ids.length, 30, 'no Y delivery was sent twice');
     assert.equal(new Set(ids).size, 30);

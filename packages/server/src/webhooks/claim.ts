@@ -1,11 +1,13 @@
 import type { Queryable } from '../db/client.ts';
 import type { Mode } from '../auth/principal.ts';
 import { workChannel } from '../worker/notify.ts';
-import { undeliveredSql, type DeliveryStatus } from './repository.ts';
+import type { DeliveryStatus } from './repository.ts';
 
 /**
  * The worker's SQL (and resend's): claiming due deliveries under a lease, giving claims back, and
- * recording attempts. Everything a worker does per delivery is batched: one statement claims a
+ * recording attempts. The worker's state is in webhook_queue (migration 038), which holds only
+ * what is due; the delivery log (webhook_deliveries) is written at fan-out and updated with the
+ * outcome. Everything a worker does per delivery is batched: one statement claims a
  * batch, one records a batch's attempts and new states; only abandoning (an endpoint disabled or
  * deleted since the delivery was created) goes one row at a time, as it is rare.
  */
@@ -29,7 +31,7 @@ export interface ClaimedDelivery {
   endpoint_status: 'active' | 'disabled' | null;
 }
 
-const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.attempts, c.locked_by AS claim,
+const claimedColumns = `c.brand_id, c.delivery_id AS id, ev.mode, c.endpoint_id, c.event_id, c.attempts, c.locked_by AS claim,
   ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at,
   e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.status AS endpoint_status`;
 
@@ -101,7 +103,7 @@ async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
 /**
  * Claims one brand's due deliveries: at most `limit`, of each endpoint only what fits under its
  * cap and of the brand only what fits under the brand's, oldest due first, walking
- * webhook_deliveries_due (brand_id, next_attempt_at) so a claim costs the rows it looks at, not
+ * webhook_queue_due (brand_id, next_attempt_at) so a claim costs the rows it looks at, not
  * the backlog. Taking only what fits matters for one endpoint with a backlog: a claim that took a
  * full batch and gave back all but the few that fit rewrote every row it gave back, and one
  * endpoint drained at about 450 deliveries/s (issue 20). SKIP LOCKED lets concurrent workers pass
@@ -115,11 +117,12 @@ async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
  * this snapshot has a row of its own, which this statement cannot see and so does not delete.
  *
  * Order (docs/webhooks.md): a delivery waits while an earlier one of the same object to the same
- * endpoint (same order_key, lower order_seq) is still pending and was never delivered, whether it
- * is due, retrying later or in flight with another worker. Only deliveries that had such an
+ * endpoint (same order_key, lower order_seq) is still queued (a queued row of a delivery that was
+ * delivered once has no order key), whether it is due, retrying later or in flight with another
+ * worker. Only deliveries that had such an
  * earlier one when they were created (behind_earlier, fan-out.ts) are checked: one created with
  * nothing before it cannot get an earlier sibling later (one object's changes are serialised by
- * its row lock, and seq is taken in that order). That earlier row stays pending until
+ * its row lock, and seq is taken in that order). That earlier row stays queued until
  * its outcome commits, so no worker can see it finished early, whatever it has locked; one
  * claim never takes two deliveries of one object. A delivery that ends `failed` (retries used up,
  * endpoint disabled or deleted) stops holding the next one back. Resends (claimOne) skip this.
@@ -127,13 +130,13 @@ async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
 function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, endpointsAtCap: string[]) {
   return db.query<ClaimedDelivery>(
     `WITH candidates AS (
-       SELECT w.id, w.endpoint_id, w.next_attempt_at FROM webhook_deliveries w
-       WHERE w.brand_id = $1 AND w.status = 'pending' AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
+       SELECT w.delivery_id AS id, w.endpoint_id, w.next_attempt_at FROM webhook_queue w
+       WHERE w.brand_id = $1 AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
          AND NOT (w.endpoint_id = ANY ($5::text[]))
          AND (NOT w.behind_earlier OR NOT EXISTS (
-           SELECT 1 FROM webhook_deliveries earlier
+           SELECT 1 FROM webhook_queue earlier
            WHERE earlier.brand_id = $1 AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
-             AND earlier.order_seq < w.order_seq AND ${undeliveredSql('earlier')}
+             AND earlier.order_seq < w.order_seq
          ))
        ORDER BY w.next_attempt_at LIMIT $2
      ), fits AS (
@@ -143,17 +146,13 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
        WHERE c.nth + coalesce(held.n, 0) <= $8
        ORDER BY c.next_attempt_at, c.id LIMIT greatest($9::int - $10::int, 0)
      ), due AS (
-       -- Spelled so that no partial index on pending rows matches (status <> …, not = 'pending';
-       -- pending by the CHECK): with statistics that lagged a burst, the planner took such an
-       -- index for a handful of rows and walked all of it once per row to lock, instead of the
-       -- primary key (issue 20).
-       SELECT w.id FROM webhook_deliveries w JOIN fits ON w.id = fits.id
-       WHERE w.brand_id = $1 AND w.status <> 'succeeded' AND w.status <> 'failed' AND (w.locked_until IS NULL OR w.locked_until <= now())
+       SELECT w.delivery_id FROM webhook_queue w JOIN fits ON w.delivery_id = fits.id
+       WHERE w.brand_id = $1 AND (w.locked_until IS NULL OR w.locked_until <= now())
        FOR UPDATE OF w SKIP LOCKED
      ), c AS (
-       UPDATE webhook_deliveries d SET locked_until = clock_timestamp() + $3 * interval '1 millisecond', locked_by = $4
-       FROM due WHERE d.brand_id = $1 AND d.id = due.id
-       RETURNING d.*
+       UPDATE webhook_queue q SET locked_until = clock_timestamp() + $3 * interval '1 millisecond', locked_by = $4
+       FROM due WHERE q.brand_id = $1 AND q.delivery_id = due.delivery_id
+       RETURNING q.*
      ), seen AS (
        DELETE FROM webhook_due_brands WHERE brand_id = $1 AND due_at <= now()
      ), still_due AS (
@@ -167,7 +166,7 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
           OR (SELECT count(*) FROM candidates) > (SELECT count(*) FROM c)
           OR EXISTS (SELECT 1 FROM unnest($5::text[]) AS at_cap (id) JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = at_cap.id)
        UNION ALL
-       SELECT min(w.next_attempt_at) FROM webhook_deliveries w WHERE w.brand_id = $1 AND w.status = 'pending' AND w.next_attempt_at > now()
+       SELECT min(w.next_attempt_at) FROM webhook_queue w WHERE w.brand_id = $1 AND w.next_attempt_at > now()
        UNION ALL
        SELECT date_trunc('second', max(c.locked_until)) + interval '1 second' FROM c
      ), rescheduled AS (
@@ -176,7 +175,7 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
        ON CONFLICT DO NOTHING
      )
      SELECT ${claimedColumns} FROM c
-     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id
+     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id AND ev.created_at = c.event_created_at
      LEFT JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = c.endpoint_id
      ORDER BY c.next_attempt_at`,
     [brandId, limit, leaseMs, claim, endpointsAtCap,
@@ -192,10 +191,10 @@ export async function releaseClaims(db: Queryable, deliveries: ClaimedDelivery[]
   // Given back, they are due again at once: the brand gets a due row (migration 035).
   await db.query(
     `WITH r AS (
-       UPDATE webhook_deliveries d SET locked_until = NULL, locked_by = NULL
+       UPDATE webhook_queue q SET locked_until = NULL, locked_by = NULL
        FROM unnest($1::text[], $2::text[], $3::text[]) AS r (brand_id, id, claim)
-       WHERE d.brand_id = r.brand_id AND d.id = r.id AND d.locked_by = r.claim
-       RETURNING d.brand_id
+       WHERE q.brand_id = r.brand_id AND q.delivery_id = r.id AND q.locked_by = r.claim
+       RETURNING q.brand_id
      )
      INSERT INTO webhook_due_brands (brand_id, due_at) SELECT DISTINCT brand_id, clock_timestamp() FROM r
      ON CONFLICT DO NOTHING`,
@@ -203,17 +202,33 @@ export async function releaseClaims(db: Queryable, deliveries: ClaimedDelivery[]
   );
 }
 
-/** Claims one delivery for a resend, whatever its status, unless it is in flight right now. */
+/**
+ * Claims one delivery for a resend, whatever its status, unless it is in flight right now: the
+ * lease on its queue row, or a queue row made for it when it is finished (it goes when the
+ * resend's outcome is recorded). That row is due at once but leased; should this process die
+ * before the outcome, the brand's due row at the lease's end makes a worker send it instead. A
+ * delivered delivery's row has no order key: its retries neither wait for nor hold back others.
+ */
 export async function claimOne(db: Queryable, brandId: string, mode: Mode, id: string, leaseMs: number, claim: string) {
   const [row] = await db.query<ClaimedDelivery>(
-    `WITH c AS (
-       UPDATE webhook_deliveries SET locked_until = clock_timestamp() + $4 * interval '1 millisecond', locked_by = $5
-       WHERE brand_id = $1 AND mode = $2 AND id = $3 AND (locked_until IS NULL OR locked_until <= now())
-       RETURNING *
+    `WITH d AS (
+       SELECT * FROM webhook_deliveries WHERE brand_id = $1 AND mode = $2 AND id = $3
+     ), c AS (
+       INSERT INTO webhook_queue AS q (brand_id, delivery_id, endpoint_id, event_id, event_created_at, next_attempt_at, locked_until, locked_by,
+         attempts, last_attempt_at, response_code)
+       SELECT d.brand_id, d.id, d.endpoint_id, d.event_id, ev.created_at, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond', $5,
+         d.attempts, d.last_attempt_at, d.response_code
+       FROM d JOIN events ev ON ev.brand_id = $1 AND ev.id = d.event_id
+       ON CONFLICT (brand_id, delivery_id) DO UPDATE SET locked_until = EXCLUDED.locked_until, locked_by = EXCLUDED.locked_by
+         WHERE q.locked_until IS NULL OR q.locked_until <= now()
+       RETURNING q.*
+     ), due AS (
+       INSERT INTO webhook_due_brands (brand_id, due_at) SELECT $1, date_trunc('second', locked_until) + interval '1 second' FROM c
+       ON CONFLICT DO NOTHING
      )
      SELECT ${claimedColumns} FROM c
-     JOIN events ev ON ev.brand_id = c.brand_id AND ev.id = c.event_id
-     LEFT JOIN webhook_endpoints e ON e.brand_id = c.brand_id AND e.id = c.endpoint_id`,
+     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id AND ev.created_at = c.event_created_at
+     LEFT JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = c.endpoint_id`,
     [brandId, mode, id, leaseMs, claim],
   );
   return row;
@@ -259,15 +274,31 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
          $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::timestamptz[]) AS o (
          brand_id, id, claim, status, attempted_at, duration_ms, response_code,
          error, response_body, failure_reason, next_attempt_at, disable_reason, failing_cutoff)
+     ), retried AS (
+       -- A retry changes only its queue row (migration 038); the log row stays pending as it is.
+       UPDATE webhook_queue q SET
+         attempts = q.attempts + 1, next_attempt_at = o.next_attempt_at, last_attempt_at = o.attempted_at,
+         response_code = coalesce(o.response_code, q.response_code), locked_until = NULL, locked_by = NULL
+       FROM o WHERE q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim AND o.status = 'pending'
+       RETURNING q.brand_id, q.delivery_id, q.endpoint_id, q.attempts, q.response_code, q.order_key, q.order_seq
+     ), finished AS (
+       DELETE FROM webhook_queue q USING o
+       WHERE q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim AND o.status <> 'pending'
+       RETURNING q.brand_id, q.delivery_id, q.endpoint_id, q.attempts + 1 AS attempts, coalesce(o.response_code, q.response_code) AS response_code,
+         q.order_key, q.order_seq
      ), d AS (
+       SELECT r.brand_id, r.delivery_id AS id, r.endpoint_id, r.attempts, r.response_code AS last_response_code, r.order_key, r.order_seq,
+         o.status, o.attempted_at, o.duration_ms, o.response_code, o.error, o.response_body, o.failure_reason, o.disable_reason,
+         o.failing_cutoff, o.next_attempt_at
+       FROM (SELECT * FROM retried UNION ALL SELECT * FROM finished) r JOIN o ON o.brand_id = r.brand_id AND o.id = r.delivery_id
+     ), logged AS (
+       -- The log row's one update: its outcome. (A resend of a finished delivery that failed with
+       -- retries left is pending again, which the log says too.)
        UPDATE webhook_deliveries w SET
-         status = o.status, attempts = w.attempts + 1, response_code = coalesce(o.response_code, w.response_code),
-         failure_reason = o.failure_reason, next_attempt_at = o.next_attempt_at, last_attempt_at = o.attempted_at,
-         delivered_at = CASE WHEN o.status = 'succeeded' THEN o.attempted_at + o.duration_ms * interval '1 millisecond' ELSE w.delivered_at END,
-         locked_until = NULL, locked_by = NULL
-       FROM o WHERE w.brand_id = o.brand_id AND w.id = o.id AND w.locked_by = o.claim
-       RETURNING w.brand_id, w.id, w.endpoint_id, w.attempts, o.status, o.attempted_at, o.duration_ms, o.response_code,
-         o.error, o.response_body, o.disable_reason, o.failing_cutoff, w.order_key, w.order_seq, o.next_attempt_at
+         status = d.status, attempts = d.attempts, response_code = d.last_response_code,
+         failure_reason = d.failure_reason, last_attempt_at = d.attempted_at,
+         delivered_at = CASE WHEN d.status = 'succeeded' THEN d.attempted_at + d.duration_ms * interval '1 millisecond' ELSE w.delivered_at END
+       FROM d WHERE w.brand_id = d.brand_id AND w.id = d.id AND (d.status <> 'pending' OR w.status <> 'pending')
      ), retry AS (
        -- A retry is due again later: its brand gets a due row for then (migration 035).
        INSERT INTO webhook_due_brands (brand_id, due_at)
@@ -284,7 +315,7 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        USING (SELECT brand_id, count(*) AS n FROM d GROUP BY brand_id HAVING bool_and(status <> 'pending')) b
        WHERE g.brand_id = b.brand_id AND (
          SELECT count(*) FROM (
-           SELECT 1 FROM webhook_deliveries w WHERE w.brand_id = b.brand_id AND w.status = 'pending' LIMIT b.n + 1
+           SELECT 1 FROM webhook_queue w WHERE w.brand_id = b.brand_id LIMIT b.n + 1
          ) pending
        ) <= b.n
      ), a AS (
@@ -321,9 +352,9 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        -- Its brand gets a due row now (migration 035), or the next claim of the brand could have
        -- deleted the rows that stood for it while it waited.
        SELECT DISTINCT d.brand_id FROM d CROSS JOIN LATERAL (
-         SELECT n.behind_earlier FROM webhook_deliveries n
+         SELECT n.behind_earlier FROM webhook_queue n
          WHERE n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key
-           AND n.order_seq > d.order_seq AND ${undeliveredSql('n')}
+           AND n.order_seq > d.order_seq
          ORDER BY n.order_seq LIMIT 1
        ) next
        WHERE d.status <> 'pending' AND next.behind_earlier
@@ -352,8 +383,10 @@ export async function abandonDelivery(db: Queryable, d: ClaimedDelivery, reason:
   // for the same reason, unless the endpoint is enabled again first): wake the workers for it.
   await db.query(
     `WITH f AS (
-       UPDATE webhook_deliveries SET status = 'failed', failure_reason = $4, next_attempt_at = NULL, locked_until = NULL, locked_by = NULL
-       WHERE brand_id = $1 AND id = $2 AND locked_by = $3 RETURNING order_key
+       DELETE FROM webhook_queue WHERE brand_id = $1 AND delivery_id = $2 AND locked_by = $3 RETURNING order_key
+     ), logged AS (
+       UPDATE webhook_deliveries SET status = 'failed', failure_reason = $4
+       WHERE brand_id = $1 AND id = $2 AND EXISTS (SELECT 1 FROM f)
      ), due AS (
        INSERT INTO webhook_due_brands (brand_id, due_at) SELECT $1, clock_timestamp() FROM f WHERE f.order_key IS NOT NULL
        ON CONFLICT DO NOTHING

@@ -3,7 +3,6 @@ import { orderKeyOf, resourceOf } from '../events/resources.ts';
 import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
 import { newId, newIds } from '../ids.ts';
 import { notifyWorker, workChannel } from '../worker/notify.ts';
-import { undeliveredSql } from './repository.ts';
 
 /**
  * The outbox's other half (DESIGN.md, Events and the worker): in the transaction that records an
@@ -16,15 +15,31 @@ export const webhookFanOut: EventSubscriber = {
     if (events.length === 1) await fanOutOne(tx, events[0]);
     else await fanOutMany(tx, events);
   },
+  /**
+   * A delivery still queued when retention purges its event (a long WEBHOOK_RETRY_SCHEDULE, or one
+   * waiting behind it) leaves the queue: its log row went with the event (ON DELETE CASCADE), and
+   * left behind it would be leased and skipped forever (its event is gone) and hold back every
+   * later delivery of its object. No foreign key does this: checked per queued row, it slowed
+   * every import's fan-out.
+   */
+  async purged(db, brandId) {
+    // By the log row's absence (it went with its event), so a queue row left without its log row
+    // for any reason goes too; the brand's queue is small: one primary-key probe a row.
+    await db.query(
+      `DELETE FROM webhook_queue q WHERE q.brand_id = $1
+         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.brand_id = $1 AND d.id = q.delivery_id)`,
+      [brandId],
+    );
+  },
 };
 
 /**
- * Whether a new delivery has an earlier one of its object to its endpoint still undelivered
+ * Whether a new delivery has an earlier one of its object to its endpoint still queued
  * (docs/webhooks.md, Order and versions): only those are checked again when claimed.
  */
 const behindEarlier = (endpoint: string, orderKey: string, brand = '$1') =>
-  `(${orderKey}::text IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_deliveries e
-     WHERE e.brand_id = ${brand} AND e.endpoint_id = ${endpoint} AND e.order_key = ${orderKey} AND ${undeliveredSql('e')}))`;
+  `(${orderKey}::text IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_queue e
+     WHERE e.brand_id = ${brand} AND e.endpoint_id = ${endpoint} AND e.order_key = ${orderKey}))`;
 
 /**
  * Marks the brand as having due work (migration 035, claim.ts): one row per transaction (keyed by
@@ -54,24 +69,33 @@ export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: st
        WHERE brand_id = $1 AND mode = $3
          AND CASE WHEN $8::text IS NULL THEN status = 'active' AND $4 = ANY (events) ELSE id = $8 END
      ), ins AS (
-       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
-       SELECT $1, ($5::text[])[t.n], $3, t.id, $2, $4, $6, $7, $10, $11, ${behindEarlier('t.id', '$10')} FROM targets t WHERE t.n <= ${prefetchedIds}
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
+       SELECT $1, ($5::text[])[t.n], $3, t.id, $2, $4, $6, $7 FROM targets t WHERE t.n <= ${prefetchedIds}
        RETURNING 1
+     ), queued AS (
+       INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, order_key, order_seq, behind_earlier)
+       SELECT $1, ($5::text[])[t.n], t.id, $2, $12, $10, $11, ${behindEarlier('t.id', '$10')} FROM targets t WHERE t.n <= ${prefetchedIds}
      ), due AS (
        ${dueBrandSql('$1', 'EXISTS (SELECT 1 FROM targets)')}
      )
      SELECT (SELECT count(*) FROM ins)::int AS inserted,
             (SELECT coalesce(array_agg(id ORDER BY n), '{}') FROM targets WHERE n > ${prefetchedIds}) AS rest,
             (SELECT pg_notify($9, 'delivery') WHERE EXISTS (SELECT 1 FROM targets)) AS notified`,
-    [e.brandId, e.id, e.mode, e.type, ids, resource.type, resource.id, endpointId ?? null, workChannel, orderKey, e.seq],
+    [e.brandId, e.id, e.mode, e.type, ids, resource.type, resource.id, endpointId ?? null, workChannel, orderKey, e.seq, e.createdAt],
     'fan_out_event',
   );
   let deliveries = row.inserted;
   if (row.rest.length) {
     await tx.query(
-      `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
-       SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6, $9, $10, ${behindEarlier('d.endpoint_id', '$9')} FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)`,
-      [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, row.rest.map(() => newId('whd')), row.rest, orderKey, e.seq],
+      `WITH d AS (
+         SELECT * FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)
+       ), queued AS (
+         INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, order_key, order_seq, behind_earlier)
+         SELECT $1, d.id, d.endpoint_id, $2, $11, $9, $10, ${behindEarlier('d.endpoint_id', '$9')} FROM d
+       )
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
+       SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6 FROM d`,
+      [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, row.rest.map(() => newId('whd')), row.rest, orderKey, e.seq, e.createdAt],
     );
     deliveries += row.rest.length;
   }
@@ -100,14 +124,14 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
     const resource = resourceOf(e.type, e.data);
     return {
       brand_id: e.brandId, mode: e.mode, event_id: e.id, event_type: e.type, resource_type: resource.type, resource_id: resource.id,
-      order_key: orderKeyOf(e.type, e.data), order_seq: e.seq,
+      order_key: orderKeyOf(e.type, e.data), order_seq: e.seq, event_created_at: e.createdAt,
     };
   });
   const [{ inserted }] = await tx.query<{ inserted: number }>(
     `WITH e AS (
        SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (brand_id text, mode text, event_id text, event_type text,
-         resource_type text, resource_id text, order_key text, order_seq bigint)) WITH ORDINALITY AS e (brand_id, mode, event_id, event_type,
-         resource_type, resource_id, order_key, order_seq, n)
+         resource_type text, resource_id text, order_key text, order_seq bigint, event_created_at timestamptz)) WITH ORDINALITY
+         AS e (brand_id, mode, event_id, event_type, resource_type, resource_id, order_key, order_seq, event_created_at, n)
      ), d AS (
        SELECT e.*, w.id AS endpoint_id,
          row_number() OVER (ORDER BY e.n, w.id) AS k,
@@ -115,11 +139,15 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
        FROM e JOIN webhook_endpoints w ON w.brand_id = e.brand_id AND w.mode = e.mode AND w.id = ANY ($2::text[])
          AND w.status = 'active' AND e.event_type = ANY (w.events)
      ), ins AS (
-       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier)
-       SELECT d.brand_id, ($3::text[])[d.k], d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.order_key, d.order_seq,
-         d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
+       SELECT d.brand_id, ($3::text[])[d.k], d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id
        FROM d
        RETURNING brand_id
+     ), queued AS (
+       INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, order_key, order_seq, behind_earlier)
+       SELECT d.brand_id, ($3::text[])[d.k], d.endpoint_id, d.event_id, d.event_created_at, d.order_key, d.order_seq,
+         d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}
+       FROM d
      ), due AS (
        INSERT INTO webhook_due_brands (brand_id, due_at) SELECT DISTINCT brand_id, now() FROM ins
        ON CONFLICT DO NOTHING

@@ -125,11 +125,16 @@ export async function deleteEndpoint(db: Queryable, brandId: string, mode: Mode,
     [brandId, mode, id],
   );
   if (!rows.length) return false;
-  // Its deliveries stay in the log; the ones still waiting can no longer be sent.
+  // Its deliveries stay in the log; the ones still waiting can no longer be sent. One a worker is
+  // sending right now is left to its outcome (recorded as usual; a retry is then abandoned).
   await db.query(
-    `UPDATE webhook_deliveries SET status = 'failed', failure_reason = 'endpoint_deleted', next_attempt_at = NULL
-     WHERE brand_id = $1 AND mode = $2 AND endpoint_id = $3 AND status = 'pending'`,
-    [brandId, mode, id],
+    `WITH q AS (
+       DELETE FROM webhook_queue WHERE brand_id = $1 AND endpoint_id = $2 AND (locked_until IS NULL OR locked_until <= now())
+       RETURNING delivery_id
+     )
+     UPDATE webhook_deliveries d SET status = 'failed', failure_reason = 'endpoint_deleted'
+     FROM q WHERE d.brand_id = $1 AND d.id = q.delivery_id AND d.status = 'pending'`,
+    [brandId, id],
   );
   return true;
 }
@@ -147,6 +152,16 @@ export interface DeliveryFilter {
 const deliveryFilterColumns = { status: 'status', endpointId: 'endpoint_id', eventType: 'event_type', resourceId: 'resource_id', eventId: 'event_id' } as const;
 
 /**
+ * A delivery as the API shows it. The log row says what is final; while it is pending, its
+ * progress (attempts so far, the last answer, when it is tried next) is in its queue row
+ * (migration 038), which only the worker and resend write.
+ */
+const deliveryColumns = `d.brand_id, d.id, d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.status,
+  coalesce(q.attempts, d.attempts) AS attempts, coalesce(q.response_code, d.response_code) AS response_code, d.failure_reason,
+  q.next_attempt_at, coalesce(q.last_attempt_at, d.last_attempt_at) AS last_attempt_at, d.delivered_at, d.created_at`;
+const queueJoin = `LEFT JOIN webhook_queue q ON q.brand_id = $1 AND q.delivery_id = d.id AND d.status = 'pending'`;
+
+/**
  * One page of the delivery log, newest first. Only the filters given become conditions (no
  * `$n IS NULL OR …`), so the planner sees plain equalities and uses the index that leads with
  * brand_id, mode and that column (011_developer_settings.sql), keyset-paged on (created_at, id).
@@ -160,17 +175,22 @@ export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filte
     return [`AND ${column} = $${params.length}`];
   });
   const after = afterCursor(page, params.length + 1);
+  // The page is found in the log alone; its pending rows then read their progress from the queue
+  // (one primary-key probe each).
   return db.query<DeliveryRow>(
-    `SELECT * FROM webhook_deliveries
-     WHERE brand_id = $1 AND mode = $2 ${conditions.join(' ')} ${after.sql}
-     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    `SELECT ${deliveryColumns} FROM (
+       SELECT * FROM webhook_deliveries
+       WHERE brand_id = $1 AND mode = $2 ${conditions.join(' ')} ${after.sql}
+       ORDER BY created_at DESC, id DESC LIMIT $3
+     ) d ${queueJoin}
+     ORDER BY d.created_at DESC, d.id DESC`,
     [...params, ...after.params],
   );
 }
 
 export async function findDelivery(db: Queryable, brandId: string, mode: Mode, id: string) {
   const [row] = await db.query<DeliveryRow>(
-    'SELECT * FROM webhook_deliveries WHERE brand_id = $1 AND mode = $2 AND id = $3',
+    `SELECT ${deliveryColumns} FROM webhook_deliveries d ${queueJoin} WHERE d.brand_id = $1 AND d.mode = $2 AND d.id = $3`,
     [brandId, mode, id],
   );
   return row;
@@ -183,10 +203,3 @@ export function deliveryAttempts(db: Queryable, brandId: string, deliveryId: str
     [brandId, deliveryId],
   );
 }
-
-/**
- * "Not finished and never delivered": pending, spelled so that only webhook_deliveries_order
- * matches it (migration 008 says why).
- */
-export const undeliveredSql = (alias: string) =>
-  `${alias}.status <> 'succeeded' AND ${alias}.status <> 'failed' AND ${alias}.delivered_at IS NULL`;

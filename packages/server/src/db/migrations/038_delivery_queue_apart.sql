@@ -1,0 +1,64 @@
+-- The delivery queue apart from the delivery log (issue 28 item 1, docs/performance.md "The queue
+-- apart from the log").
+--
+-- Every pending delivery used to be a row of the log that the worker claimed (locked_until,
+-- locked_by), retried (next_attempt_at, attempts) and finally finished in place, so the log's
+-- nine indexes and two partial-index predicates saw every change of state: the outcome's UPDATE
+-- changed status, was never heap-only, and the log grew by a dead row version per claim and per
+-- attempt. Now the worker's state lives in webhook_queue, a narrow table that holds only what is
+-- due (pending deliveries, retries, a resend in flight) with three indexes and no predicates. The
+-- log row is written at fan-out as pending and updated once, with its outcome (a resend of a
+-- finished delivery updates it again); a retry changes only the queue row and adds an attempt.
+--
+-- While a delivery is pending, what the API shows of its progress (attempts, nextAttemptAt,
+-- lastAttemptAt, responseCode) is read from its queue row (webhooks/repository.ts); the log's
+-- copy of those is written with the outcome.
+CREATE TABLE webhook_queue (
+  brand_id          text NOT NULL,
+  delivery_id       text NOT NULL,
+  endpoint_id       text NOT NULL,
+  event_id          text NOT NULL,
+  -- The event's time: the claim's join to the event names it, so that once events are partitioned
+  -- by day (docs/performance.md, part 2) the join reads one day's partition.
+  event_created_at  timestamptz NOT NULL,
+  next_attempt_at   timestamptz NOT NULL DEFAULT clock_timestamp(),
+  -- The claim: a worker that takes a delivery owns it until locked_until. A killed worker's
+  -- claim simply expires and another worker takes the delivery.
+  locked_until      timestamptz,
+  locked_by         text,
+  -- Per-object order (migration 008): the object, its event's seq, and whether an earlier
+  -- delivery of the object to the endpoint was queued when this one was. NULL for a resend's
+  -- retries of a delivery that was delivered once (they neither wait nor hold back).
+  order_key         text,
+  order_seq         bigint,
+  behind_earlier    boolean NOT NULL DEFAULT false,
+  attempts          integer NOT NULL DEFAULT 0,
+  last_attempt_at   timestamptz,
+  response_code     integer,
+  -- No foreign key to the log row: retention removes a purged event's queued deliveries itself
+  -- (webhooks/fan-out.ts, purged), rather than a check on every queued row.
+  PRIMARY KEY (brand_id, delivery_id)
+) WITH (fillfactor = 50);
+-- fillfactor 50: a claim sets only locked_until and locked_by, and a retry next_attempt_at among
+-- others; with room on the page the lease is a heap-only update (migration 019 says why).
+
+-- One brand's due deliveries in due order (the claim within a brand, the next retry's time).
+CREATE INDEX webhook_queue_due ON webhook_queue (brand_id, next_attempt_at);
+-- "Is an earlier delivery of this object to this endpoint still queued?" (fan-out, claim, and
+-- the release of the next one when one finishes), and an endpoint's deliveries when it is deleted.
+CREATE INDEX webhook_queue_order ON webhook_queue (brand_id, endpoint_id, order_key, order_seq);
+
+INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, next_attempt_at, locked_until, locked_by,
+  order_key, order_seq, behind_earlier, attempts, last_attempt_at, response_code)
+SELECT d.brand_id, d.id, d.endpoint_id, d.event_id, e.created_at, coalesce(d.next_attempt_at, clock_timestamp()), d.locked_until, d.locked_by,
+  CASE WHEN d.delivered_at IS NULL THEN d.order_key END, d.order_seq, d.behind_earlier, d.attempts, d.last_attempt_at, d.response_code
+FROM webhook_deliveries d JOIN events e ON e.brand_id = d.brand_id AND e.id = d.event_id
+WHERE d.status = 'pending';
+
+-- The log keeps the columns the API shows and its list filters' indexes; the queue's columns and
+-- indexes go (dropping a column drops its indexes: webhook_deliveries_due, webhook_deliveries_order).
+ALTER TABLE webhook_deliveries
+  DROP COLUMN next_attempt_at, DROP COLUMN locked_until, DROP COLUMN locked_by,
+  DROP COLUMN order_key, DROP COLUMN order_seq, DROP COLUMN behind_earlier;
+-- Written once and updated at most once, the log no longer needs room for updates on its pages.
+ALTER TABLE webhook_deliveries SET (fillfactor = 100);
