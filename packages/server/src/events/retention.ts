@@ -5,7 +5,6 @@ import type { WorkSource } from '../worker/loop.ts';
 import { periodic } from '../worker/periodic.ts';
 import { purgeProviderEventsBefore } from '../payments/stripe/repository.ts';
 import { purgeBefore } from './repository.ts';
-import { announcePurge } from './service.ts';
 
 /**
  * Retention (DESIGN.md, Data): events older than the retention period are deleted, and with them
@@ -21,7 +20,6 @@ export async function purgeEventsBefore(db: Queryable, cutoff: Date, batch = 100
       purged += deleted;
       if (deleted < batch) break;
     }
-    await announcePurge(db, brandId, cutoff);
   }
   return purged;
 }

@@ -39,8 +39,6 @@ export interface RecordedEvent {
 export interface EventSubscriber {
   readonly name: string;
   recorded(tx: Queryable, events: RecordedEvent[]): Promise<void>;
-  /** Retention purged the brand's events older than `cutoff`: forget what was kept for them. */
-  purged?(db: Queryable, brandId: string, cutoff: Date): Promise<void>;
 }
 
 const subscribers = new Map<string, EventSubscriber>();
@@ -88,11 +86,6 @@ export async function recordEvents<T extends EventType>(tx: Queryable, events: N
   });
   await announce(tx, recorded);
   return recorded;
-}
-
-/** Tells the subscribers that retention purged a brand's events older than `cutoff` (events/retention.ts). */
-export async function announcePurge(db: Queryable, brandId: string, cutoff: Date): Promise<void> {
-  for (const subscriber of subscribers.values()) await subscriber.purged?.(db, brandId, cutoff);
 }
 
 async function announce(tx: Queryable, events: RecordedEvent[]) {

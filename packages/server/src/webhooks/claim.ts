@@ -19,6 +19,8 @@ export interface ClaimedDelivery {
   mode: Mode;
   endpoint_id: string;
   event_id: string;
+  /** The log row's created_at: statements on the log row name it (migration 038). */
+  delivery_created_at: Date;
   attempts: number;
   claim: string;
   event_type: string;
@@ -31,8 +33,8 @@ export interface ClaimedDelivery {
   endpoint_status: 'active' | 'disabled' | null;
 }
 
-const claimedColumns = `c.brand_id, c.delivery_id AS id, ev.mode, c.endpoint_id, c.event_id, c.attempts, c.locked_by AS claim,
-  ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at,
+const claimedColumns = `c.brand_id, c.delivery_id AS id, ev.mode, c.endpoint_id, c.event_id, c.delivery_created_at, c.attempts, c.locked_by AS claim,
+  ev.event_type, ev.event_data, ev.event_created_at,
   e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.status AS endpoint_status`;
 
 /** What this worker already holds (being sent or ready), and the most it may hold, per endpoint and per brand. */
@@ -52,8 +54,15 @@ export interface ClaimCaps {
  * claims within it (`knownDue`: brands the caller knows to have due work, claimed beside the
  * pick). Every statement that reads or writes deliveries names its brand, so a
  * cluster distributed by brand_id routes each one to a single shard.
+ *
+ * `retainedSince`: events older than this are past retention (EVENT_RETENTION). A queued delivery
+ * of such an event counts as gone whether or not retention has removed its rows yet: it never
+ * holds back its object's next delivery, and it leaves the queue unsent when it comes due (as
+ * does one whose event or log row is gone). Nothing of retention's has to remember the queue.
  */
-export async function claimDue(db: Queryable, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, knownDue: string[] = []) {
+export async function claimDue(
+  db: Queryable, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, knownDue: string[] = [], retainedSince = new Date(0),
+) {
   const atCap = (held: Map<string, number>, cap: number) => [...held].filter(([, n]) => n >= cap).map(([id]) => id);
   const brandsAtCap = atCap(caps.heldByBrand, caps.perBrand);
   const endpointsAtCap = atCap(caps.heldByEndpoint, caps.perEndpoint);
@@ -69,7 +78,7 @@ export async function claimDue(db: Queryable, limit: number, leaseMs: number, cl
   const claimBrand = async (brandId: string) => {
     if (claimed.length >= limit || seen.has(brandId)) return;
     seen.add(brandId);
-    claimed.push(...await claimDueOfBrand(db, brandId, limit - claimed.length, leaseMs, claim, caps, endpointsAtCap));
+    claimed.push(...await claimDueOfBrand(db, brandId, limit - claimed.length, leaseMs, claim, caps, endpointsAtCap, retainedSince));
   };
   for (const brandId of knownDue) await claimBrand(brandId);
   for (const brandId of await picking) await claimBrand(brandId);
@@ -127,7 +136,9 @@ async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
  * claim never takes two deliveries of one object. A delivery that ends `failed` (retries used up,
  * endpoint disabled or deleted) stops holding the next one back. Resends (claimOne) skip this.
  */
-function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, endpointsAtCap: string[]) {
+function claimDueOfBrand(
+  db: Queryable, brandId: string, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, endpointsAtCap: string[], retainedSince: Date,
+) {
   return db.query<ClaimedDelivery>(
     `WITH candidates AS (
        SELECT w.delivery_id AS id, w.endpoint_id, w.next_attempt_at FROM webhook_queue w
@@ -136,7 +147,7 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
          AND (NOT w.behind_earlier OR NOT EXISTS (
            SELECT 1 FROM webhook_queue earlier
            WHERE earlier.brand_id = $1 AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
-             AND earlier.order_seq < w.order_seq
+             AND earlier.order_seq < w.order_seq AND earlier.event_created_at >= $11
          ))
        ORDER BY w.next_attempt_at LIMIT $2
      ), fits AS (
@@ -146,13 +157,30 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
        WHERE c.nth + coalesce(held.n, 0) <= $8
        ORDER BY c.next_attempt_at, c.id LIMIT greatest($9::int - $10::int, 0)
      ), due AS (
-       SELECT w.delivery_id FROM webhook_queue w JOIN fits ON w.delivery_id = fits.id
-       WHERE w.brand_id = $1 AND (w.locked_until IS NULL OR w.locked_until <= now())
+       -- The rows to lease, found by key: delivery_id = ANY (the ids fits chose) is the primary
+       -- key's condition, the only index a statement by key can use (migration 038), so this reads
+       -- the rows it leases and no others, whatever the queue's statistics say. With the event and
+       -- the log row of each (by key and day): one that retention removed is dropped below.
+       SELECT w.delivery_id, w.event_created_at >= $11 AND ev.id IS NOT NULL AND l.id IS NOT NULL AS alive,
+         ev.mode, ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at
+       FROM webhook_queue w
+       LEFT JOIN events ev ON ev.brand_id = $1 AND ev.id = w.event_id AND ev.created_at = w.event_created_at
+       LEFT JOIN webhook_deliveries l ON l.brand_id = $1 AND l.id = w.delivery_id AND l.created_at = w.delivery_created_at
+       WHERE w.brand_id = $1 AND w.delivery_id = ANY ((SELECT array_agg(id) FROM fits)::text[])
+         AND (w.locked_until IS NULL OR w.locked_until <= now())
        FOR UPDATE OF w SKIP LOCKED
      ), c AS (
        UPDATE webhook_queue q SET locked_until = clock_timestamp() + $3 * interval '1 millisecond', locked_by = $4
-       FROM due WHERE q.brand_id = $1 AND q.delivery_id = due.delivery_id
+       WHERE q.brand_id = $1 AND q.delivery_id = ANY ((SELECT array_agg(delivery_id) FROM due WHERE alive)::text[])
        RETURNING q.*
+     ), gone AS (
+       -- Its event or log row is gone (retention dropped its day while it waited for a retry):
+       -- there is nothing to send or to record, and left queued it would be leased and skipped
+       -- forever and hold back its object's next delivery. No hook of retention's does this, so
+       -- however rows go (DROP of a day, a purge), the queue follows at its next claim.
+       DELETE FROM webhook_queue q
+       WHERE q.brand_id = $1 AND q.delivery_id = ANY ((SELECT array_agg(delivery_id) FROM due WHERE NOT alive)::text[])
+       RETURNING q.order_key
      ), seen AS (
        DELETE FROM webhook_due_brands WHERE brand_id = $1 AND due_at <= now()
      ), still_due AS (
@@ -165,6 +193,7 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
        WHERE (SELECT count(*) FROM candidates) >= $2
           OR (SELECT count(*) FROM candidates) > (SELECT count(*) FROM c)
           OR EXISTS (SELECT 1 FROM unnest($5::text[]) AS at_cap (id) JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = at_cap.id)
+          OR EXISTS (SELECT 1 FROM gone WHERE gone.order_key IS NOT NULL)
        UNION ALL
        SELECT min(w.next_attempt_at) FROM webhook_queue w WHERE w.brand_id = $1 AND w.next_attempt_at > now()
        UNION ALL
@@ -175,12 +204,12 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
        ON CONFLICT DO NOTHING
      )
      SELECT ${claimedColumns} FROM c
-     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id AND ev.created_at = c.event_created_at
+     JOIN due ev ON ev.delivery_id = c.delivery_id
      LEFT JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = c.endpoint_id
      ORDER BY c.next_attempt_at`,
     [brandId, limit, leaseMs, claim, endpointsAtCap,
       [...caps.heldByEndpoint.keys()], [...caps.heldByEndpoint.values()], caps.perEndpoint,
-      caps.perBrand, caps.heldByBrand.get(brandId) ?? 0],
+      caps.perBrand, caps.heldByBrand.get(brandId) ?? 0, retainedSince],
     'webhook_claim_due_of_brand',
   );
 }
@@ -193,7 +222,8 @@ export async function releaseClaims(db: Queryable, deliveries: ClaimedDelivery[]
     `WITH r AS (
        UPDATE webhook_queue q SET locked_until = NULL, locked_by = NULL
        FROM unnest($1::text[], $2::text[], $3::text[]) AS r (brand_id, id, claim)
-       WHERE q.brand_id = r.brand_id AND q.delivery_id = r.id AND q.locked_by = r.claim
+       -- delivery_id = ANY: the queue is read by its primary key however the join is planned (recordAttempts says why).
+       WHERE q.delivery_id = ANY ($2::text[]) AND q.brand_id = r.brand_id AND q.delivery_id = r.id AND q.locked_by = r.claim
        RETURNING q.brand_id
      )
      INSERT INTO webhook_due_brands (brand_id, due_at) SELECT DISTINCT brand_id, clock_timestamp() FROM r
@@ -214,9 +244,9 @@ export async function claimOne(db: Queryable, brandId: string, mode: Mode, id: s
     `WITH d AS (
        SELECT * FROM webhook_deliveries WHERE brand_id = $1 AND mode = $2 AND id = $3
      ), c AS (
-       INSERT INTO webhook_queue AS q (brand_id, delivery_id, endpoint_id, event_id, event_created_at, next_attempt_at, locked_until, locked_by,
-         attempts, last_attempt_at, response_code)
-       SELECT d.brand_id, d.id, d.endpoint_id, d.event_id, ev.created_at, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond', $5,
+       INSERT INTO webhook_queue AS q (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, next_attempt_at,
+         locked_until, locked_by, attempts, last_attempt_at, response_code)
+       SELECT d.brand_id, d.id, d.endpoint_id, d.event_id, ev.created_at, d.created_at, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond', $5,
          d.attempts, d.last_attempt_at, d.response_code
        FROM d JOIN events ev ON ev.brand_id = $1 AND ev.id = d.event_id
        ON CONFLICT (brand_id, delivery_id) DO UPDATE SET locked_until = EXCLUDED.locked_until, locked_by = EXCLUDED.locked_by
@@ -227,7 +257,8 @@ export async function claimOne(db: Queryable, brandId: string, mode: Mode, id: s
        ON CONFLICT DO NOTHING
      )
      SELECT ${claimedColumns} FROM c
-     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id AND ev.created_at = c.event_created_at
+     JOIN (SELECT brand_id, id, created_at, mode, type AS event_type, data AS event_data, created_at AS event_created_at FROM events) ev
+       ON ev.brand_id = $1 AND ev.id = c.event_id AND ev.created_at = c.event_created_at
      LEFT JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = c.endpoint_id`,
     [brandId, mode, id, leaseMs, claim],
   );
@@ -276,29 +307,38 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
          error, response_body, failure_reason, next_attempt_at, disable_reason, failing_cutoff)
      ), retried AS (
        -- A retry changes only its queue row (migration 038); the log row stays pending as it is.
+       -- The queue is read by key: delivery_id = ANY ($2) is its primary key's condition, the one
+       -- index a statement by key can use (migration 038), so however the planner joins it to o,
+       -- it reads the batch's rows and no others. Joined as written alone, with the queue analyzed
+       -- while empty, it read the whole queue once per batch or once per row (800 buffers a
+       -- delivery at a 50,000 backlog; docs/performance.md, "The queue apart from the log").
        UPDATE webhook_queue q SET
          attempts = q.attempts + 1, next_attempt_at = o.next_attempt_at, last_attempt_at = o.attempted_at,
          response_code = coalesce(o.response_code, q.response_code), locked_until = NULL, locked_by = NULL
-       FROM o WHERE q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim AND o.status = 'pending'
-       RETURNING q.brand_id, q.delivery_id, q.endpoint_id, q.attempts, q.response_code, q.order_key, q.order_seq
+       FROM o WHERE q.delivery_id = ANY ($2::text[]) AND q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim
+         AND o.status = 'pending'
+       RETURNING q.brand_id, q.delivery_id, q.delivery_created_at, q.endpoint_id, q.attempts, q.response_code, q.order_key, q.order_seq
      ), finished AS (
        DELETE FROM webhook_queue q USING o
-       WHERE q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim AND o.status <> 'pending'
-       RETURNING q.brand_id, q.delivery_id, q.endpoint_id, q.attempts + 1 AS attempts, coalesce(o.response_code, q.response_code) AS response_code,
-         q.order_key, q.order_seq
+       WHERE q.delivery_id = ANY ($2::text[]) AND q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim
+         AND o.status <> 'pending'
+       RETURNING q.brand_id, q.delivery_id, q.delivery_created_at, q.endpoint_id, q.attempts + 1 AS attempts,
+         coalesce(o.response_code, q.response_code) AS response_code, q.order_key, q.order_seq
      ), d AS (
-       SELECT r.brand_id, r.delivery_id AS id, r.endpoint_id, r.attempts, r.response_code AS last_response_code, r.order_key, r.order_seq,
-         o.status, o.attempted_at, o.duration_ms, o.response_code, o.error, o.response_body, o.failure_reason, o.disable_reason,
-         o.failing_cutoff, o.next_attempt_at
+       SELECT r.brand_id, r.delivery_id AS id, r.delivery_created_at, r.endpoint_id, r.attempts, r.response_code AS last_response_code,
+         r.order_key, r.order_seq, o.status, o.attempted_at, o.duration_ms, o.response_code, o.error, o.response_body, o.failure_reason,
+         o.disable_reason, o.failing_cutoff, o.next_attempt_at
        FROM (SELECT * FROM retried UNION ALL SELECT * FROM finished) r JOIN o ON o.brand_id = r.brand_id AND o.id = r.delivery_id
      ), logged AS (
        -- The log row's one update: its outcome. (A resend of a finished delivery that failed with
-       -- retries left is pending again, which the log says too.)
+       -- retries left is pending again, which the log says too.) By key and day (created_at: one
+       -- partition once the log is partitioned by day).
        UPDATE webhook_deliveries w SET
          status = d.status, attempts = d.attempts, response_code = d.last_response_code,
          failure_reason = d.failure_reason, last_attempt_at = d.attempted_at,
          delivered_at = CASE WHEN d.status = 'succeeded' THEN d.attempted_at + d.duration_ms * interval '1 millisecond' ELSE w.delivered_at END
-       FROM d WHERE w.brand_id = d.brand_id AND w.id = d.id AND (d.status <> 'pending' OR w.status <> 'pending')
+       FROM d WHERE w.brand_id = d.brand_id AND w.id = d.id AND w.created_at = d.delivery_created_at
+         AND (d.status <> 'pending' OR w.status <> 'pending')
      ), retry AS (
        -- A retry is due again later: its brand gets a due row for then (migration 035).
        INSERT INTO webhook_due_brands (brand_id, due_at)
@@ -315,7 +355,8 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        USING (SELECT brand_id, count(*) AS n FROM d GROUP BY brand_id HAVING bool_and(status <> 'pending')) b
        WHERE g.brand_id = b.brand_id AND (
          SELECT count(*) FROM (
-           SELECT 1 FROM webhook_queue w WHERE w.brand_id = b.brand_id LIMIT b.n + 1
+           -- next_attempt_at IS NOT NULL (always true) lets it use webhook_queue_due (migration 038).
+           SELECT 1 FROM webhook_queue w WHERE w.brand_id = b.brand_id AND w.next_attempt_at IS NOT NULL LIMIT b.n + 1
          ) pending
        ) <= b.n
      ), a AS (
@@ -383,10 +424,10 @@ export async function abandonDelivery(db: Queryable, d: ClaimedDelivery, reason:
   // for the same reason, unless the endpoint is enabled again first): wake the workers for it.
   await db.query(
     `WITH f AS (
-       DELETE FROM webhook_queue WHERE brand_id = $1 AND delivery_id = $2 AND locked_by = $3 RETURNING order_key
+       DELETE FROM webhook_queue WHERE brand_id = $1 AND delivery_id = $2 AND locked_by = $3 RETURNING order_key, delivery_created_at
      ), logged AS (
-       UPDATE webhook_deliveries SET status = 'failed', failure_reason = $4
-       WHERE brand_id = $1 AND id = $2 AND EXISTS (SELECT 1 FROM f)
+       UPDATE webhook_deliveries w SET status = 'failed', failure_reason = $4
+       FROM f WHERE w.brand_id = $1 AND w.id = $2 AND w.created_at = f.delivery_created_at
      ), due AS (
        INSERT INTO webhook_due_brands (brand_id, due_at) SELECT $1, clock_timestamp() FROM f WHERE f.order_key IS NOT NULL
        ON CONFLICT DO NOTHING

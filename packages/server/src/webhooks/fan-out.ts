@@ -15,22 +15,6 @@ export const webhookFanOut: EventSubscriber = {
     if (events.length === 1) await fanOutOne(tx, events[0]);
     else await fanOutMany(tx, events);
   },
-  /**
-   * A delivery still queued when retention purges its event (a long WEBHOOK_RETRY_SCHEDULE, or one
-   * waiting behind it) leaves the queue: its log row went with the event (ON DELETE CASCADE), and
-   * left behind it would be leased and skipped forever (its event is gone) and hold back every
-   * later delivery of its object. No foreign key does this: checked per queued row, it slowed
-   * every import's fan-out.
-   */
-  async purged(db, brandId) {
-    // By the log row's absence (it went with its event), so a queue row left without its log row
-    // for any reason goes too; the brand's queue is small: one primary-key probe a row.
-    await db.query(
-      `DELETE FROM webhook_queue q WHERE q.brand_id = $1
-         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.brand_id = $1 AND d.id = q.delivery_id)`,
-      [brandId],
-    );
-  },
 };
 
 /**
@@ -71,10 +55,11 @@ export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: st
      ), ins AS (
        INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
        SELECT $1, ($5::text[])[t.n], $3, t.id, $2, $4, $6, $7 FROM targets t WHERE t.n <= ${prefetchedIds}
-       RETURNING 1
+       RETURNING id, endpoint_id, created_at
      ), queued AS (
-       INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, order_key, order_seq, behind_earlier)
-       SELECT $1, ($5::text[])[t.n], t.id, $2, $12, $10, $11, ${behindEarlier('t.id', '$10')} FROM targets t WHERE t.n <= ${prefetchedIds}
+       -- The queue row carries its log row's created_at (migration 038), taken from the insert.
+       INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, order_key, order_seq, behind_earlier)
+       SELECT $1, i.id, i.endpoint_id, $2, $12, i.created_at, $10, $11, ${behindEarlier('i.endpoint_id', '$10')} FROM ins i
      ), due AS (
        ${dueBrandSql('$1', 'EXISTS (SELECT 1 FROM targets)')}
      )
@@ -87,14 +72,13 @@ export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: st
   let deliveries = row.inserted;
   if (row.rest.length) {
     await tx.query(
-      `WITH d AS (
-         SELECT * FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)
-       ), queued AS (
-         INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, order_key, order_seq, behind_earlier)
-         SELECT $1, d.id, d.endpoint_id, $2, $11, $9, $10, ${behindEarlier('d.endpoint_id', '$9')} FROM d
+      `WITH ins AS (
+         INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
+         SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6 FROM unnest($7::text[], $8::text[]) AS d (id, endpoint_id)
+         RETURNING id, endpoint_id, created_at
        )
-       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
-       SELECT $1, d.id, $3, d.endpoint_id, $2, $4, $5, $6 FROM d`,
+       INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, order_key, order_seq, behind_earlier)
+       SELECT $1, i.id, i.endpoint_id, $2, $11, i.created_at, $9, $10, ${behindEarlier('i.endpoint_id', '$9')} FROM ins i`,
       [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, row.rest.map(() => newId('whd')), row.rest, orderKey, e.seq, e.createdAt],
     );
     deliveries += row.rest.length;
@@ -142,12 +126,13 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
        INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
        SELECT d.brand_id, ($3::text[])[d.k], d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id
        FROM d
-       RETURNING brand_id
+       RETURNING brand_id, id, created_at
      ), queued AS (
-       INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, order_key, order_seq, behind_earlier)
-       SELECT d.brand_id, ($3::text[])[d.k], d.endpoint_id, d.event_id, d.event_created_at, d.order_key, d.order_seq,
+       INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, order_key, order_seq,
+         behind_earlier)
+       SELECT d.brand_id, i.id, d.endpoint_id, d.event_id, d.event_created_at, i.created_at, d.order_key, d.order_seq,
          d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}
-       FROM d
+       FROM d JOIN ins i ON i.id = ($3::text[])[d.k]
      ), due AS (
        INSERT INTO webhook_due_brands (brand_id, due_at) SELECT DISTINCT brand_id, now() FROM ins
        ON CONFLICT DO NOTHING

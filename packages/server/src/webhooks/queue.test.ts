@@ -8,8 +8,10 @@ import { registerEndpoint } from '../testing/receiver.ts';
 import * as claims from './claim.ts';
 
 /**
- * The delivery queue (migration 038) holds only what is due: a delivery whose event retention
- * purges goes from the queue with its log row, and no longer holds back its object's next one.
+ * The delivery queue (migration 038) holds only what is due. A delivery still queued when
+ * retention removes its event (a long WEBHOOK_RETRY_SCHEDULE, or one waiting behind it) is not
+ * sent, and does not hold back its object's next delivery: the claim sees to both, with no hook
+ * in retention (which may purge rows or drop whole days).
  */
 
 let t: TestApp;
@@ -17,9 +19,10 @@ before(async () => { t = await startTestApp(); });
 after(async () => { await t.close(); });
 
 const caps: claims.ClaimCaps = { heldByEndpoint: new Map(), heldByBrand: new Map(), perEndpoint: 16, perBrand: 16 };
+const day = 86_400_000;
 
 describe('the delivery queue', () => {
-  it('lets a purged event take its still-queued delivery along, and the object\'s next delivery go', async () => {
+  it('lets a purged event\'s still-queued delivery go unsent, and the object\'s next delivery go', async () => {
     const brand = await createBrand(t.db);
     const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
     await registerEndpoint(t, key, 'http://127.0.0.1:9/never', ['member.joined', 'member.removed']);
@@ -29,14 +32,40 @@ describe('the delivery queue', () => {
     // The first delivery is retrying far in the future: its object's next one waits behind it.
     await t.db.query(`UPDATE webhook_queue SET next_attempt_at = now() + interval '40 days', attempts = 5
       WHERE brand_id = $1 AND event_id = $2`, [brand.id, old.id]);
-    const mine = async () => (await claims.claimDue(t.db, 100, 10_000, `queue-${Date.now()}`, caps)).filter((d) => d.brand_id === brand.id);
+    const retainedSince = new Date(Date.now() - 30 * day);
+    const mine = async () => (await claims.claimDue(t.db, 100, 10_000, `queue-${Date.now()}`, caps, [brand.id], retainedSince))
+      .filter((d) => d.brand_id === brand.id);
     assert.deepEqual(await mine(), [], 'the second delivery waits for the first');
 
-    await t.db.query(`UPDATE events SET created_at = now() - interval '31 days' WHERE brand_id = $1 AND id = $2`, [brand.id, old.id]);
-    await purgeEventsBefore(t.db, new Date(Date.now() - 30 * 86_400_000));
+    // The first event is now 31 days old, past a 30-day retention, and purged.
+    await t.db.query(`UPDATE events SET created_at = created_at - interval '31 days' WHERE brand_id = $1 AND id = $2`, [brand.id, old.id]);
+    await t.db.query(`UPDATE webhook_queue SET event_created_at = event_created_at - interval '31 days' WHERE brand_id = $1 AND event_id = $2`,
+      [brand.id, old.id]);
+    await purgeEventsBefore(t.db, retainedSince);
+    const sent = await mine();
+    assert.deepEqual(sent.map((d) => d.event_id), [next.id], 'the object\'s next delivery is no longer held back');
+    await claims.releaseClaims(t.db, sent);
+
+    // When the purged event's delivery comes due, the claim drops it from the queue unsent.
+    await t.db.query(`UPDATE webhook_queue SET next_attempt_at = now() WHERE brand_id = $1 AND event_id = $2`, [brand.id, old.id]);
+    assert.deepEqual((await mine()).map((d) => d.event_id), [next.id], 'only the next delivery is claimed');
     const queued = await t.db.query<{ event_id: string }>('SELECT event_id FROM webhook_queue WHERE brand_id = $1', [brand.id]);
-    assert.deepEqual(queued.map((q) => q.event_id), [next.id], 'the purged event\'s delivery left the queue with it');
-    await t.db.query('INSERT INTO webhook_due_brands (brand_id, due_at) VALUES ($1, now()) ON CONFLICT DO NOTHING', [brand.id]);
-    assert.deepEqual((await mine()).map((d) => d.event_id), [next.id], 'the object\'s next delivery is no longer held back');
+    assert.deepEqual(queued.map((q) => q.event_id), [next.id], 'the purged event\'s delivery left the queue');
+  });
+
+  it('drops a queued delivery whose log row is gone, and sends the rest', async () => {
+    const brand = await createBrand(t.db);
+    const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
+    await registerEndpoint(t, key, 'http://127.0.0.1:9/never', ['member.joined']);
+    const events = [];
+    for (const n of [1, 2]) {
+      events.push(await t.db.transaction((tx) => recordEvent(tx, { brandId: brand.id, mode: 'test', type: 'member.joined', data: { membershipId: `mem_${n}` } as never })));
+    }
+    // As when the log's day is dropped before the events' (a shorter log retention).
+    await t.db.query('DELETE FROM webhook_deliveries WHERE brand_id = $1 AND event_id = $2', [brand.id, events[0].id]);
+    const claimed = await claims.claimDue(t.db, 100, 10_000, 'queue-log-gone', caps, [brand.id]);
+    assert.deepEqual(claimed.filter((d) => d.brand_id === brand.id).map((d) => d.event_id), [events[1].id]);
+    const queued = await t.db.query<{ event_id: string }>('SELECT event_id FROM webhook_queue WHERE brand_id = $1', [brand.id]);
+    assert.deepEqual(queued.map((q) => q.event_id), [events[1].id]);
   });
 });

@@ -128,12 +128,15 @@ export async function deleteEndpoint(db: Queryable, brandId: string, mode: Mode,
   // Its deliveries stay in the log; the ones still waiting can no longer be sent. One a worker is
   // sending right now is left to its outcome (recorded as usual; a retry is then abandoned).
   await db.query(
+    // next_attempt_at IS NOT NULL (always true) walks the brand's queue on webhook_queue_due
+    // (migration 038 says why that index has the predicate).
     `WITH q AS (
-       DELETE FROM webhook_queue WHERE brand_id = $1 AND endpoint_id = $2 AND (locked_until IS NULL OR locked_until <= now())
-       RETURNING delivery_id
+       DELETE FROM webhook_queue WHERE brand_id = $1 AND next_attempt_at IS NOT NULL AND endpoint_id = $2
+         AND (locked_until IS NULL OR locked_until <= now())
+       RETURNING delivery_id, delivery_created_at
      )
      UPDATE webhook_deliveries d SET status = 'failed', failure_reason = 'endpoint_deleted'
-     FROM q WHERE d.brand_id = $1 AND d.id = q.delivery_id AND d.status = 'pending'`,
+     FROM q WHERE d.brand_id = $1 AND d.id = q.delivery_id AND d.created_at = q.delivery_created_at AND d.status = 'pending'`,
     [brandId, id],
   );
   return true;

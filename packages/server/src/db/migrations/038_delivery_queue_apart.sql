@@ -18,9 +18,11 @@ CREATE TABLE webhook_queue (
   delivery_id       text NOT NULL,
   endpoint_id       text NOT NULL,
   event_id          text NOT NULL,
-  -- The event's time: the claim's join to the event names it, so that once events are partitioned
-  -- by day (docs/performance.md, part 2) the join reads one day's partition.
+  -- The event's time and the log row's: every statement that reads or writes the event or the log
+  -- row by id names its created_at too, so that once both are partitioned by day
+  -- (docs/performance.md, part 2) it reads one day's partition.
   event_created_at  timestamptz NOT NULL,
+  delivery_created_at timestamptz NOT NULL,
   next_attempt_at   timestamptz NOT NULL DEFAULT clock_timestamp(),
   -- The claim: a worker that takes a delivery owns it until locked_until. A killed worker's
   -- claim simply expires and another worker takes the delivery.
@@ -35,22 +37,41 @@ CREATE TABLE webhook_queue (
   attempts          integer NOT NULL DEFAULT 0,
   last_attempt_at   timestamptz,
   response_code     integer,
-  -- No foreign key to the log row: retention removes a purged event's queued deliveries itself
-  -- (webhooks/fan-out.ts, purged), rather than a check on every queued row.
-  PRIMARY KEY (brand_id, delivery_id)
+  -- No foreign key to the log row (checked on every queued row, it slowed every import's fan-out):
+  -- a claim drops a queued row whose event or log row retention has removed (webhooks/claim.ts).
+  --
+  -- The primary key leads with delivery_id and the other two indexes are partial, so that a
+  -- statement by key (delivery_id and brand_id) can use the primary key and nothing else, and a
+  -- statement on one brand's due or ordered rows cannot use the primary key. The planner then has
+  -- no index to choose wrongly whatever the queue's statistics say: analyzed while the queue was
+  -- empty (after a backlog drained), it takes any number of rows for one, every index for as cheap
+  -- as any other, and with the key leading with brand_id it took an index on brand_id alone and
+  -- read the whole queue for each batch (docs/performance.md, "The queue apart from the log").
+  PRIMARY KEY (delivery_id, brand_id)
 ) WITH (fillfactor = 50);
 -- fillfactor 50: a claim sets only locked_until and locked_by, and a retry next_attempt_at among
 -- others; with room on the page the lease is a heap-only update (migration 019 says why).
 
--- One brand's due deliveries in due order (the claim within a brand, the next retry's time).
-CREATE INDEX webhook_queue_due ON webhook_queue (brand_id, next_attempt_at);
+-- One brand's due deliveries in due order (the claim within a brand, the next retry's time, "has
+-- the brand any left?", an endpoint's deliveries when it is deleted). The predicate is always true
+-- (the column is NOT NULL): it is there so that only a statement that names next_attempt_at can
+-- use this index, never one by key (see the primary key).
+CREATE INDEX webhook_queue_due ON webhook_queue (brand_id, next_attempt_at) WHERE next_attempt_at IS NOT NULL;
 -- "Is an earlier delivery of this object to this endpoint still queued?" (fan-out, claim, and
--- the release of the next one when one finishes), and an endpoint's deliveries when it is deleted.
-CREATE INDEX webhook_queue_order ON webhook_queue (brand_id, endpoint_id, order_key, order_seq);
+-- the release of the next one when one finishes). Only rows with an object are in it, and only a
+-- statement that names order_key can use it.
+CREATE INDEX webhook_queue_order ON webhook_queue (brand_id, endpoint_id, order_key, order_seq) INCLUDE (behind_earlier, event_created_at)
+  WHERE order_key IS NOT NULL;
 
-INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, next_attempt_at, locked_until, locked_by,
+-- Pending deliveries move into the queue as they are, leases included. A worker of the previous
+-- version still running when this applies can no longer claim or record anything (the columns it
+-- names are gone, so its statements fail whole): it sends nothing twice, and a delivery it held
+-- is sent again by a new worker once its lease ends (at least once, as after a killed worker).
+-- Processes of the previous version that record events fail the same way until replaced (their
+-- transaction, event included, rolls back): README, "Upgrades", says to migrate with them stopped.
+INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, next_attempt_at, locked_until, locked_by,
   order_key, order_seq, behind_earlier, attempts, last_attempt_at, response_code)
-SELECT d.brand_id, d.id, d.endpoint_id, d.event_id, e.created_at, coalesce(d.next_attempt_at, clock_timestamp()), d.locked_until, d.locked_by,
+SELECT d.brand_id, d.id, d.endpoint_id, d.event_id, e.created_at, d.created_at, coalesce(d.next_attempt_at, clock_timestamp()), d.locked_until, d.locked_by,
   CASE WHEN d.delivered_at IS NULL THEN d.order_key END, d.order_seq, d.behind_earlier, d.attempts, d.last_attempt_at, d.response_code
 FROM webhook_deliveries d JOIN events e ON e.brand_id = d.brand_id AND e.id = d.event_id
 WHERE d.status = 'pending';
