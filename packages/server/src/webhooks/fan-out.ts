@@ -117,22 +117,25 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
          resource_type text, resource_id text, order_key text, order_seq bigint, event_created_at timestamptz)) WITH ORDINALITY
          AS e (brand_id, mode, event_id, event_type, resource_type, resource_id, order_key, order_seq, event_created_at, n)
      ), d AS (
+       -- Each delivery's log row time is taken here, once (d is read by both inserts), so the
+       -- queue row carries its log row's created_at (migration 038) without joining the two.
        SELECT e.*, w.id AS endpoint_id,
          row_number() OVER (ORDER BY e.n, w.id) AS k,
-         e.order_key IS NOT NULL AND row_number() OVER (PARTITION BY w.id, e.order_key ORDER BY e.n) > 1 AS in_batch
+         e.order_key IS NOT NULL AND row_number() OVER (PARTITION BY w.id, e.order_key ORDER BY e.n) > 1 AS in_batch,
+         date_trunc('milliseconds', clock_timestamp()) AS created_at
        FROM e JOIN webhook_endpoints w ON w.brand_id = e.brand_id AND w.mode = e.mode AND w.id = ANY ($2::text[])
          AND w.status = 'active' AND e.event_type = ANY (w.events)
      ), ins AS (
-       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id)
-       SELECT d.brand_id, ($3::text[])[d.k], d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, created_at)
+       SELECT d.brand_id, ($3::text[])[d.k], d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.created_at
        FROM d
-       RETURNING brand_id, id, created_at
+       RETURNING brand_id
      ), queued AS (
        INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, order_key, order_seq,
          behind_earlier)
-       SELECT d.brand_id, i.id, d.endpoint_id, d.event_id, d.event_created_at, i.created_at, d.order_key, d.order_seq,
+       SELECT d.brand_id, ($3::text[])[d.k], d.endpoint_id, d.event_id, d.event_created_at, d.created_at, d.order_key, d.order_seq,
          d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}
-       FROM d JOIN ins i ON i.id = ($3::text[])[d.k]
+       FROM d
      ), due AS (
        INSERT INTO webhook_due_brands (brand_id, due_at) SELECT DISTINCT brand_id, now() FROM ins
        ON CONFLICT DO NOTHING

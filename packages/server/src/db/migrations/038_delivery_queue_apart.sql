@@ -68,7 +68,10 @@ CREATE INDEX webhook_queue_order ON webhook_queue (brand_id, endpoint_id, order_
 -- names are gone, so its statements fail whole): it sends nothing twice, and a delivery it held
 -- is sent again by a new worker once its lease ends (at least once, as after a killed worker).
 -- Processes of the previous version that record events fail the same way until replaced (their
--- transaction, event included, rolls back): README, "Upgrades", says to migrate with them stopped.
+-- transaction, event included, rolls back): README ("Running in production") says to stop them first.
+-- Locked first, so that no outcome commits between the copy and the columns' removal (its
+-- delivery would be copied as pending and sent again).
+LOCK TABLE webhook_deliveries IN ACCESS EXCLUSIVE MODE;
 INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, next_attempt_at, locked_until, locked_by,
   order_key, order_seq, behind_earlier, attempts, last_attempt_at, response_code)
 SELECT d.brand_id, d.id, d.endpoint_id, d.event_id, e.created_at, d.created_at, coalesce(d.next_attempt_at, clock_timestamp()), d.locked_until, d.locked_by,
@@ -82,4 +85,11 @@ ALTER TABLE webhook_deliveries
   DROP COLUMN next_attempt_at, DROP COLUMN locked_until, DROP COLUMN locked_by,
   DROP COLUMN order_key, DROP COLUMN order_seq, DROP COLUMN behind_earlier;
 -- Written once and updated at most once, the log no longer needs room for updates on its pages.
-ALTER TABLE webhook_deliveries SET (fillfactor = 100);
+-- Only on a plain table: a partitioned one (the daily partitions of migration 037) takes no
+-- storage parameters; its partitions have their own.
+DO $$
+BEGIN
+  IF (SELECT relkind FROM pg_class WHERE oid = 'webhook_deliveries'::regclass) = 'r' THEN
+    ALTER TABLE webhook_deliveries SET (fillfactor = 100);
+  END IF;
+END $$;
