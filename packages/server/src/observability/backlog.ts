@@ -8,7 +8,8 @@ import type { ServiceMetrics } from './metrics.ts';
  * counted in memory: any process may serve the figures and they are right for the whole cluster.
  * Each part reads an index the worker's own claims read every second anyway:
  * - deliveries: webhook_queue (migration 038), which holds only pending deliveries, counted on its
- *   index webhook_queue_due (brand_id, next_attempt_at), whose pass also finds the oldest entry;
+ *   index webhook_queue_due (brand_id, next_attempt_at), whose pass also finds the oldest entry
+ *   (next_attempt_at IS NOT NULL, always true, is that index's predicate: the migration says why);
  * - imports: imports_unfinished, which holds only queued and processing imports;
  * - renewals and payouts: the same due conditions as the worker's claims, in each row's own
  *   mode's time (test clocks), so "due" means what the worker would take now.
@@ -18,7 +19,7 @@ WITH deliveries AS (
   SELECT count(*) AS pending,
          count(*) FILTER (WHERE next_attempt_at <= now()) AS due,
          extract(epoch FROM greatest(now() - min(next_attempt_at), interval '0')) AS oldest_due_s
-  FROM webhook_queue
+  FROM webhook_queue WHERE next_attempt_at IS NOT NULL
 ), imports AS (
   SELECT count(*) AS unfinished, coalesce(sum(pending_count), 0) AS records
   FROM imports WHERE status IN ('queued', 'processing')
