@@ -6,7 +6,9 @@
  * backlog of QUEUE_PLANS_BACKLOG (50,000) deliveries. Prints the shared buffers per delivery of a
  * 128-delivery claim, its outcome (succeeded, and a retry), its release and resend, each as a
  * custom plan (what EXPLAIN with parameters plans) and as the generic plan a named statement
- * settles on after five runs (PREPARE with plan_cache_mode = force_generic_plan).
+ * settles on after five runs (PREPARE with plan_cache_mode = force_generic_plan), made while the
+ * queue held 150 rows. QUEUE_PLANS_FRESH=1: the queue never analyzed instead, and the generic
+ * plans made at 10 rows (one page).
  *
  *   DATABASE_URL=postgres://… node bench/queue-plans.ts
  *
@@ -100,9 +102,13 @@ try {
   };
   await db.query('ALTER TABLE webhook_queue SET (autovacuum_enabled = false)');
   // Earlier traffic that drained: the queue's pages stay, its rows are gone; analyzed so.
-  await record(2000, 'earlier');
-  await db.query('DELETE FROM webhook_queue');
-  await db.query('ANALYZE webhook_queue');
+  // QUEUE_PLANS_FRESH=1: a queue never analyzed, its generic plans made at one page instead.
+  const fresh = process.env.QUEUE_PLANS_FRESH === '1';
+  if (!fresh) {
+    await record(2000, 'earlier');
+    await db.query('DELETE FROM webhook_queue');
+    await db.query('ANALYZE webhook_queue');
+  }
   const caps = { heldByEndpoint: new Map(), heldByBrand: new Map(), perEndpoint: 1000, perBrand: 1000 };
   const statements = (batch: claims.ClaimedDelivery[]): [string, (q: Queryable) => Promise<unknown>][] => {
     const outcome = (status: 'succeeded' | 'pending') => batch.map((delivery) => ({
@@ -122,12 +128,12 @@ try {
   // Kept busy so the pool never closes its one connection (and its prepared statements) as idle.
   const keepAlive = setInterval(() => { plans.query('SELECT 1').catch(() => {}); }, 1000);
   // The generic plans made while the queue is small (a worker that starts on a quiet queue).
-  await record(150, 'small');
+  await record(fresh ? 10 : 150, 'small');
   const small = await claims.claimDue(db, 128, 600_000, 'plan-check-small', caps);
   for (const [, run] of statements(small)) await explained(plans, 'generic', run);
   await claims.releaseClaims(db, small);
 
-  await record(backlog - 150, 'mem');
+  await record(backlog - (fresh ? 10 : 150), 'mem');
   const [stats] = await db.query<{ reltuples: number; relpages: number; pages: number; n: number }>(
     `SELECT reltuples, relpages, pg_relation_size('webhook_queue') / 8192 AS pages, (SELECT count(*)::int FROM webhook_queue) AS n
      FROM pg_class WHERE oid = 'webhook_queue'::regclass`);
