@@ -34,7 +34,7 @@ export interface ClaimedDelivery {
 }
 
 const claimedColumns = `c.brand_id, c.delivery_id AS id, ev.mode, c.endpoint_id, c.event_id, c.delivery_created_at, c.attempts, c.locked_by AS claim,
-  ev.event_type, ev.event_data, ev.event_created_at,
+  ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at,
   e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.status AS endpoint_status`;
 
 /** What this worker already holds (being sent or ready), and the most it may hold, per endpoint and per brand. */
@@ -162,7 +162,7 @@ function claimDueOfBrand(
        -- the rows it leases and no others, whatever the queue's statistics say. With the event and
        -- the log row of each (by key and day): one that retention removed is dropped below.
        SELECT w.delivery_id, w.event_created_at >= $11 AND ev.id IS NOT NULL AND l.id IS NOT NULL AS alive,
-         ev.mode, ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at
+         ev.mode, ev.type, ev.data, ev.created_at
        FROM webhook_queue w
        LEFT JOIN events ev ON ev.brand_id = $1 AND ev.id = w.event_id AND ev.created_at = w.event_created_at
        LEFT JOIN webhook_deliveries l ON l.brand_id = $1 AND l.id = w.delivery_id AND l.created_at = w.delivery_created_at
@@ -257,8 +257,7 @@ export async function claimOne(db: Queryable, brandId: string, mode: Mode, id: s
        ON CONFLICT DO NOTHING
      )
      SELECT ${claimedColumns} FROM c
-     JOIN (SELECT brand_id, id, created_at, mode, type AS event_type, data AS event_data, created_at AS event_created_at FROM events) ev
-       ON ev.brand_id = $1 AND ev.id = c.event_id AND ev.created_at = c.event_created_at
+     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id AND ev.created_at = c.event_created_at
      LEFT JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = c.endpoint_id`,
     [brandId, mode, id, leaseMs, claim],
   );
