@@ -134,7 +134,8 @@ async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
  * its row lock, and seq is taken in that order). That earlier row stays queued until
  * its outcome commits, so no worker can see it finished early, whatever it has locked; one
  * claim never takes two deliveries of one object. A delivery that ends `failed` (retries used up,
- * endpoint disabled or deleted) stops holding the next one back. Resends (claimOne) skip this.
+ * endpoint disabled or deleted) stops holding the next one back, and so does a queued one whose
+ * event is past retention (`retainedSince`: claimDue). Resends (claimOne) skip this.
  */
 function claimDueOfBrand(
   db: Queryable, brandId: string, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, endpointsAtCap: string[], retainedSince: Date,
