@@ -2,6 +2,7 @@ import type { Queryable } from '../db/client.ts';
 import { afterCursor, type PageRequest } from '../db/paging.ts';
 import type { Mode } from '../auth/principal.ts';
 import { dayOfId } from '../ids.ts';
+import { daysSpanning } from '../db/partitions.ts';
 
 export interface EndpointRow {
   brand_id: string;
@@ -140,13 +141,13 @@ export async function deleteEndpoint(db: Queryable, brandId: string, mode: Mode,
   // Then their log rows, by key and day, with the days' range as constants (the caller's
   // transaction holds both statements together): the planner reads only those days' partitions
   // (migration 037), where a join on the queue's rows alone would plan every day's.
-  const days = queued.map((q) => q.created_at.getTime());
+  const days = daysSpanning(queued.map((q) => q.created_at));
   await db.query(
     `UPDATE webhook_deliveries d SET status = 'failed', failure_reason = 'endpoint_deleted'
      FROM unnest($2::text[], $3::timestamptz[]) AS q (id, created_at)
      WHERE d.brand_id = $1 AND d.id = q.id AND d.created_at = q.created_at AND d.status = 'pending'
-       AND d.created_at BETWEEN $4 AND $5`,
-    [brandId, queued.map((q) => q.id), queued.map((q) => q.created_at.toISOString()), new Date(Math.min(...days)), new Date(Math.max(...days))],
+       AND d.created_at >= $4 AND d.created_at < $5`,
+    [brandId, queued.map((q) => q.id), queued.map((q) => q.created_at.toISOString()), days.from, days.to],
   );
   return true;
 }
