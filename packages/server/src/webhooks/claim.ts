@@ -8,9 +8,12 @@ import type { DeliveryStatus } from './repository.ts';
  * The worker's SQL (and resend's): claiming due deliveries under a lease, giving claims back, and
  * recording attempts. The worker's state is in webhook_queue (migration 038), which holds only
  * what is due; the delivery log (webhook_deliveries) is written at fan-out and updated with the
- * outcome. Everything a worker does per delivery is batched: one statement claims a
- * batch, one records a batch's attempts and new states; only abandoning (an endpoint disabled or
- * deleted since the delivery was created) goes one row at a time, as it is rare.
+ * outcome. Everything a worker does per delivery is batched: one statement claims a batch and
+ * one reads its events, one records a batch's attempts and new states; only abandoning (an
+ * endpoint disabled or deleted since the delivery was created) goes one row at a time, as it is
+ * rare. The log and events are partitioned by day (migration 037): every statement here that
+ * reaches their rows names the rows' days as constants (daysSpanning), so it is planned over
+ * those days' partitions only, not every day's (docs/performance.md, "Both together").
  */
 
 /** A claimed delivery with everything needed to send it. */
