@@ -49,34 +49,43 @@ function literal(v: unknown): string {
 const preparedNames = new Map<string, string>();
 
 /**
- * Runs `fn` with a Queryable that EXPLAINs each statement instead of running it (all in a
- * transaction rolled back at the end); returns each statement's buffers. `custom`: EXPLAIN with the
- * parameters (a custom plan, made now). `generic`: EXECUTE of a statement prepared on `plans`
- * (plan_cache_mode = force_generic_plan) the first time its text is seen, so a statement first
- * seen at a small queue keeps the generic plan made then, as a worker's named statement does.
+ * Runs `fn` with a Queryable that EXPLAINs each statement (in a savepoint rolled back) and then
+ * runs it, all in a transaction rolled back at the end; returns each statement's buffers.
+ * `custom`: EXPLAIN with the parameters (a custom plan, made now). `generic`: EXECUTE of a
+ * statement prepared on `plans` (plan_cache_mode = force_generic_plan) the first time its text is
+ * seen, so a statement first seen at a small queue keeps the generic plan made then, as a
+ * worker's named statement does. One statement at a time (claimDue sends two at once).
  */
 async function explained(on: Db, how: 'custom' | 'generic', fn: (q: Queryable) => Promise<unknown>) {
   const found: { sql: string; buffers: number; plan: string }[] = [];
   await on.transaction(async (tx) => {
-    const q: Queryable = {
-      async query<R>(sql: string, params: unknown[] = []) {
-        let rows: { 'QUERY PLAN': string }[];
-        if (how === 'generic') {
-          let name = preparedNames.get(sql);
-          if (!name) {
-            preparedNames.set(sql, name = `plan_check_${preparedNames.size + 1}`);
-            await tx.query(`PREPARE ${name} AS ${sql}`);
-          }
-          rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE ${name}${params.length ? `(${params.map(literal).join(', ')})` : ''}`)
-            .catch((err: Error) => { console.error(`${name}: ${err.message}`); throw err; });
-        } else {
-          rows = await tx.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+    let turn: Promise<unknown> = Promise.resolve();
+    const one = async <R>(sql: string, params: unknown[]): Promise<R[]> => {
+      let rows: { 'QUERY PLAN': string }[];
+      await tx.query('SAVEPOINT plan_check');
+      if (how === 'generic') {
+        let name = preparedNames.get(sql);
+        if (!name) {
+          preparedNames.set(sql, name = `plan_check_${preparedNames.size + 1}`);
+          await tx.query(`PREPARE ${name} AS ${sql}`);
         }
-        const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-        // The top node's buffers (shared hit + read) are the statement's (CTEs included).
-        const m = /Buffers: shared(?: hit=(\d+))?(?: read=(\d+))?/.exec(plan);
-        found.push({ sql, buffers: Number(m?.[1] ?? 0) + Number(m?.[2] ?? 0), plan });
-        return [] as R[];
+        rows = await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE ${name}${params.length ? `(${params.map(literal).join(', ')})` : ''}`)
+          .catch((err: Error) => { console.error(`${name}: ${err.message}`); throw err; });
+      } else {
+        rows = await tx.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
+      }
+      await tx.query('ROLLBACK TO SAVEPOINT plan_check');
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      // The top node's buffers (shared hit + read) are the statement's (CTEs included).
+      const m = /Buffers: shared(?: hit=(\d+))?(?: read=(\d+))?/.exec(plan);
+      found.push({ sql, buffers: Number(m?.[1] ?? 0) + Number(m?.[2] ?? 0), plan });
+      return tx.query<R>(sql, params);
+    };
+    const q: Queryable = {
+      query<R>(sql: string, params: unknown[] = []) {
+        const run = turn.then(() => one<R>(sql, params));
+        turn = run.catch(() => {});
+        return run;
       },
       exec: (sql) => tx.exec(sql),
     };
@@ -122,6 +131,12 @@ try {
       ['outcome: retry', (q) => claims.recordAttempts(q, outcome('pending'))],
       ['release', (q) => claims.releaseClaims(q, batch)],
       ['abandon (1)', (q) => claims.abandonDelivery(q, batch[0], 'endpoint_disabled')],
+      ['resend (1)', (q) => claims.claimOne(q, brand.id, 'test', batch[1].id, batch[1].delivery_created_at, 60_000, 'plan-check-resend')],
+      // 128 events about members with a queued delivery each: the fan-out's "earlier sibling
+      // queued?" probe finds one for every new delivery.
+      ['fan-out', (q) => recordEvents(q, batch.map((d) => ({
+        brandId: brand.id, mode: 'test' as const, type: 'member.joined', data: { membershipId: (d.event_data as { membershipId: string }).membershipId },
+      })) as NewEvent[])],
     ];
   };
   await plans.query('SET plan_cache_mode = force_generic_plan');
@@ -144,9 +159,14 @@ try {
   for (const [what, run] of statements(batch)) {
     for (const how of ['custom', 'generic'] as const) {
       const found = await explained(how === 'custom' ? db : plans, how, run);
-      // Every statement of the call counts (a claim is the pick, the lease, and the leased rows' events by day).
-      const main = { buffers: found.reduce((sum, f) => sum + f.buffers, 0), plan: found.map((f) => f.plan).join('\n') };
+      // The statement of interest is the last one, or for the fan-out the one writing the queue;
+      // a claim's statements all count (the pick, the lease, and the leased rows' events and log
+      // rows read by day: two statements since the log is partitioned by day).
+      const main = what === 'claim'
+        ? { sql: '', buffers: found.reduce((sum, f) => sum + f.buffers, 0), plan: found.map((f) => f.plan).join('\n') }
+        : what === 'fan-out' ? found.find((f) => f.sql.includes('INSERT INTO webhook_queue'))! : found.at(-1)!;
       const per = what.includes('(1)') ? 1 : batch.length;
+      if (!main) { console.log(`${what}: no statement found`); continue; }
       const label = how === 'custom' ? 'custom (made now)' : 'generic (made when small)';
       console.log(`${what.padEnd(28)} ${label.padEnd(26)} ${String(main.buffers).padStart(8)}  ${(main.buffers / per).toFixed(1).padStart(8)}`);
       if (process.env.QUEUE_PLANS_SHOW) console.log(main.plan);
