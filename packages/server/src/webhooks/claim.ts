@@ -228,7 +228,8 @@ type LeasedDelivery = Omit<ClaimedDelivery, 'mode' | 'event_type' | 'event_data'
  * key and day alone, they were planned over all of them at every claim, 5–6 ms at 33 days
  * (migration 037; docs/performance.md). A leased delivery whose event or log row is gone
  * (retention dropped its day while it waited for a retry) leaves the queue here, unsent: there
- * is nothing to send or to record.
+ * is nothing to send or to record. Should this statement fail, the leases just taken lapse and
+ * the rows are claimed again (at least once, as after a killed worker).
  */
 async function claimedEvents(db: Queryable, brandId: string, claim: string, leased: LeasedDelivery[]): Promise<ClaimedDelivery[]> {
   if (!leased.length) return [];
