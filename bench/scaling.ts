@@ -333,9 +333,9 @@ export async function benchScaling(databaseUrl: string): Promise<string> {
     const sizes = await relationSizes(db);
     const explained = await explainHotPaths(db, { ...products, hubId: members.hubId, deliveryBrands: last!.brandIds });
     await last!.rx.close();
-    // The delivery log is updated in place (claim, outcome) and measured right after: compacted, it
-    // shows what a row takes once vacuum lets its space be reused, which is what the capacity model needs.
-    const logTables = ['events', 'webhook_deliveries', 'webhook_attempts'];
+    // The delivery log and queue are updated in place (claim, outcome) and measured right after: compacted, they
+    // show what a row takes once vacuum lets its space be reused, which is what the capacity model needs.
+    const logTables = ['events', 'webhook_deliveries', 'webhook_attempts', 'webhook_queue'];
     await db.query(`VACUUM (FULL, ANALYZE) ${logTables.join(', ')}`);
     const compacted = (await relationSizes(db)).filter((t) => logTables.includes(t.table));
     // Last: it makes the largest tables of the run (10M deliveries), which the plans above need not read.

@@ -33,6 +33,9 @@
  *   BENCH_WEBHOOK_PHASES=burst        # only some phases (paced, burst; default both)
  *   BENCH_WEBHOOK_CPU_PROF=/tmp/prof  # worker processes write V8 CPU profiles there
  *   BENCH_HOT=1                       # print webhook_deliveries' updates and heap-only ones (PostgreSQL)
+ *   BENCH_WEBHOOK_LOG_DAYS_BACK=32    # the log's daily partitions from 32 days back, as a database
+ *                                     # 30 days into DELIVERY_LOG_RETENTION has them (a new one has
+ *                                     # yesterday onwards): statements not pruned at plan time plan them all
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -44,6 +47,7 @@ import { createBrand } from '../packages/server/src/brands/service.ts';
 import { loadConfig, type Config } from '../packages/server/src/config.ts';
 import { openPglite, openPostgres, type Db } from '../packages/server/src/db/client.ts';
 import { migrate } from '../packages/server/src/db/migrate.ts';
+import { ensureLogPartitions } from '../packages/server/src/db/partitions.ts';
 import { recordEvent } from '../packages/server/src/events/service.ts';
 import { createEndpoint } from '../packages/server/src/webhooks/service.ts';
 import { startWorker, type Worker } from '../packages/server/src/worker/loop.ts';
@@ -64,6 +68,7 @@ const cases = new Set((process.env.BENCH_WEBHOOK_CASES ?? 'pglite,pg1,pg2,pg1-on
 const cpuProfDir = process.env.BENCH_WEBHOOK_CPU_PROF;
 const phases = new Set((process.env.BENCH_WEBHOOK_PHASES ?? 'paced,burst').split(',').map((p) => p.trim()));
 const phaseLimitMs = 60_000;
+const logDaysBack = Number(process.env.BENCH_WEBHOOK_LOG_DAYS_BACK ?? 0);
 const now = () => performance.timeOrigin + performance.now();
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -158,6 +163,7 @@ interface Setup {
 
 async function prepare(db: Db, config: Config, rx: Receivers): Promise<Setup> {
   await migrate(db);
+  if (logDaysBack) await ensureLogPartitions(db, new Date(Date.now() - logDaysBack * 86_400_000), new Date(Date.now() + 2 * 86_400_000));
   const brandIds: string[] = [];
   for (let i = 0; i < brands; i++) {
     const brand = await createBrand(db, { name: `Bench ${i}` });

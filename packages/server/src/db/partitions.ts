@@ -32,6 +32,19 @@ export async function ensureLogPartitions(db: Queryable, first: Date, last: Date
   return made;
 }
 
+/**
+ * The UTC days that hold `instants`, as `from` (the first one's start) and `to` (the end of the
+ * last one), for a statement that reads or writes rows of those days through a join: with
+ * `created_at >= from AND created_at < to` beside the join, the planner keeps only those days'
+ * partitions at plan time (usually one), where the join alone plans every day's. Whole days,
+ * not the instants' own span: a span of one millisecond made the planner take the condition for
+ * one row and scan a day's index over it instead of probing the primary key per row.
+ */
+export function daysSpanning(instants: Date[]): { from: Date; to: Date } {
+  const ms = instants.map((d) => d.getTime());
+  return { from: new Date(Math.floor(Math.min(...ms) / day) * day), to: new Date(Math.floor(Math.max(...ms) / day) * day + day) };
+}
+
 /** The window every start and the hourly source make: yesterday to `daysAhead` days ahead. */
 export function ensureLogPartitionsAround(db: Queryable, now = new Date()): Promise<number> {
   return ensureLogPartitions(db, new Date(now.getTime() - daysBehind * day), new Date(now.getTime() + daysAhead * day));

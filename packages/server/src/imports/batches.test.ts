@@ -102,7 +102,9 @@ describe('import batches', () => {
       `SELECT id, seq, resource_id FROM events WHERE brand_id = $1 AND type = 'member.joined' ORDER BY seq`, [brandId]);
     assert.equal(events.length, 196);
     const deliveries = await t.db.query<{ id: string; event_id: string; endpoint_id: string; order_key: string; order_seq: number; resource_type: string; resource_id: string; behind_earlier: boolean }>(
-      'SELECT id, event_id, endpoint_id, order_key, order_seq, resource_type, resource_id, behind_earlier FROM webhook_deliveries WHERE brand_id = $1 ORDER BY order_seq', [brandId]);
+      `SELECT d.id, d.event_id, d.endpoint_id, q.order_key, q.order_seq, d.resource_type, d.resource_id, q.behind_earlier
+       FROM webhook_deliveries d JOIN webhook_queue q ON q.brand_id = d.brand_id AND q.delivery_id = d.id
+       WHERE d.brand_id = $1 ORDER BY q.order_seq`, [brandId]);
     assert.equal(deliveries.length, 196, 'one per member.joined, none for the endpoint that does not subscribe');
     assert.equal(new Set(deliveries.map((d) => d.id)).size, 196);
     deliveries.forEach((d, i) => {

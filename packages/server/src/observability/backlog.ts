@@ -7,8 +7,9 @@ import type { ServiceMetrics } from './metrics.ts';
  * The queues' state, read from the database when /metrics is scraped (every 15 to 60 s), not
  * counted in memory: any process may serve the figures and they are right for the whole cluster.
  * Each part reads an index the worker's own claims read every second anyway:
- * - deliveries: webhook_deliveries_due (brand_id, next_attempt_at) WHERE status = 'pending' (migration 035), an
- *   index-only count whose pass also finds the oldest entry;
+ * - deliveries: webhook_queue (migration 038), which holds only pending deliveries, counted on its
+ *   index webhook_queue_due (brand_id, next_attempt_at), whose pass also finds the oldest entry
+ *   (next_attempt_at IS NOT NULL, always true, is that index's predicate: the migration says why);
  * - imports: imports_unfinished, which holds only queued and processing imports;
  * - renewals and payouts: the same due conditions as the worker's claims, in each row's own
  *   mode's time (test clocks), so "due" means what the worker would take now.
@@ -18,7 +19,7 @@ WITH deliveries AS (
   SELECT count(*) AS pending,
          count(*) FILTER (WHERE next_attempt_at <= now()) AS due,
          extract(epoch FROM greatest(now() - min(next_attempt_at), interval '0')) AS oldest_due_s
-  FROM webhook_deliveries WHERE status = 'pending'
+  FROM webhook_queue WHERE next_attempt_at IS NOT NULL
 ), imports AS (
   SELECT count(*) AS unfinished, coalesce(sum(pending_count), 0) AS records
   FROM imports WHERE status IN ('queued', 'processing')
@@ -44,8 +45,8 @@ interface BacklogRow {
  * afresh on every scrape, so an endpoint that recovers drops out.
  */
 const failingEndpointsSql = `
-SELECT endpoint_id, count(*) AS failing FROM webhook_deliveries
-WHERE status = 'pending' AND attempts > 0
+SELECT endpoint_id, count(*) AS failing FROM webhook_queue
+WHERE attempts > 0
 GROUP BY endpoint_id ORDER BY failing DESC, endpoint_id LIMIT 10`;
 
 /** Sets the backlog gauges from the database; on failure they are cleared and backlog_scrape_success is 0. */

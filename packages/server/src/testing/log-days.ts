@@ -22,6 +22,12 @@ export async function moveEventToDay(db: Queryable, brandId: string, eventId: st
      FROM unnest($5::text[], $6::text[]) AS m (old_id, new_id) WHERE d.brand_id = $1 AND d.event_id = $2 AND d.id = m.old_id`,
     [brandId, eventId, newEventId, at, [...deliveryIds.keys()], [...deliveryIds.values()]],
   );
+  // A pending delivery's queue row names both (migration 038).
+  await db.query(
+    `UPDATE webhook_queue q SET delivery_id = m.new_id, event_id = $3, event_created_at = $4, delivery_created_at = $4
+     FROM unnest($5::text[], $6::text[]) AS m (old_id, new_id) WHERE q.brand_id = $1 AND q.event_id = $2 AND q.delivery_id = m.old_id`,
+    [brandId, eventId, newEventId, at, [...deliveryIds.keys()], [...deliveryIds.values()]],
+  );
   await db.query(
     `UPDATE webhook_attempts a SET delivery_id = m.new_id, delivery_created_at = $2
      FROM unnest($3::text[], $4::text[]) AS m (old_id, new_id) WHERE a.brand_id = $1 AND a.delivery_id = m.old_id`,

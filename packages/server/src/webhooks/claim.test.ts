@@ -47,7 +47,7 @@ describe('batched claims and attempt records', () => {
     const byEndpoint = new Map(claimed.map((d) => [d.endpoint_id, d]));
     const [ok, retry, gone, lost] = endpointIds.map((id) => byEndpoint.get(id)!);
     // `lost`: its lease lapsed and another worker claimed it meanwhile; this attempt must not count.
-    await t.db.query('UPDATE webhook_deliveries SET locked_by = $3 WHERE brand_id = $1 AND id = $2', [brandId, lost.id, 'another-worker']);
+    await t.db.query('UPDATE webhook_queue SET locked_by = $3 WHERE brand_id = $1 AND delivery_id = $2', [brandId, lost.id, 'another-worker']);
     const recorded = await claims.recordAttempts(t.db, [
       { delivery: ok, attempt: attempt(200), outcome: outcome('succeeded') },
       { delivery: retry, attempt: attempt(null, 'network error: ECONNREFUSED'), outcome: outcome('pending') },
@@ -57,7 +57,9 @@ describe('batched claims and attempt records', () => {
     assert.deepEqual([...recorded].sort(), [ok.id, retry.id, gone.id].sort());
 
     const rows = new Map((await t.db.query<{ id: string; status: string; attempts: number; response_code: number | null; failure_reason: string | null; next_attempt_at: Date | null; delivered_at: Date | null; locked_by: string | null }>(
-      'SELECT id, status, attempts, response_code, failure_reason, next_attempt_at, delivered_at, locked_by FROM webhook_deliveries WHERE brand_id = $1', [brandId])).map((r) => [r.id, r]));
+      `SELECT d.id, d.status, coalesce(q.attempts, d.attempts) AS attempts, coalesce(q.response_code, d.response_code) AS response_code, d.failure_reason,
+        q.next_attempt_at, d.delivered_at, q.locked_by
+       FROM webhook_deliveries d LEFT JOIN webhook_queue q ON q.brand_id = d.brand_id AND q.delivery_id = d.id WHERE d.brand_id = $1`, [brandId])).map((r) => [r.id, r]));
     assert.deepEqual({ ...rows.get(ok.id), next_attempt_at: null, delivered_at: null }, { id: ok.id, status: 'succeeded', attempts: 1, response_code: 200, failure_reason: null, next_attempt_at: null, delivered_at: null, locked_by: null });
     assert.ok(rows.get(ok.id)!.delivered_at);
     assert.equal(rows.get(retry.id)!.status, 'pending');
@@ -126,7 +128,7 @@ describe('batched claims and attempt records', () => {
     const count = (rows: claims.ClaimedDelivery[], id: string) => rows.filter((d) => d.endpoint_id === id).length;
     assert.deepEqual([count(first, a), count(first, b), first.length], [1, 4, 5]);
     const left = await t.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM webhook_deliveries WHERE brand_id = $1 AND locked_by IS NULL', [brand.id]);
+      'SELECT count(*)::int AS n FROM webhook_queue WHERE brand_id = $1 AND locked_by IS NULL', [brand.id]);
     assert.equal(left[0].n, 15, 'nothing beyond the caps was claimed and given back');
   });
 });

@@ -1,13 +1,19 @@
 import type { Queryable } from '../db/client.ts';
+import { daysSpanning } from '../db/partitions.ts';
 import type { Mode } from '../auth/principal.ts';
 import { workChannel } from '../worker/notify.ts';
-import { undeliveredSql, type DeliveryStatus } from './repository.ts';
+import type { DeliveryStatus } from './repository.ts';
 
 /**
  * The worker's SQL (and resend's): claiming due deliveries under a lease, giving claims back, and
- * recording attempts. Everything a worker does per delivery is batched: one statement claims a
- * batch, one records a batch's attempts and new states; only abandoning (an endpoint disabled or
- * deleted since the delivery was created) goes one row at a time, as it is rare.
+ * recording attempts. The worker's state is in webhook_queue (migration 038), which holds only
+ * what is due; the delivery log (webhook_deliveries) is written at fan-out and updated with the
+ * outcome. Everything a worker does per delivery is batched: one statement claims a batch and
+ * one reads its events, one records a batch's attempts and new states; only abandoning (an
+ * endpoint disabled or deleted since the delivery was created) goes one row at a time, as it is
+ * rare. The log and events are partitioned by day (migration 037): every statement here that
+ * reaches their rows names the rows' days as constants (daysSpanning), so it is planned over
+ * those days' partitions only, not every day's (docs/performance.md, "Both together").
  */
 
 /** A claimed delivery with everything needed to send it. */
@@ -17,8 +23,8 @@ export interface ClaimedDelivery {
   mode: Mode;
   endpoint_id: string;
   event_id: string;
-  /** Its event's created_at, the day it lives in (migration 037): every statement on it by id names it. */
-  created_at: Date;
+  /** The log row's created_at: statements on the log row name it (migration 038). */
+  delivery_created_at: Date;
   attempts: number;
   claim: string;
   event_type: string;
@@ -31,7 +37,7 @@ export interface ClaimedDelivery {
   endpoint_status: 'active' | 'disabled' | null;
 }
 
-const claimedColumns = `c.brand_id, c.id, c.mode, c.endpoint_id, c.event_id, c.created_at, c.attempts, c.locked_by AS claim,
+const claimedColumns = `c.brand_id, c.delivery_id AS id, ev.mode, c.endpoint_id, c.event_id, c.delivery_created_at, c.attempts, c.locked_by AS claim,
   ev.type AS event_type, ev.data AS event_data, ev.created_at AS event_created_at,
   e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.status AS endpoint_status`;
 
@@ -52,8 +58,15 @@ export interface ClaimCaps {
  * claims within it (`knownDue`: brands the caller knows to have due work, claimed beside the
  * pick). Every statement that reads or writes deliveries names its brand, so a
  * cluster distributed by brand_id routes each one to a single shard.
+ *
+ * `retainedSince`: events older than this are past retention (EVENT_RETENTION). A queued delivery
+ * of such an event counts as gone whether or not retention has removed its rows yet: it never
+ * holds back its object's next delivery, and it leaves the queue unsent when it comes due (as
+ * does one whose event or log row is gone). Nothing of retention's has to remember the queue.
  */
-export async function claimDue(db: Queryable, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, knownDue: string[] = []) {
+export async function claimDue(
+  db: Queryable, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, knownDue: string[] = [], retainedSince = new Date(0),
+) {
   const atCap = (held: Map<string, number>, cap: number) => [...held].filter(([, n]) => n >= cap).map(([id]) => id);
   const brandsAtCap = atCap(caps.heldByBrand, caps.perBrand);
   const endpointsAtCap = atCap(caps.heldByEndpoint, caps.perEndpoint);
@@ -69,7 +82,7 @@ export async function claimDue(db: Queryable, limit: number, leaseMs: number, cl
   const claimBrand = async (brandId: string) => {
     if (claimed.length >= limit || seen.has(brandId)) return;
     seen.add(brandId);
-    claimed.push(...await claimDueOfBrand(db, brandId, limit - claimed.length, leaseMs, claim, caps, endpointsAtCap));
+    claimed.push(...await claimDueOfBrand(db, brandId, limit - claimed.length, leaseMs, claim, caps, endpointsAtCap, retainedSince));
   };
   for (const brandId of knownDue) await claimBrand(brandId);
   for (const brandId of await picking) await claimBrand(brandId);
@@ -103,7 +116,7 @@ async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
 /**
  * Claims one brand's due deliveries: at most `limit`, of each endpoint only what fits under its
  * cap and of the brand only what fits under the brand's, oldest due first, walking
- * webhook_deliveries_due (brand_id, next_attempt_at) so a claim costs the rows it looks at, not
+ * webhook_queue_due (brand_id, next_attempt_at) so a claim costs the rows it looks at, not
  * the backlog. Taking only what fits matters for one endpoint with a backlog: a claim that took a
  * full batch and gave back all but the few that fit rewrote every row it gave back, and one
  * endpoint drained at about 450 deliveries/s (issue 20). SKIP LOCKED lets concurrent workers pass
@@ -117,45 +130,59 @@ async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
  * this snapshot has a row of its own, which this statement cannot see and so does not delete.
  *
  * Order (docs/webhooks.md): a delivery waits while an earlier one of the same object to the same
- * endpoint (same order_key, lower order_seq) is still pending and was never delivered, whether it
- * is due, retrying later or in flight with another worker. Only deliveries that had such an
+ * endpoint (same order_key, lower order_seq) is still queued (a queued row of a delivery that was
+ * delivered once has no order key), whether it is due, retrying later or in flight with another
+ * worker. Only deliveries that had such an
  * earlier one when they were created (behind_earlier, fan-out.ts) are checked: one created with
  * nothing before it cannot get an earlier sibling later (one object's changes are serialised by
- * its row lock, and seq is taken in that order). That earlier row stays pending until
+ * its row lock, and seq is taken in that order). That earlier row stays queued until
  * its outcome commits, so no worker can see it finished early, whatever it has locked; one
  * claim never takes two deliveries of one object. A delivery that ends `failed` (retries used up,
- * endpoint disabled or deleted) stops holding the next one back. Resends (claimOne) skip this.
+ * endpoint disabled or deleted) stops holding the next one back, and so does a queued one whose
+ * event is past retention (`retainedSince`: claimDue). Resends (claimOne) skip this.
  */
-function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, endpointsAtCap: string[]) {
-  return db.query<ClaimedDelivery>(
+async function claimDueOfBrand(
+  db: Queryable, brandId: string, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, endpointsAtCap: string[], retainedSince: Date,
+): Promise<ClaimedDelivery[]> {
+  const leased = await db.query<LeasedDelivery>(
     `WITH candidates AS (
-       SELECT w.id, w.created_at, w.endpoint_id, w.next_attempt_at FROM webhook_deliveries w
-       WHERE w.brand_id = $1 AND w.status = 'pending' AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
+       SELECT w.delivery_id AS id, w.endpoint_id, w.next_attempt_at FROM webhook_queue w
+       WHERE w.brand_id = $1 AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
          AND NOT (w.endpoint_id = ANY ($5::text[]))
          AND (NOT w.behind_earlier OR NOT EXISTS (
-           SELECT 1 FROM webhook_deliveries earlier
+           SELECT 1 FROM webhook_queue earlier
            WHERE earlier.brand_id = $1 AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
-             AND earlier.order_seq < w.order_seq AND ${undeliveredSql('earlier')}
+             AND earlier.order_seq < w.order_seq AND earlier.event_created_at >= $11
          ))
        ORDER BY w.next_attempt_at LIMIT $2
      ), fits AS (
-       SELECT c.id, c.created_at FROM (
+       SELECT c.id FROM (
          SELECT *, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS nth FROM candidates
        ) c LEFT JOIN unnest($6::text[], $7::int[]) AS held (endpoint_id, n) ON held.endpoint_id = c.endpoint_id
        WHERE c.nth + coalesce(held.n, 0) <= $8
        ORDER BY c.next_attempt_at, c.id LIMIT greatest($9::int - $10::int, 0)
      ), due AS (
-       -- Spelled so that no partial index on pending rows matches (status <> …, not = 'pending';
-       -- pending by the CHECK): with statistics that lagged a burst, the planner took such an
-       -- index for a handful of rows and walked all of it once per row to lock, instead of the
-       -- primary key (issue 20).
-       SELECT w.id, w.created_at FROM webhook_deliveries w JOIN fits ON w.id = fits.id AND w.created_at = fits.created_at
-       WHERE w.brand_id = $1 AND w.status <> 'succeeded' AND w.status <> 'failed' AND (w.locked_until IS NULL OR w.locked_until <= now())
+       -- The rows to lease, found by key: delivery_id = ANY (the ids fits chose) is the primary
+       -- key's condition, the only index a statement by key can use (migration 038), so this reads
+       -- the rows it leases and no others, whatever the queue's statistics say. One whose event
+       -- is past retention is dropped below; one whose event or log row is gone, by claimedEvents.
+       SELECT w.delivery_id, w.event_created_at >= $11 AS alive
+       FROM webhook_queue w
+       WHERE w.brand_id = $1 AND w.delivery_id = ANY ((SELECT array_agg(id) FROM fits)::text[])
+         AND (w.locked_until IS NULL OR w.locked_until <= now())
        FOR UPDATE OF w SKIP LOCKED
      ), c AS (
-       UPDATE webhook_deliveries d SET locked_until = clock_timestamp() + $3 * interval '1 millisecond', locked_by = $4
-       FROM due WHERE d.brand_id = $1 AND d.id = due.id AND d.created_at = due.created_at
-       RETURNING d.*
+       UPDATE webhook_queue q SET locked_until = clock_timestamp() + $3 * interval '1 millisecond', locked_by = $4
+       WHERE q.brand_id = $1 AND q.delivery_id = ANY ((SELECT array_agg(delivery_id) FROM due WHERE alive)::text[])
+       RETURNING q.*
+     ), gone AS (
+       -- Its event is past retention (EVENT_RETENTION; retention may not have dropped its day
+       -- yet): there is nothing to send, and left queued it would be leased and skipped forever
+       -- and hold back its object's next delivery. No hook of retention's does this, so however
+       -- rows go (DROP of a day, a purge), the queue follows at its next claim.
+       DELETE FROM webhook_queue q
+       WHERE q.brand_id = $1 AND q.delivery_id = ANY ((SELECT array_agg(delivery_id) FROM due WHERE NOT alive)::text[])
+       RETURNING q.order_key
      ), seen AS (
        DELETE FROM webhook_due_brands WHERE brand_id = $1 AND due_at <= now()
      ), still_due AS (
@@ -168,8 +195,9 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
        WHERE (SELECT count(*) FROM candidates) >= $2
           OR (SELECT count(*) FROM candidates) > (SELECT count(*) FROM c)
           OR EXISTS (SELECT 1 FROM unnest($5::text[]) AS at_cap (id) JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = at_cap.id)
+          OR EXISTS (SELECT 1 FROM gone WHERE gone.order_key IS NOT NULL)
        UNION ALL
-       SELECT min(w.next_attempt_at) FROM webhook_deliveries w WHERE w.brand_id = $1 AND w.status = 'pending' AND w.next_attempt_at > now()
+       SELECT min(w.next_attempt_at) FROM webhook_queue w WHERE w.brand_id = $1 AND w.next_attempt_at > now()
        UNION ALL
        SELECT date_trunc('second', max(c.locked_until)) + interval '1 second' FROM c
      ), rescheduled AS (
@@ -177,15 +205,76 @@ function claimDueOfBrand(db: Queryable, brandId: string, limit: number, leaseMs:
        SELECT DISTINCT $1, due_at FROM still_due WHERE due_at IS NOT NULL
        ON CONFLICT DO NOTHING
      )
-     SELECT ${claimedColumns} FROM c
-     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id AND ev.created_at = c.created_at
-     LEFT JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = c.endpoint_id
+     SELECT c.brand_id, c.delivery_id AS id, c.endpoint_id, c.event_id, c.event_created_at, c.delivery_created_at, c.attempts, c.locked_by AS claim,
+       e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at, e.status AS endpoint_status
+     FROM c LEFT JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = c.endpoint_id
      ORDER BY c.next_attempt_at`,
     [brandId, limit, leaseMs, claim, endpointsAtCap,
       [...caps.heldByEndpoint.keys()], [...caps.heldByEndpoint.values()], caps.perEndpoint,
-      caps.perBrand, caps.heldByBrand.get(brandId) ?? 0],
+      caps.perBrand, caps.heldByBrand.get(brandId) ?? 0, retainedSince],
     'webhook_claim_due_of_brand',
   );
+  return claimedEvents(db, brandId, claim, leased);
+}
+
+/** A delivery leased by claimDueOfBrand, before its event is read. */
+type LeasedDelivery = Omit<ClaimedDelivery, 'mode' | 'event_type' | 'event_data'>;
+
+/**
+ * The events of deliveries just leased, and of each whether its log row is still there: a
+ * statement of its own, after the claim, because the days it reads are known only then. It names
+ * them as constants (the leased rows' earliest and latest day), so the planner reads those days'
+ * partitions of events and of the log (usually one), not every day's: joined in the claim by
+ * key and day alone, they were planned over all of them at every claim, 5–6 ms at 33 days
+ * (migration 037; docs/performance.md). A leased delivery whose event or log row is gone
+ * (retention dropped its day while it waited for a retry) leaves the queue here, unsent: there
+ * is nothing to send or to record. Should this statement fail, the leases just taken lapse and
+ * the rows are claimed again (at least once, as after a killed worker).
+ */
+async function claimedEvents(db: Queryable, brandId: string, claim: string, leased: LeasedDelivery[]): Promise<ClaimedDelivery[]> {
+  if (!leased.length) return [];
+  const events = daysSpanning(leased.map((d) => d.event_created_at));
+  const log = daysSpanning(leased.map((d) => d.delivery_created_at));
+  const found = await db.query<{ id: string; mode: Mode; type: string; data: Record<string, unknown>; created_at: Date }>(
+    `WITH l AS (
+       SELECT * FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[]) AS l (id, event_id, event_created_at, delivery_created_at)
+     ), found AS (
+       -- One primary-key probe per row, whatever the statistics say (LATERAL … LIMIT 1 is never
+       -- flattened into a join): as a join, with a new day's partition not analyzed yet, the
+       -- planner took the day range for one row and hashed the brand's whole day read from
+       -- another index (20,000 buffers for 50 deliveries).
+       SELECT l.id, ev.mode, ev.type, ev.data, ev.created_at, ev.type IS NOT NULL AND w.logged IS NOT NULL AS alive
+       FROM l
+       LEFT JOIN LATERAL (
+         SELECT ev.mode, ev.type, ev.data, ev.created_at FROM events ev
+         WHERE ev.brand_id = $1 AND ev.id = l.event_id AND ev.created_at = l.event_created_at AND ev.created_at >= $6 AND ev.created_at < $7
+         LIMIT 1
+       ) ev ON true
+       LEFT JOIN LATERAL (
+         SELECT true AS logged FROM webhook_deliveries w
+         WHERE w.brand_id = $1 AND w.id = l.id AND w.created_at = l.delivery_created_at AND w.created_at >= $8 AND w.created_at < $9
+         LIMIT 1
+       ) w ON true
+     ), gone AS (
+       -- Ours (locked_by), so no other worker's lease is touched. A gone one with an object may
+       -- have held back the object's next delivery: the brand is due again now.
+       DELETE FROM webhook_queue q
+       WHERE q.brand_id = $1 AND q.delivery_id = ANY ((SELECT array_agg(id) FROM found WHERE NOT alive)::text[]) AND q.locked_by = $10
+       RETURNING q.order_key
+     ), due AS (
+       INSERT INTO webhook_due_brands (brand_id, due_at) SELECT $1, clock_timestamp() WHERE EXISTS (SELECT 1 FROM gone WHERE order_key IS NOT NULL)
+       ON CONFLICT DO NOTHING
+     )
+     SELECT id, mode, type, data, created_at FROM found WHERE alive`,
+    [brandId, leased.map((d) => d.id), leased.map((d) => d.event_id), leased.map((d) => d.event_created_at.toISOString()),
+      leased.map((d) => d.delivery_created_at.toISOString()), events.from, events.to, log.from, log.to, claim],
+    'webhook_claimed_events',
+  );
+  const byId = new Map(found.map((f) => [f.id, f]));
+  return leased.flatMap((d) => {
+    const ev = byId.get(d.id);
+    return ev ? [{ ...d, mode: ev.mode, event_type: ev.type, event_data: ev.data, event_created_at: ev.created_at }] : [];
+  });
 }
 
 /** Gives claims back at once (a batch took more for one endpoint than the worker may send it now). */
@@ -194,37 +283,51 @@ export async function releaseClaims(db: Queryable, deliveries: ClaimedDelivery[]
   // Given back, they are due again at once: the brand gets a due row (migration 035).
   await db.query(
     `WITH r AS (
-       UPDATE webhook_deliveries d SET locked_until = NULL, locked_by = NULL
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) AS r (brand_id, id, claim, created_at)
-       WHERE d.brand_id = r.brand_id AND d.id = r.id AND d.created_at = r.created_at AND d.locked_by = r.claim
-       RETURNING d.brand_id
+       UPDATE webhook_queue q SET locked_until = NULL, locked_by = NULL
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS r (brand_id, id, claim)
+       -- delivery_id = ANY: the queue is read by its primary key however the join is planned (recordAttempts says why).
+       WHERE q.delivery_id = ANY ($2::text[]) AND q.brand_id = r.brand_id AND q.delivery_id = r.id AND q.locked_by = r.claim
+       RETURNING q.brand_id
      )
      INSERT INTO webhook_due_brands (brand_id, due_at) SELECT DISTINCT brand_id, clock_timestamp() FROM r
      ON CONFLICT DO NOTHING`,
-    [deliveries.map((d) => d.brand_id), deliveries.map((d) => d.id), deliveries.map((d) => d.claim), deliveries.map((d) => d.created_at.toISOString())],
+    [deliveries.map((d) => d.brand_id), deliveries.map((d) => d.id), deliveries.map((d) => d.claim)],
   );
 }
 
 /**
- * Claims one delivery for a resend, whatever its status, unless it is in flight right now. The
- * caller has read the delivery (its created_at names its day: one partition, however old).
+ * Claims one delivery for a resend, whatever its status, unless it is in flight right now: the
+ * lease on its queue row, or a queue row made for it when it is finished (it goes when the
+ * resend's outcome is recorded). That row is due at once but leased; should this process die
+ * before the outcome, the brand's due row at the lease's end makes a worker send it instead. A
+ * delivered delivery's row has no order key: its retries neither wait for nor hold back others.
+ * The caller has read the delivery: its created_at, which is its event's too (migration 037),
+ * names the day of both, so each is read from one partition however old.
  */
 export async function claimOne(db: Queryable, brandId: string, mode: Mode, id: string, createdAt: Date, leaseMs: number, claim: string) {
   const [row] = await db.query<ClaimedDelivery>(
-    `WITH c AS (
-       UPDATE webhook_deliveries SET locked_until = clock_timestamp() + $4 * interval '1 millisecond', locked_by = $5
-       WHERE brand_id = $1 AND mode = $2 AND id = $3 AND created_at = $6 AND (locked_until IS NULL OR locked_until <= now())
-       RETURNING *
+    `WITH d AS (
+       SELECT * FROM webhook_deliveries WHERE brand_id = $1 AND mode = $2 AND id = $3 AND created_at = $6
+     ), c AS (
+       INSERT INTO webhook_queue AS q (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, next_attempt_at,
+         locked_until, locked_by, attempts, last_attempt_at, response_code)
+       SELECT d.brand_id, d.id, d.endpoint_id, d.event_id, ev.created_at, d.created_at, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond', $5,
+         d.attempts, d.last_attempt_at, d.response_code
+       FROM d JOIN events ev ON ev.brand_id = $1 AND ev.id = d.event_id AND ev.created_at = $6
+       ON CONFLICT (brand_id, delivery_id) DO UPDATE SET locked_until = EXCLUDED.locked_until, locked_by = EXCLUDED.locked_by
+         WHERE q.locked_until IS NULL OR q.locked_until <= now()
+       RETURNING q.*
+     ), due AS (
+       INSERT INTO webhook_due_brands (brand_id, due_at) SELECT $1, date_trunc('second', locked_until) + interval '1 second' FROM c
+       ON CONFLICT DO NOTHING
      )
      SELECT ${claimedColumns} FROM c
-     JOIN events ev ON ev.brand_id = c.brand_id AND ev.id = c.event_id AND ev.created_at = c.created_at
-     LEFT JOIN webhook_endpoints e ON e.brand_id = c.brand_id AND e.id = c.endpoint_id`,
+     JOIN events ev ON ev.brand_id = $1 AND ev.id = c.event_id AND ev.created_at = c.event_created_at AND ev.created_at = $6
+     LEFT JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = c.endpoint_id`,
     [brandId, mode, id, leaseMs, claim, createdAt],
   );
   return row;
 }
-
-const startOfDay = (ms: number) => new Date(ms - (ms % 86_400_000));
 
 export interface AttemptRecord {
   attemptedAt: Date;
@@ -260,25 +363,50 @@ export interface RecordedAttempt {
 export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): Promise<Set<string>> {
   if (!batch.length) return new Set();
   const col = <T>(pick: (r: RecordedAttempt) => T) => batch.map(pick);
-  const days = batch.map((r) => r.delivery.created_at.getTime());
+  const days = daysSpanning(col((r) => r.delivery.delivery_created_at));
   const done = await db.query<{ id: string }>(
     `WITH o AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::int[],
-         $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::timestamptz[], $15::timestamptz[]) AS o (
+         $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::timestamptz[]) AS o (
          brand_id, id, claim, status, attempted_at, duration_ms, response_code,
-         error, response_body, failure_reason, next_attempt_at, disable_reason, failing_cutoff, created_at)
+         error, response_body, failure_reason, next_attempt_at, disable_reason, failing_cutoff)
+     ), retried AS (
+       -- A retry changes only its queue row (migration 038); the log row stays pending as it is.
+       -- The queue is read by key: delivery_id = ANY ($2) is its primary key's condition, the one
+       -- index a statement by key can use (migration 038), so however the planner joins it to o,
+       -- it reads the batch's rows and no others. Joined as written alone, with the queue analyzed
+       -- while empty, it read the whole queue once per batch or once per row (800 buffers a
+       -- delivery at a 50,000 backlog; docs/performance.md, "The queue apart from the log").
+       UPDATE webhook_queue q SET
+         attempts = q.attempts + 1, next_attempt_at = o.next_attempt_at, last_attempt_at = o.attempted_at,
+         response_code = coalesce(o.response_code, q.response_code), locked_until = NULL, locked_by = NULL
+       FROM o WHERE q.delivery_id = ANY ($2::text[]) AND q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim
+         AND o.status = 'pending'
+       RETURNING q.brand_id, q.delivery_id, q.delivery_created_at, q.endpoint_id, q.attempts, q.response_code, q.order_key, q.order_seq
+     ), finished AS (
+       DELETE FROM webhook_queue q USING o
+       WHERE q.delivery_id = ANY ($2::text[]) AND q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim
+         AND o.status <> 'pending'
+       RETURNING q.brand_id, q.delivery_id, q.delivery_created_at, q.endpoint_id, q.attempts + 1 AS attempts,
+         coalesce(o.response_code, q.response_code) AS response_code, q.order_key, q.order_seq
      ), d AS (
+       SELECT r.brand_id, r.delivery_id AS id, r.delivery_created_at, r.endpoint_id, r.attempts, r.response_code AS last_response_code,
+         r.order_key, r.order_seq, o.status, o.attempted_at, o.duration_ms, o.response_code, o.error, o.response_body, o.failure_reason,
+         o.disable_reason, o.failing_cutoff, o.next_attempt_at
+       FROM (SELECT * FROM retried UNION ALL SELECT * FROM finished) r JOIN o ON o.brand_id = r.brand_id AND o.id = r.delivery_id
+     ), logged AS (
+       -- The log row's one update: its outcome. (A resend of a finished delivery that failed with
+       -- retries left is pending again, which the log says too.) By key and day (created_at: one
+       -- partition once the log is partitioned by day).
        UPDATE webhook_deliveries w SET
-         status = o.status, attempts = w.attempts + 1, response_code = coalesce(o.response_code, w.response_code),
-         failure_reason = o.failure_reason, next_attempt_at = o.next_attempt_at, last_attempt_at = o.attempted_at,
-         delivered_at = CASE WHEN o.status = 'succeeded' THEN o.attempted_at + o.duration_ms * interval '1 millisecond' ELSE w.delivered_at END,
-         locked_until = NULL, locked_by = NULL
-       FROM o WHERE w.brand_id = o.brand_id AND w.id = o.id AND w.created_at = o.created_at AND w.locked_by = o.claim
-         -- The batch's days as constants too: a custom plan then holds only those days'
-         -- partitions (usually one), where the join alone would plan every day's (migration 037).
-         AND w.created_at BETWEEN $16 AND $17
-       RETURNING w.brand_id, w.id, w.created_at, w.endpoint_id, w.attempts, o.status, o.attempted_at, o.duration_ms, o.response_code,
-         o.error, o.response_body, o.disable_reason, o.failing_cutoff, w.order_key, w.order_seq, o.next_attempt_at
+         status = d.status, attempts = d.attempts, response_code = d.last_response_code,
+         failure_reason = d.failure_reason, last_attempt_at = d.attempted_at,
+         delivered_at = CASE WHEN d.status = 'succeeded' THEN d.attempted_at + d.duration_ms * interval '1 millisecond' ELSE w.delivered_at END
+       FROM d WHERE w.brand_id = d.brand_id AND w.id = d.id AND w.created_at = d.delivery_created_at
+         -- The batch's days as constants too: the plan then holds only those days' partitions
+         -- (usually one), where the join alone would plan every day's (migration 037).
+         AND w.created_at >= $15 AND w.created_at < $16
+         AND (d.status <> 'pending' OR w.status <> 'pending')
      ), retry AS (
        -- A retry is due again later: its brand gets a due row for then (migration 035).
        INSERT INTO webhook_due_brands (brand_id, due_at)
@@ -295,12 +423,14 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        USING (SELECT brand_id, count(*) AS n FROM d GROUP BY brand_id HAVING bool_and(status <> 'pending')) b
        WHERE g.brand_id = b.brand_id AND (
          SELECT count(*) FROM (
-           SELECT 1 FROM webhook_deliveries w WHERE w.brand_id = b.brand_id AND w.status = 'pending' LIMIT b.n + 1
+           -- next_attempt_at IS NOT NULL (always true) lets it use webhook_queue_due (migration 038).
+           SELECT 1 FROM webhook_queue w WHERE w.brand_id = b.brand_id AND w.next_attempt_at IS NOT NULL LIMIT b.n + 1
          ) pending
        ) <= b.n
      ), a AS (
+       -- In its delivery's day (migration 037): rows are routed when inserted, nothing is planned per day.
        INSERT INTO webhook_attempts (brand_id, delivery_id, number, attempted_at, duration_ms, response_code, error, response_body, delivery_created_at)
-       SELECT brand_id, id, attempts, attempted_at, duration_ms, response_code, error, response_body, created_at FROM d
+       SELECT brand_id, id, attempts, attempted_at, duration_ms, response_code, error, response_body, delivery_created_at FROM d
      ), per_endpoint AS (
        SELECT brand_id, endpoint_id,
          bool_or(status = 'succeeded') AS any_success,
@@ -331,15 +461,10 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        -- 18–30 s a batch at a backlog of 270,000, then the statement timeout).
        -- Its brand gets a due row now (migration 035), or the next claim of the brand could have
        -- deleted the rows that stood for it while it waited.
-       -- A later delivery of the object belongs to a later event (seq is taken under the object's
-       -- row lock, created_at in the same insert): it lives in this delivery's day or a later
-       -- one, so the probe skips the older days' partitions (migration 037; run-time pruning).
        SELECT DISTINCT d.brand_id FROM d CROSS JOIN LATERAL (
-         SELECT n.behind_earlier FROM webhook_deliveries n
+         SELECT n.behind_earlier FROM webhook_queue n
          WHERE n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key
-           AND n.order_seq > d.order_seq AND ${undeliveredSql('n')}
-           AND n.created_at >= date_trunc('day', d.created_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-           AND n.created_at >= $18
+           AND n.order_seq > d.order_seq
          ORDER BY n.order_seq LIMIT 1
        ) next
        WHERE d.status <> 'pending' AND next.behind_earlier
@@ -355,8 +480,7 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
       col((r) => r.attempt.attemptedAt.toISOString()), col((r) => r.attempt.durationMs), col((r) => r.attempt.responseCode),
       col((r) => r.attempt.error), col((r) => r.attempt.responseBody), col((r) => r.outcome.failureReason),
       col((r) => r.outcome.nextAttemptAt?.toISOString() ?? null), col((r) => r.outcome.disableReason),
-      col((r) => r.outcome.failingCutoff.toISOString()), workChannel, col((r) => r.delivery.created_at.toISOString()),
-      new Date(Math.min(...days)), new Date(Math.max(...days)), startOfDay(Math.min(...days)),
+      col((r) => r.outcome.failingCutoff.toISOString()), workChannel, days.from, days.to,
     ],
     'webhook_record_attempts',
   );
@@ -369,13 +493,15 @@ export async function abandonDelivery(db: Queryable, d: ClaimedDelivery, reason:
   // for the same reason, unless the endpoint is enabled again first): wake the workers for it.
   await db.query(
     `WITH f AS (
-       UPDATE webhook_deliveries SET status = 'failed', failure_reason = $4, next_attempt_at = NULL, locked_until = NULL, locked_by = NULL
-       WHERE brand_id = $1 AND id = $2 AND created_at = $6 AND locked_by = $3 RETURNING order_key
+       DELETE FROM webhook_queue WHERE brand_id = $1 AND delivery_id = $2 AND locked_by = $3 RETURNING order_key, delivery_created_at
+     ), logged AS (
+       UPDATE webhook_deliveries w SET status = 'failed', failure_reason = $4
+       FROM f WHERE w.brand_id = $1 AND w.id = $2 AND w.created_at = f.delivery_created_at AND w.created_at = $6
      ), due AS (
        INSERT INTO webhook_due_brands (brand_id, due_at) SELECT $1, clock_timestamp() FROM f WHERE f.order_key IS NOT NULL
        ON CONFLICT DO NOTHING
      )
      SELECT pg_notify($5, 'delivery') FROM f WHERE f.order_key IS NOT NULL`,
-    [d.brand_id, d.id, d.claim, reason, workChannel, d.created_at],
+    [d.brand_id, d.id, d.claim, reason, workChannel, d.delivery_created_at],
   );
 }

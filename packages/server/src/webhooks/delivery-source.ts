@@ -198,7 +198,8 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       const knownDue = [...freedBrands];
       freedBrands.clear();
       const a = aheadNow();
-      const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps(a), knownDue);
+      const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps(a), knownDue,
+        new Date(Date.now() - settings.eventRetentionMs));
       const claimedAt = Date.now();
       for (const d of claimed) {
         // The claim took only what fits (a slot can only have freed since), so this gives back

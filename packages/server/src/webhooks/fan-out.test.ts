@@ -29,8 +29,9 @@ interface DeliveryRow {
 }
 
 const deliveriesOf = (brandId: string) => t.db.query<DeliveryRow>(
-  `SELECT id, event_id, endpoint_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier, status
-   FROM webhook_deliveries WHERE brand_id = $1 ORDER BY order_seq, endpoint_id`, [brandId]);
+  `SELECT d.id, d.event_id, d.endpoint_id, d.event_type, d.resource_type, d.resource_id, q.order_key, q.order_seq, q.behind_earlier, d.status
+   FROM webhook_deliveries d JOIN webhook_queue q ON q.brand_id = d.brand_id AND q.delivery_id = d.id
+   WHERE d.brand_id = $1 ORDER BY q.order_seq, d.endpoint_id`, [brandId]);
 
 const member = (id: string) => ({ membershipId: id, name: 'Ada', email: 'ada@example.com', status: 'active', joinedAt: new Date().toISOString(), version: 1, updatedAt: new Date().toISOString() });
 

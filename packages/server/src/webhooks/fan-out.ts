@@ -3,7 +3,6 @@ import { orderKeyOf, resourceOf } from '../events/resources.ts';
 import type { EventSubscriber, RecordedEvent } from '../events/service.ts';
 import { datedIdTail } from '../ids.ts';
 import { notifyWorker, workChannel } from '../worker/notify.ts';
-import { undeliveredSql } from './repository.ts';
 
 /**
  * The outbox's other half (DESIGN.md, Events and the worker): in the transaction that records an
@@ -19,12 +18,12 @@ export const webhookFanOut: EventSubscriber = {
 };
 
 /**
- * Whether a new delivery has an earlier one of its object to its endpoint still undelivered
+ * Whether a new delivery has an earlier one of its object to its endpoint still queued
  * (docs/webhooks.md, Order and versions): only those are checked again when claimed.
  */
 const behindEarlier = (endpoint: string, orderKey: string, brand = '$1') =>
-  `(${orderKey}::text IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_deliveries e
-     WHERE e.brand_id = ${brand} AND e.endpoint_id = ${endpoint} AND e.order_key = ${orderKey} AND ${undeliveredSql('e')}))`;
+  `(${orderKey}::text IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_queue e
+     WHERE e.brand_id = ${brand} AND e.endpoint_id = ${endpoint} AND e.order_key = ${orderKey}))`;
 
 /**
  * Marks the brand as having due work (migration 035, claim.ts): one row per transaction (keyed by
@@ -63,10 +62,14 @@ export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: st
        WHERE brand_id = $1 AND mode = $3
          AND CASE WHEN $8::text IS NULL THEN status = 'active' AND $4 = ANY (events) ELSE id = $8 END
      ), ins AS (
-       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier, created_at)
-       SELECT $1, ${deliveryIdSql('$12::timestamptz', '($5::text[])[t.n]')}, $3, t.id, $2, $4, $6, $7, $10, $11, ${behindEarlier('t.id', '$10')}, $12
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, created_at)
+       SELECT $1, ${deliveryIdSql('$12::timestamptz', '($5::text[])[t.n]')}, $3, t.id, $2, $4, $6, $7, $12
        FROM targets t WHERE t.n <= ${prefetchedIds}
-       RETURNING 1
+       RETURNING id, endpoint_id
+     ), queued AS (
+       -- The queue row carries its event's created_at, which is its log row's too (migrations 037, 038).
+       INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, order_key, order_seq, behind_earlier)
+       SELECT $1, i.id, i.endpoint_id, $2, $12, $12, $10, $11, ${behindEarlier('i.endpoint_id', '$10')} FROM ins i
      ), due AS (
        ${dueBrandSql('$1', 'EXISTS (SELECT 1 FROM targets)')}
      )
@@ -79,9 +82,14 @@ export async function fanOutOne(tx: Queryable, e: RecordedEvent, endpointId?: st
   let deliveries = row.inserted;
   if (row.rest.length) {
     await tx.query(
-      `INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier, created_at)
-       SELECT $1, ${deliveryIdSql('$11::timestamptz', 'd.tail')}, $3, d.endpoint_id, $2, $4, $5, $6, $9, $10, ${behindEarlier('d.endpoint_id', '$9')}, $11
-       FROM unnest($7::text[], $8::text[]) AS d (tail, endpoint_id)`,
+      `WITH ins AS (
+         INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, created_at)
+         SELECT $1, ${deliveryIdSql('$11::timestamptz', 'd.tail')}, $3, d.endpoint_id, $2, $4, $5, $6, $11
+         FROM unnest($7::text[], $8::text[]) AS d (tail, endpoint_id)
+         RETURNING id, endpoint_id
+       )
+       INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, order_key, order_seq, behind_earlier)
+       SELECT $1, i.id, i.endpoint_id, $2, $11, $11, $9, $10, ${behindEarlier('i.endpoint_id', '$9')} FROM ins i`,
       [e.brandId, e.id, e.mode, e.type, resource.type, resource.id, tails(row.rest.length), row.rest, orderKey, e.seq, e.createdAt],
     );
     deliveries += row.rest.length;
@@ -120,17 +128,25 @@ async function fanOutMany(tx: Queryable, events: RecordedEvent[]): Promise<numbe
          resource_type text, resource_id text, order_key text, order_seq bigint, created_at timestamptz)) WITH ORDINALITY AS e (brand_id, mode, event_id, event_type,
          resource_type, resource_id, order_key, order_seq, created_at, n)
      ), d AS (
+       -- A delivery's log row has its event's created_at (migration 037), so the queue row
+       -- carries it (migration 038) from e, without joining the log insert's RETURNING; both
+       -- inserts make the same id from it.
        SELECT e.*, w.id AS endpoint_id,
          row_number() OVER (ORDER BY e.n, w.id) AS k,
          e.order_key IS NOT NULL AND row_number() OVER (PARTITION BY w.id, e.order_key ORDER BY e.n) > 1 AS in_batch
        FROM e JOIN webhook_endpoints w ON w.brand_id = e.brand_id AND w.mode = e.mode AND w.id = ANY ($2::text[])
          AND w.status = 'active' AND e.event_type = ANY (w.events)
      ), ins AS (
-       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, order_key, order_seq, behind_earlier, created_at)
-       SELECT d.brand_id, ${deliveryIdSql('d.created_at', '($3::text[])[d.k]')}, d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.order_key, d.order_seq,
-         d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}, d.created_at
+       INSERT INTO webhook_deliveries (brand_id, id, mode, endpoint_id, event_id, event_type, resource_type, resource_id, created_at)
+       SELECT d.brand_id, ${deliveryIdSql('d.created_at', '($3::text[])[d.k]')}, d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.created_at
        FROM d
        RETURNING brand_id
+     ), queued AS (
+       INSERT INTO webhook_queue (brand_id, delivery_id, endpoint_id, event_id, event_created_at, delivery_created_at, order_key, order_seq,
+         behind_earlier)
+       SELECT d.brand_id, ${deliveryIdSql('d.created_at', '($3::text[])[d.k]')}, d.endpoint_id, d.event_id, d.created_at, d.created_at, d.order_key, d.order_seq,
+         d.in_batch OR ${behindEarlier('d.endpoint_id', 'd.order_key', 'd.brand_id')}
+       FROM d
      ), due AS (
        INSERT INTO webhook_due_brands (brand_id, due_at) SELECT DISTINCT brand_id, now() FROM ins
        ON CONFLICT DO NOTHING

@@ -75,7 +75,8 @@ describe('delivery log and event filters', () => {
     // 3 transaction events to A, 1 member event to A and B: 5 deliveries. Two of them failed.
     assert.equal(deliveries.length, 5);
     const failed = deliveries.filter((d) => d.event_type === 'member.joined' || d.event_id === events[1].id).map((d) => d.id);
-    await t.db.query(`UPDATE webhook_deliveries SET status = 'failed', failure_reason = 'attempts_exhausted', next_attempt_at = NULL WHERE brand_id = $1 AND id = ANY ($2::text[])`, [brandId, failed]);
+    await t.db.query(`UPDATE webhook_deliveries SET status = 'failed', failure_reason = 'attempts_exhausted' WHERE brand_id = $1 AND id = ANY ($2::text[])`, [brandId, failed]);
+    await t.db.query('DELETE FROM webhook_queue WHERE brand_id = $1 AND delivery_id = ANY ($2::text[])', [brandId, failed]);
     for (const d of deliveries) if (failed.includes(d.id)) d.status = 'failed';
   });
 

@@ -44,7 +44,7 @@ describe('one slow receiver delays only itself', () => {
 
     const [attempted] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_attempts WHERE brand_id = $1', [b.id]);
     assert.equal(attempted.n, 0, 'A was delivered while B\'s first attempts were still hanging');
-    const [inFlight] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE brand_id = $1 AND locked_until > now()`, [b.id]);
+    const [inFlight] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_queue WHERE brand_id = $1 AND locked_until > now()`, [b.id]);
     assert.ok(inFlight.n <= 8, `B has ${inFlight.n} deliveries in flight; its cap is 8`);
     assert.ok(hanging.received.length <= 8, `B's receiver got ${hanging.received.length} requests at once`);
   });

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/client.ts';
 import { afterCursor, type PageRequest } from '../db/paging.ts';
 import type { Mode } from '../auth/principal.ts';
 import { dayOfId } from '../ids.ts';
+import { daysSpanning } from '../db/partitions.ts';
 
 export interface EndpointRow {
   brand_id: string;
@@ -126,11 +127,27 @@ export async function deleteEndpoint(db: Queryable, brandId: string, mode: Mode,
     [brandId, mode, id],
   );
   if (!rows.length) return false;
-  // Its deliveries stay in the log; the ones still waiting can no longer be sent.
+  // Its deliveries stay in the log; the ones still waiting can no longer be sent. One a worker is
+  // sending right now is left to its outcome (recorded as usual; a retry is then abandoned).
+  // next_attempt_at IS NOT NULL (always true) walks the brand's queue on webhook_queue_due
+  // (migration 038 says why that index has the predicate).
+  const queued = await db.query<{ id: string; created_at: Date }>(
+    `DELETE FROM webhook_queue WHERE brand_id = $1 AND next_attempt_at IS NOT NULL AND endpoint_id = $2
+       AND (locked_until IS NULL OR locked_until <= now())
+     RETURNING delivery_id AS id, delivery_created_at AS created_at`,
+    [brandId, id],
+  );
+  if (!queued.length) return true;
+  // Then their log rows, by key and day, with the days' range as constants (the caller's
+  // transaction holds both statements together): the planner reads only those days' partitions
+  // (migration 037), where a join on the queue's rows alone would plan every day's.
+  const days = daysSpanning(queued.map((q) => q.created_at));
   await db.query(
-    `UPDATE webhook_deliveries SET status = 'failed', failure_reason = 'endpoint_deleted', next_attempt_at = NULL
-     WHERE brand_id = $1 AND mode = $2 AND endpoint_id = $3 AND status = 'pending'`,
-    [brandId, mode, id],
+    `UPDATE webhook_deliveries d SET status = 'failed', failure_reason = 'endpoint_deleted'
+     FROM unnest($2::text[], $3::timestamptz[]) AS q (id, created_at)
+     WHERE d.brand_id = $1 AND d.id = q.id AND d.created_at = q.created_at AND d.status = 'pending'
+       AND d.created_at >= $4 AND d.created_at < $5`,
+    [brandId, queued.map((q) => q.id), queued.map((q) => q.created_at.toISOString()), days.from, days.to],
   );
   return true;
 }
@@ -146,6 +163,16 @@ export interface DeliveryFilter {
 }
 
 const deliveryFilterColumns = { status: 'status', endpointId: 'endpoint_id', eventType: 'event_type', resourceId: 'resource_id', eventId: 'event_id' } as const;
+
+/**
+ * A delivery as the API shows it. The log row says what is final; while it is pending, its
+ * progress (attempts so far, the last answer, when it is tried next) is in its queue row
+ * (migration 038), which only the worker and resend write.
+ */
+const deliveryColumns = `d.brand_id, d.id, d.mode, d.endpoint_id, d.event_id, d.event_type, d.resource_type, d.resource_id, d.status,
+  coalesce(q.attempts, d.attempts) AS attempts, coalesce(q.response_code, d.response_code) AS response_code, d.failure_reason,
+  q.next_attempt_at, coalesce(q.last_attempt_at, d.last_attempt_at) AS last_attempt_at, d.delivered_at, d.created_at`;
+const queueJoin = `LEFT JOIN webhook_queue q ON q.brand_id = $1 AND q.delivery_id = d.id AND d.status = 'pending'`;
 
 /**
  * One page of the delivery log, newest first. Only the filters given become conditions (no
@@ -172,10 +199,15 @@ export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filte
   // per connection (docs/performance.md, "Daily partitions").
   const shape = [...Object.keys(deliveryFilterColumns).filter((key) => filter[key as keyof DeliveryFilter] !== undefined), eventDay ? 'day' : '', page.after ? 'after' : '']
     .filter(Boolean).join('_');
+  // The page is found in the log alone; its pending rows then read their progress from the queue
+  // (one primary-key probe each).
   return db.query<DeliveryRow>(
-    `SELECT * FROM webhook_deliveries
-     WHERE brand_id = $1 AND mode = $2 ${conditions.join(' ')} ${after.sql}
-     ORDER BY created_at DESC, id DESC LIMIT $3`,
+    `SELECT ${deliveryColumns} FROM (
+       SELECT * FROM webhook_deliveries
+       WHERE brand_id = $1 AND mode = $2 ${conditions.join(' ')} ${after.sql}
+       ORDER BY created_at DESC, id DESC LIMIT $3
+     ) d ${queueJoin}
+     ORDER BY d.created_at DESC, d.id DESC`,
     [...params, ...after.params],
     `list_deliveries_${shape || 'all'}`,
   );
@@ -189,8 +221,8 @@ export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filte
 export async function findDelivery(db: Queryable, brandId: string, mode: Mode, id: string) {
   const day = dayOfId(id);
   const [row] = await db.query<DeliveryRow>(
-    `SELECT * FROM webhook_deliveries WHERE brand_id = $1 AND mode = $2 AND id = $3
-       ${day ? 'AND created_at >= $4 AND created_at < $5' : ''}`,
+    `SELECT ${deliveryColumns} FROM webhook_deliveries d ${queueJoin} WHERE d.brand_id = $1 AND d.mode = $2 AND d.id = $3
+       ${day ? 'AND d.created_at >= $4 AND d.created_at < $5' : ''}`,
     day ? [brandId, mode, id, day.from, day.to] : [brandId, mode, id],
   );
   return row;
@@ -204,10 +236,3 @@ export function deliveryAttempts(db: Queryable, brandId: string, deliveryId: str
     [brandId, deliveryId, deliveryCreatedAt],
   );
 }
-
-/**
- * "Not finished and never delivered": pending, spelled so that only webhook_deliveries_order
- * matches it (migration 008 says why).
- */
-export const undeliveredSql = (alias: string) =>
-  `${alias}.status <> 'succeeded' AND ${alias}.status <> 'failed' AND ${alias}.delivered_at IS NULL`;

@@ -112,7 +112,7 @@ describe('statements on tenant tables', () => {
     // The paths this is about did run (PGlite passes no statement names, so by what they say).
     const sent = (pattern: RegExp) => statements.some((s) => pattern.test(s.sql));
     assert.ok(sent(/SKIP LOCKED\s+\) due GROUP BY brand_id/), 'the pick of brands with due work');
-    assert.ok(sent(/UPDATE webhook_deliveries d SET locked_until/), 'a claim');
+    assert.ok(sent(/UPDATE webhook_queue q SET locked_until/), 'a claim');
     assert.ok(sent(/INSERT INTO webhook_attempts/), 'a record of attempts');
     assert.ok(sent(/json_to_recordset/) && sent(/INSERT INTO webhook_deliveries/), 'the fan-out of imported and single events');
     const unscoped = new Map<string, string[]>();

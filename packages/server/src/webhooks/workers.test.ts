@@ -47,8 +47,9 @@ async function until(what: string, fn: () => Promise<boolean>, timeoutMs = 20_00
 }
 
 const counts = async (brandId: string) => (await t.db.query<{ status: string; n: number; attempts: number; claimed: number }>(
-  `SELECT status, count(*)::int AS n, sum(attempts)::int AS attempts, count(locked_by)::int AS claimed
-   FROM webhook_deliveries WHERE brand_id = $1 GROUP BY status`, [brandId]));
+  `SELECT d.status, count(*)::int AS n, sum(coalesce(q.attempts, d.attempts))::int AS attempts, count(q.locked_by)::int AS claimed
+   FROM webhook_deliveries d LEFT JOIN webhook_queue q ON q.brand_id = d.brand_id AND q.delivery_id = d.id
+   WHERE d.brand_id = $1 GROUP BY d.status`, [brandId]));
 
 /** The worker as its own process (main.ts with ROLES=worker) on this test's PostgreSQL schema. */
 async function workerProcess(extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string }> {
