@@ -6,7 +6,7 @@
 -- nine indexes and two partial-index predicates saw every change of state: the outcome's UPDATE
 -- changed status, was never heap-only, and the log grew by a dead row version per claim and per
 -- attempt. Now the worker's state lives in webhook_queue, a narrow table that holds only what is
--- due (pending deliveries, retries, a resend in flight) with three indexes and no predicates. The
+-- due (pending deliveries, retries, a resend in flight), with three indexes (see below). The
 -- log row is written at fan-out as pending and updated once, with its outcome (a resend of a
 -- finished delivery updates it again); a retry changes only the queue row and adds an attempt.
 --
