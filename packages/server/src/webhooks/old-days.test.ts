@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { moveEventToDay } from '../testing/log-days.ts';
 import { registerEndpoint, startReceiver, type Receiver, type ReceiverAnswer } from '../testing/receiver.ts';
+import { until } from '../testing/until.ts';
 
 // A delivery lives in its event's day (migration 037): retries, attempts and resends of a
 // delivery whose day is not today go to that day's partitions.
@@ -40,16 +41,6 @@ const deliveryOf = async (brandId: string) => {
 
 const attemptDays = async (brandId: string, deliveryId: string) => (await t.db.query<{ part: string }>(
   'SELECT tableoid::regclass::text AS part FROM webhook_attempts WHERE brand_id = $1 AND delivery_id = $2 ORDER BY number', [brandId, deliveryId])).map((r) => r.part);
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('deliveries of another day', () => {
   it('delivers a delivery of an event recorded just before midnight after it, retries and all, recording its attempts in its day', async () => {

@@ -1,0 +1,14 @@
+/**
+ * Polls `fn` until it returns something truthy and returns that, or throws naming `what` after
+ * `timeoutMs`. For tests that wait on work done elsewhere (a worker, a receiver); several older
+ * test files still carry a copy of their own.
+ */
+export async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
