@@ -146,11 +146,14 @@ describe('GET /metrics', () => {
     await healthy.rx.waitFor(1);
     const sent = await until('the attempts to be recorded', async () => {
       const text = (await scrape()).text;
-      // Every outcome recorded, the success too: the receivers have the requests before the
-      // worker commits what they answered, and the four outcomes may commit in any order.
+      // Every outcome recorded, the success too, and read back from the database: the receivers
+      // have the requests before the worker commits what they answered, the four outcomes may
+      // commit in any order, and a scrape reads the database before it reads this process's
+      // counters, so one scrape can hold a counter that moved after its reads.
       return sample(text, 'webhook_deliveries_total', { outcome: 'retrying' }) === 3
         && sample(text, 'webhook_deliveries_total', { outcome: 'succeeded' }) === 1
-        && sample(text, 'webhook_delivery_queue_due') === 0 && text;
+        && sample(text, 'webhook_delivery_queue_due') === 0
+        && sample(text, 'webhook_endpoint_failing_deliveries', { endpoint_id: failing.endpointId }) === 3 && text;
     });
     // The failed ones wait a minute for their retry: still pending, no longer due.
     assert.equal(sample(sent, 'webhook_delivery_queue_depth'), 3);
