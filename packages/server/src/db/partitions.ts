@@ -11,8 +11,12 @@ import { dayStamp } from '../ids.ts';
 export const logTables = ['events', 'webhook_deliveries', 'webhook_attempts'] as const;
 export type LogTable = typeof logTables[number];
 
-/** Days made ahead of today, and kept behind it: a process that runs for a week without a worker still has its partitions. */
-export const daysAhead = 7;
+/**
+ * Days made ahead of today, and kept behind it. Every process makes them at start and hourly, so
+ * those calls have two days to succeed before an insert could lack its day; more days would be
+ * more partitions in every statement that cannot name its day (docs/performance.md, part 2).
+ */
+export const daysAhead = 2;
 const daysBehind = 1;
 
 const day = 86_400_000;
