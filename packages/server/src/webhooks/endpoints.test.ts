@@ -133,7 +133,11 @@ describe('GET /webhooks, PATCH and DELETE /webhooks/{id}', () => {
   it('lists endpoints newest first with cursor paging', async () => {
     const { key } = await owner();
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await registerEndpoint(t, key, `http://localhost:900${i}/h`, ['member.joined'])).id);
+    for (let i = 0; i < 3; i++) {
+      ids.push((await registerEndpoint(t, key, `http://localhost:900${i}/h`, ['member.joined'])).id);
+      // Each in its own millisecond: two made in one are ordered by id, not by which came first.
+      await new Promise((r) => setTimeout(r, 2));
+    }
     const first = (await t.request({ method: 'GET', url: '/api/v1/webhooks?limit=2', key })).json().data;
     assert.deepEqual(first.items.map((e: any) => e.id), [ids[2], ids[1]]);
     assert.equal(first.hasMore, true);
