@@ -9,6 +9,7 @@ import { registerEndpoint, startReceiver, type Receiver, type ReceiverAnswer } f
 import Value from 'typebox/value';
 import { eventPayloads } from './payloads.ts';
 import type { EventType } from '../events/types.ts';
+import { until } from '../testing/until.ts';
 
 let t: TestApp;
 const receivers: Receiver[] = [];
@@ -52,16 +53,6 @@ async function setup(events = ['transaction.succeeded', 'member.joined'], respon
 const sendTest = (key: string, body: object) => t.request({ method: 'POST', url: '/api/v1/webhooks/test', key, payload: body });
 const delivery = async (key: string, id: string) => (await t.request({ method: 'GET', url: `/api/v1/webhooks/deliveries/${id}`, key })).json().data;
 const deliveries = async (key: string, query = '') => (await t.request({ method: 'GET', url: `/api/v1/webhooks/deliveries${query}`, key })).json().data;
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const settled = (key: string, status: string) =>
   until(`a ${status} delivery`, async () => (await deliveries(key)).items.find((d: any) => d.status === status));
