@@ -84,7 +84,7 @@ function collectFrom(item: unknown, tables: TableRef[], conditions: unknown[]): 
   }
 }
 
-/** Adds to `named` the qualifier of every `x.brand_id` compared by =, = ANY or IN ('' when unqualified). */
+/** Adds to `named` the qualifier of every `x.brand_id` (under any collation) compared by =, = ANY or IN ('' when unqualified). */
 function brandIdComparisons(node: unknown, named: Set<string>): void {
   if (Array.isArray(node)) {
     for (const n of node) brandIdComparisons(n, named);
@@ -96,7 +96,9 @@ function brandIdComparisons(node: unknown, named: Set<string>): void {
     const e = node.A_Expr;
     const op = Array.isArray(e.name) ? String(((e.name[0] as Node).String as Node).sval) : '';
     if (op === '=' && ['AEXPR_OP', 'AEXPR_OP_ANY', 'AEXPR_IN'].includes(String(e.kind))) {
-      for (const side of [e.lexpr, e.rexpr]) {
+      for (const compared of [e.lexpr, e.rexpr]) {
+        // `x.brand_id COLLATE "C" = …` (migration 039) names the brand as well.
+        const side = isNode(compared) && isNode(compared.CollateClause) ? compared.CollateClause.arg : compared;
         const fields = isNode(side) && isNode(side.ColumnRef) && Array.isArray(side.ColumnRef.fields) ? side.ColumnRef.fields as Node[] : [];
         const names = fields.map((f) => (isNode(f.String) ? String(f.String.sval) : ''));
         if (names.at(-1) === 'brand_id') named.add(names.length > 1 ? names[0] : '');

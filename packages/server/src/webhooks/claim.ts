@@ -151,7 +151,7 @@ async function claimDueOfBrand(
          AND NOT (w.endpoint_id = ANY ($5::text[]))
          AND (NOT w.behind_earlier OR NOT EXISTS (
            SELECT 1 FROM webhook_queue earlier
-           WHERE earlier.brand_id = $1 AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
+           WHERE earlier.brand_id COLLATE "C" = $1 AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
              AND earlier.order_seq < w.order_seq AND earlier.event_created_at >= $11
          ))
        ORDER BY w.next_attempt_at LIMIT $2
@@ -463,7 +463,7 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        -- deleted the rows that stood for it while it waited.
        SELECT DISTINCT d.brand_id FROM d CROSS JOIN LATERAL (
          SELECT n.behind_earlier FROM webhook_queue n
-         WHERE n.brand_id = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key
+         WHERE n.brand_id COLLATE "C" = d.brand_id AND n.endpoint_id = d.endpoint_id AND n.order_key = d.order_key
            AND n.order_seq > d.order_seq
          ORDER BY n.order_seq LIMIT 1
        ) next

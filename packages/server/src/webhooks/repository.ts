@@ -162,7 +162,18 @@ export interface DeliveryFilter {
   eventId?: string;
 }
 
-const deliveryFilterColumns = { status: 'status', endpointId: 'endpoint_id', eventType: 'event_type', resourceId: 'resource_id', eventId: 'event_id' } as const;
+const deliveryFilterColumns = { endpointId: 'endpoint_id', eventType: 'event_type', resourceId: 'resource_id', eventId: 'event_id' } as const;
+
+/**
+ * The status filter as conditions on the log row (no index holds status: migration 039). A failed
+ * delivery, and only a failed one, has a failure reason, which is what the partial index
+ * webhook_deliveries_failed holds; pending is found from the queue instead (listDeliveries).
+ */
+const statusConditions: Record<DeliveryStatus, string> = {
+  failed: `AND failure_reason IS NOT NULL AND status = 'failed'`,
+  succeeded: `AND status = 'succeeded'`,
+  pending: `AND status = 'pending'`,
+};
 
 /**
  * A delivery as the API shows it. The log row says what is final; while it is pending, its
@@ -187,6 +198,7 @@ export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filte
     params.push(value);
     return [`AND ${column} = $${params.length}`];
   });
+  if (filter.status) conditions.push(statusConditions[filter.status]);
   // An event's deliveries live in its day (migration 037), which a dated event id names.
   const eventDay = filter.eventId === undefined ? undefined : dayOfId(filter.eventId);
   if (eventDay) {
@@ -197,8 +209,32 @@ export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filte
   // Named, one name per shape of the statement: planning it over every day's partition (about 40
   // at the default retention) cost more than running it, and a prepared statement is planned once
   // per connection (docs/performance.md, "Daily partitions").
-  const shape = [...Object.keys(deliveryFilterColumns).filter((key) => filter[key as keyof DeliveryFilter] !== undefined), eventDay ? 'day' : '', page.after ? 'after' : '']
-    .filter(Boolean).join('_');
+  const shape = [
+    ...(['status', ...Object.keys(deliveryFilterColumns)] as (keyof DeliveryFilter)[]).filter((key) => filter[key] !== undefined)
+      .map((key) => (key === 'status' ? `status_${filter.status}` : key)),
+    eventDay ? 'day' : '', page.after ? 'after' : '',
+  ].filter(Boolean).join('_');
+  if (filter.status === 'pending') {
+    // Every pending delivery is queued (migration 038): the brand's queued rows newest first, each
+    // then read from the log by key and day (one primary-key probe, run-time pruned to its day)
+    // until the page is full. It costs the brand's queued rows, not its log: a pending delivery
+    // retried for days sits far below the newest ones, where a walk of the log would have to
+    // reach. (Resends of finished deliveries are queued too; the log says they are not pending.)
+    return db.query<DeliveryRow>(
+      `SELECT ${deliveryColumns} FROM (
+         SELECT * FROM (SELECT *, delivery_created_at AS created_at, delivery_id AS id FROM webhook_queue
+           WHERE brand_id = $1 AND next_attempt_at IS NOT NULL) queued
+         WHERE true ${after.sql}
+         ORDER BY created_at DESC, id DESC
+       ) q CROSS JOIN LATERAL (
+         SELECT * FROM webhook_deliveries
+         WHERE brand_id = $1 AND id = q.delivery_id AND created_at = q.delivery_created_at AND mode = $2 ${conditions.join(' ')}
+       ) d
+       ORDER BY q.created_at DESC, q.id DESC LIMIT $3`,
+      [...params, ...after.params],
+      `list_deliveries_${shape}`,
+    );
+  }
   // The page is found in the log alone; its pending rows then read their progress from the queue
   // (one primary-key probe each).
   return db.query<DeliveryRow>(

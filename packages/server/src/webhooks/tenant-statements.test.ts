@@ -133,5 +133,6 @@ describe('statements on tenant tables', () => {
     assert.deepEqual(unscopedTenantTables('UPDATE webhook_deliveries SET status = $2 WHERE id = $1', tenant), ['webhook_deliveries']);
     assert.deepEqual(unscopedTenantTables('SELECT * FROM events e JOIN webhook_deliveries d ON d.brand_id = e.brand_id AND d.event_id = e.id WHERE e.brand_id = $1', tenant), []);
     assert.deepEqual(unscopedTenantTables('DELETE FROM events WHERE brand_id = ANY ($1::text[]) AND created_at < $2', tenant), []);
+    assert.deepEqual(unscopedTenantTables('SELECT 1 FROM webhook_deliveries d WHERE d.brand_id COLLATE "C" = $1', tenant), []);
   });
 });
