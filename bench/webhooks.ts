@@ -266,7 +266,7 @@ async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers
   const db = openPostgres(databaseUrl, { searchPath: schema });
   const config = benchConfig();
   const u = new URL(databaseUrl);
-  u.searchParams.set('options', `-c search_path=${schema}`);
+  u.searchParams.set('options', `-c search_path=${schema}${process.env.BENCH_GENERIC ? " -c plan_cache_mode=force_generic_plan" : ""}`);
   u.searchParams.set('application_name', schema);
   const profile = cpuProfDir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {};
   const running = new Set<ChildProcess>();
@@ -289,7 +289,13 @@ async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers
   } finally {
     // After a failure too: a worker left running would hold the schema's tables.
     await stopAll();
-    if (process.env.BENCH_HOT) console.error(JSON.stringify(await admin.query(`SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE schemaname = '${schema}' AND relname IN ('webhook_deliveries','webhook_attempts')`)));
+    // The log is partitioned by day (migration 037): its counts are its partitions'.
+    if (process.env.BENCH_HOT) {
+      console.error(JSON.stringify(await admin.query(
+        `SELECT regexp_replace(relname, '_p[0-9]{8}$', '') AS relname, sum(n_tup_ins)::int AS n_tup_ins, sum(n_tup_upd)::int AS n_tup_upd, sum(n_tup_hot_upd)::int AS n_tup_hot_upd
+         FROM pg_stat_user_tables WHERE schemaname = '${schema}' AND (relname LIKE 'webhook_deliveries_p%' OR relname LIKE 'webhook_attempts_p%' OR relname = 'webhook_queue')
+         GROUP BY 1`)));
+    }
     await db.close();
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.close();

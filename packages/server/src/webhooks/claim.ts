@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.ts';
-import { daysSpanning } from '../db/partitions.ts';
+import { daysSpanning, namedForDay, withinDays } from '../db/partitions.ts';
 import type { Mode } from '../auth/principal.ts';
 import { workChannel } from '../worker/notify.ts';
 import type { DeliveryStatus } from './repository.ts';
@@ -247,19 +247,19 @@ async function claimedEvents(db: Queryable, brandId: string, claim: string, leas
        FROM l
        LEFT JOIN LATERAL (
          SELECT ev.mode, ev.type, ev.data, ev.created_at FROM events ev
-         WHERE ev.brand_id = $1 AND ev.id = l.event_id AND ev.created_at = l.event_created_at AND ev.created_at >= $6 AND ev.created_at < $7
+         WHERE ev.brand_id = $1 AND ev.id = l.event_id AND ev.created_at = l.event_created_at AND ${withinDays('ev.created_at', events)}
          LIMIT 1
        ) ev ON true
        LEFT JOIN LATERAL (
          SELECT true AS logged FROM webhook_deliveries w
-         WHERE w.brand_id = $1 AND w.id = l.id AND w.created_at = l.delivery_created_at AND w.created_at >= $8 AND w.created_at < $9
+         WHERE w.brand_id = $1 AND w.id = l.id AND w.created_at = l.delivery_created_at AND ${withinDays('w.created_at', log)}
          LIMIT 1
        ) w ON true
      ), gone AS (
        -- Ours (locked_by), so no other worker's lease is touched. A gone one with an object may
        -- have held back the object's next delivery: the brand is due again now.
        DELETE FROM webhook_queue q
-       WHERE q.brand_id = $1 AND q.delivery_id = ANY ((SELECT array_agg(id) FROM found WHERE NOT alive)::text[]) AND q.locked_by = $10
+       WHERE q.brand_id = $1 AND q.delivery_id = ANY ((SELECT array_agg(id) FROM found WHERE NOT alive)::text[]) AND q.locked_by = $6
        RETURNING q.order_key
      ), due AS (
        INSERT INTO webhook_due_brands (brand_id, due_at) SELECT $1, clock_timestamp() WHERE EXISTS (SELECT 1 FROM gone WHERE order_key IS NOT NULL)
@@ -267,8 +267,9 @@ async function claimedEvents(db: Queryable, brandId: string, claim: string, leas
      )
      SELECT id, mode, type, data, created_at FROM found WHERE alive`,
     [brandId, leased.map((d) => d.id), leased.map((d) => d.event_id), leased.map((d) => d.event_created_at.toISOString()),
-      leased.map((d) => d.delivery_created_at.toISOString()), events.from, events.to, log.from, log.to, claim],
-    'webhook_claimed_events',
+      leased.map((d) => d.delivery_created_at.toISOString()), claim],
+    // A delivery's log row is in its event's day (migration 037): the two ranges are one.
+    log.from.getTime() === events.from.getTime() && log.to.getTime() === events.to.getTime() ? namedForDay('webhook_claimed_events', log) : undefined,
   );
   const byId = new Map(found.map((f) => [f.id, f]));
   return leased.flatMap((d) => {
@@ -370,22 +371,29 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
          $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[], $13::timestamptz[]) AS o (
          brand_id, id, claim, status, attempted_at, duration_ms, response_code,
          error, response_body, failure_reason, next_attempt_at, disable_reason, failing_cutoff)
+     ), queued AS (
+       -- The batch's queue rows, found by key: one primary-key probe per row (LATERAL … LIMIT 1
+       -- is never flattened into a join), then updated or deleted by row address (ctid), which
+       -- nothing but a TID scan can serve. The queue's statistics cannot mislead it: joined to o
+       -- by key, the planner with no column statistics (the queue analyzed while empty) took each
+       -- id of the batch for 0.5% of the queue, and read all of it, or once per row (800 buffers
+       -- a delivery at a 50,000 backlog; docs/performance.md, "The queue apart from the log").
+       -- Should another worker lease a row between the probe and the write (its lease expired),
+       -- the write sees the newer version, where locked_by is no longer ours, and skips it.
+       SELECT q.at FROM o CROSS JOIN LATERAL (
+         SELECT q.ctid AS at FROM webhook_queue q WHERE q.delivery_id = o.id AND q.brand_id = o.brand_id AND q.locked_by = o.claim LIMIT 1
+       ) q
      ), retried AS (
        -- A retry changes only its queue row (migration 038); the log row stays pending as it is.
-       -- The queue is read by key: delivery_id = ANY ($2) is its primary key's condition, the one
-       -- index a statement by key can use (migration 038), so however the planner joins it to o,
-       -- it reads the batch's rows and no others. Joined as written alone, with the queue analyzed
-       -- while empty, it read the whole queue once per batch or once per row (800 buffers a
-       -- delivery at a 50,000 backlog; docs/performance.md, "The queue apart from the log").
        UPDATE webhook_queue q SET
          attempts = q.attempts + 1, next_attempt_at = o.next_attempt_at, last_attempt_at = o.attempted_at,
          response_code = coalesce(o.response_code, q.response_code), locked_until = NULL, locked_by = NULL
-       FROM o WHERE q.delivery_id = ANY ($2::text[]) AND q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim
+       FROM o WHERE q.ctid = ANY ((SELECT array_agg(at) FROM queued)::tid[]) AND q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim
          AND o.status = 'pending'
        RETURNING q.brand_id, q.delivery_id, q.delivery_created_at, q.endpoint_id, q.attempts, q.response_code, q.order_key, q.order_seq
      ), finished AS (
        DELETE FROM webhook_queue q USING o
-       WHERE q.delivery_id = ANY ($2::text[]) AND q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim
+       WHERE q.ctid = ANY ((SELECT array_agg(at) FROM queued)::tid[]) AND q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim
          AND o.status <> 'pending'
        RETURNING q.brand_id, q.delivery_id, q.delivery_created_at, q.endpoint_id, q.attempts + 1 AS attempts,
          coalesce(o.response_code, q.response_code) AS response_code, q.order_key, q.order_seq
@@ -405,7 +413,7 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
        FROM d WHERE w.brand_id = d.brand_id AND w.id = d.id AND w.created_at = d.delivery_created_at
          -- The batch's days as constants too: the plan then holds only those days' partitions
          -- (usually one), where the join alone would plan every day's (migration 037).
-         AND w.created_at >= $15 AND w.created_at < $16
+         AND ${withinDays('w.created_at', days)}
          AND (d.status <> 'pending' OR w.status <> 'pending')
      ), retry AS (
        -- A retry is due again later: its brand gets a due row for then (migration 035).
@@ -480,9 +488,9 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
       col((r) => r.attempt.attemptedAt.toISOString()), col((r) => r.attempt.durationMs), col((r) => r.attempt.responseCode),
       col((r) => r.attempt.error), col((r) => r.attempt.responseBody), col((r) => r.outcome.failureReason),
       col((r) => r.outcome.nextAttemptAt?.toISOString() ?? null), col((r) => r.outcome.disableReason),
-      col((r) => r.outcome.failingCutoff.toISOString()), workChannel, days.from, days.to,
+      col((r) => r.outcome.failingCutoff.toISOString()), workChannel,
     ],
-    'webhook_record_attempts',
+    namedForDay('webhook_record_attempts', days),
   );
   return new Set(done.map((r) => r.id));
 }
