@@ -150,6 +150,8 @@ export async function measureDeliveryLog(db: Db, url: string, sealingKey: Buffer
       const paths: [string, string][] = [
         ['first page', '/webhooks/deliveries?limit=20'],
         ['status=failed', '/webhooks/deliveries?limit=20&status=failed'],
+        ['status=succeeded', '/webhooks/deliveries?limit=20&status=succeeded'],
+        ['status=pending', '/webhooks/deliveries?limit=20&status=pending'],
         ['eventType', '/webhooks/deliveries?limit=20&eventType=subscription.renewed'],
         ['endpointID', `/webhooks/deliveries?limit=20&endpointID=${endpointIds[2]}`],
         ['resourceID', `/webhooks/deliveries?limit=20&resourceID=${sample.resource_id}`],

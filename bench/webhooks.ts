@@ -266,7 +266,7 @@ async function benchPostgres(databaseUrl: string, workers: number, rx: Receivers
   const db = openPostgres(databaseUrl, { searchPath: schema });
   const config = benchConfig();
   const u = new URL(databaseUrl);
-  u.searchParams.set('options', `-c search_path=${schema}${process.env.BENCH_GENERIC ? " -c plan_cache_mode=force_generic_plan" : ""}`);
+  u.searchParams.set('options', `-c search_path=${schema}`);
   u.searchParams.set('application_name', schema);
   const profile = cpuProfDir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {};
   const running = new Set<ChildProcess>();

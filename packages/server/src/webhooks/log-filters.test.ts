@@ -4,6 +4,7 @@ import { recordEvent } from '../events/service.ts';
 import type { EventType } from '../events/types.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
+import { moveEventToDay } from '../testing/log-days.ts';
 import { registerEndpoint } from '../testing/receiver.ts';
 import { sampleEventData } from './samples.ts';
 
@@ -163,5 +164,35 @@ describe('delivery log and event filters', () => {
       assert.equal(res.json().data.code, 'validation_failed');
       assert.match(res.json().message, new RegExp(field), url);
     }
+  });
+});
+
+describe('the status filter without a status index (migration 039)', () => {
+  it('finds a delivery pending for days below newer finished ones, and not a finished one being resent', async () => {
+    const brand = await createBrand(t.db);
+    const key = (await createKey(t.db, brand.id)).key;
+    await registerEndpoint(t, key, 'http://127.0.0.1:9/p', ['transaction.succeeded']);
+    const record = () => t.db.transaction((tx) => recordEvent(tx, { brandId: brand.id, mode: 'test', type: 'transaction.succeeded', data: sampleEventData('transaction.succeeded') as never }));
+    const deliveryOf = async (eventId: string) =>
+      (await t.db.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE brand_id = $1 AND event_id = $2', [brand.id, eventId]))[0].id;
+    // A delivery still being retried, recorded three days ago.
+    const old = await record();
+    const moved = await moveEventToDay(t.db, brand.id, old.id, new Date(Date.now() - 3 * 86_400_000));
+    const stillPending = [...moved.deliveryIds.values()][0];
+    await t.db.query(`UPDATE webhook_queue SET attempts = 2, next_attempt_at = now() + interval '1 hour' WHERE brand_id = $1 AND delivery_id = $2`, [brand.id, stillPending]);
+    // Newer ones, finished: 30 succeeded, and one of them queued again for a resend in flight.
+    const finished: string[] = [];
+    for (let i = 0; i < 30; i++) finished.push(await deliveryOf((await record()).id));
+    await t.db.query(`UPDATE webhook_deliveries SET status = 'succeeded', attempts = 1, delivered_at = now() WHERE brand_id = $1 AND id = ANY ($2::text[])`, [brand.id, finished]);
+    await t.db.query(`UPDATE webhook_queue SET locked_until = now() + interval '1 minute', locked_by = 'resend' WHERE brand_id = $1 AND delivery_id = $2`, [brand.id, finished[0]]);
+    await t.db.query('DELETE FROM webhook_queue WHERE brand_id = $1 AND delivery_id = ANY ($2::text[])', [brand.id, finished.slice(1)]);
+    const pending = await walk(key, '/api/v1/webhooks/deliveries', { status: 'pending' });
+    assert.deepEqual(pending.map((d) => d.id), [stillPending]);
+    const [shown] = pending as unknown as { attempts: number; nextAttemptAt: string; status: string }[];
+    assert.equal(shown.status, 'pending');
+    assert.equal(shown.attempts, 2);
+    assert.ok(Date.parse(shown.nextAttemptAt) > Date.now(), 'its next attempt, from the queue');
+    assert.deepEqual(ids(await walk(key, '/api/v1/webhooks/deliveries', { status: 'succeeded' })), [...finished].sort());
+    assert.deepEqual(await walk(key, '/api/v1/webhooks/deliveries', { status: 'failed' }), []);
   });
 });
