@@ -373,32 +373,34 @@ export async function recordAttempts(db: Queryable, batch: RecordedAttempt[]): P
          error, response_body, failure_reason, next_attempt_at, disable_reason, failing_cutoff)
      ), queued AS (
        -- The batch's queue rows, found by key: one primary-key probe per row (LATERAL … LIMIT 1
-       -- is never flattened into a join), then updated or deleted by row address (ctid), which
-       -- nothing but a TID scan can serve. The queue's statistics cannot mislead it: joined to o
-       -- by key, the planner with no column statistics (the queue analyzed while empty) took each
-       -- id of the batch for 0.5% of the queue, and read all of it, or once per row (800 buffers
-       -- a delivery at a 50,000 backlog; docs/performance.md, "The queue apart from the log").
-       -- Should another worker lease a row between the probe and the write (its lease expired),
-       -- the write sees the newer version, where locked_by is no longer ours, and skips it.
-       SELECT q.at FROM o CROSS JOIN LATERAL (
+       -- is never flattened into a join), then updated or deleted by row address (ctid). Nothing
+       -- else in those two statements can use an index: brand and id are compared under the "C"
+       -- collation, which no index of theirs has (migration 039). With the queue analyzed while
+       -- empty, a join to o on the key planned a merge join over the whole primary key (60,000
+       -- buffers for 128 deliveries at a 50,000 backlog); with no column statistics, a hash join
+       -- over the whole queue (each id of a batch taken for 0.5% of it). Should another worker
+       -- lease a row between the probe and the write (its lease expired), the write sees the
+       -- newer version, where locked_by is no longer ours, and skips it.
+       SELECT o.*, q.at FROM o CROSS JOIN LATERAL (
          SELECT q.ctid AS at FROM webhook_queue q WHERE q.delivery_id = o.id AND q.brand_id = o.brand_id AND q.locked_by = o.claim LIMIT 1
        ) q
      ), retried AS (
        -- A retry changes only its queue row (migration 038); the log row stays pending as it is.
        UPDATE webhook_queue q SET
-         attempts = q.attempts + 1, next_attempt_at = o.next_attempt_at, last_attempt_at = o.attempted_at,
-         response_code = coalesce(o.response_code, q.response_code), locked_until = NULL, locked_by = NULL
-       FROM o WHERE q.ctid = ANY ((SELECT array_agg(at) FROM queued)::tid[]) AND q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim
-         AND o.status = 'pending'
+         attempts = q.attempts + 1, next_attempt_at = r.next_attempt_at, last_attempt_at = r.attempted_at,
+         response_code = coalesce(r.response_code, q.response_code), locked_until = NULL, locked_by = NULL
+       FROM queued r WHERE q.ctid = r.at AND q.brand_id COLLATE "C" = r.brand_id AND q.delivery_id COLLATE "C" = r.id AND q.locked_by = r.claim
+         AND r.status = 'pending'
        RETURNING q.brand_id, q.delivery_id, q.delivery_created_at, q.endpoint_id, q.attempts, q.response_code, q.order_key, q.order_seq
      ), finished AS (
-       DELETE FROM webhook_queue q USING o
-       WHERE q.ctid = ANY ((SELECT array_agg(at) FROM queued)::tid[]) AND q.brand_id = o.brand_id AND q.delivery_id = o.id AND q.locked_by = o.claim
-         AND o.status <> 'pending'
-       RETURNING q.brand_id, q.delivery_id, q.delivery_created_at, q.endpoint_id, q.attempts + 1 AS attempts,
-         coalesce(o.response_code, q.response_code) AS response_code, q.order_key, q.order_seq
+       DELETE FROM webhook_queue q
+       WHERE q.ctid = ANY ((SELECT array_agg(at) FROM queued WHERE status <> 'pending')::tid[])
+         AND q.brand_id COLLATE "C" = ANY ($1::text[]) AND q.locked_by = ANY ($3::text[])
+       RETURNING q.brand_id, q.delivery_id, q.delivery_created_at, q.endpoint_id, q.attempts + 1 AS attempts, q.response_code, q.order_key, q.order_seq
      ), d AS (
-       SELECT r.brand_id, r.delivery_id AS id, r.delivery_created_at, r.endpoint_id, r.attempts, r.response_code AS last_response_code,
+       -- A finished row's last answer is this attempt's, or the one before if it had none.
+       SELECT r.brand_id, r.delivery_id AS id, r.delivery_created_at, r.endpoint_id, r.attempts,
+         coalesce(o.response_code, r.response_code) AS last_response_code,
          r.order_key, r.order_seq, o.status, o.attempted_at, o.duration_ms, o.response_code, o.error, o.response_body, o.failure_reason,
          o.disable_reason, o.failing_cutoff, o.next_attempt_at
        FROM (SELECT * FROM retried UNION ALL SELECT * FROM finished) r JOIN o ON o.brand_id = r.brand_id AND o.id = r.delivery_id
