@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { recordEvent } from '../events/service.ts';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { registerEndpoint } from '../testing/receiver.ts';
+import type { Queryable } from '../db/client.ts';
+import { recordEvent, recordEvents } from '../events/service.ts';
 import * as claims from './claim.ts';
 
 /**
@@ -130,5 +131,31 @@ describe('batched claims and attempt records', () => {
     const left = await t.db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM webhook_queue WHERE brand_id = $1 AND locked_by IS NULL', [brand.id]);
     assert.equal(left[0].n, 15, 'nothing beyond the caps was claimed and given back');
+  });
+  it('reads none of a brand\'s backlog while its every endpoint is at its cap', async () => {
+    const brand = await createBrand(t.db);
+    const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
+    const a = (await registerEndpoint(t, key, 'http://127.0.0.1:9/capped', ['member.joined'])).id;
+    await t.db.transaction((tx) => recordEvents(tx, Array.from({ length: 2000 }, (_, i) => (
+      { brandId: brand.id, mode: 'test' as const, type: 'member.joined' as const, data: { membershipId: `mem_capped_${i}` } as never }))));
+    const caps: claims.ClaimCaps = { heldByEndpoint: new Map([[a, 4]]), heldByBrand: new Map([[brand.id, 4]]), perEndpoint: 4, perBrand: 100 };
+    // The claim's statement, explained: the shared buffers it read (a rolled-back transaction, as EXPLAIN ANALYZE runs it).
+    const buffers = await t.db.transaction(async (tx) => {
+      let blocks = -1;
+      const explaining: Queryable = {
+        async query<R>(sql: string, params?: unknown[]) {
+          // This brand's claim only: the pick also finds brands earlier tests left due.
+          if (!sql.includes('WITH candidates AS') || params?.[0] !== brand.id) return tx.query<R>(sql, params);
+          const [row] = await tx.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
+          const plan = row['QUERY PLAN'][0].Plan;
+          blocks = plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
+          return [] as R[];
+        },
+        exec: (sql) => tx.exec(sql),
+      };
+      assert.deepEqual((await claims.claimDue(explaining, 100, 10_000, 'capped', caps, [brand.id])).filter((d) => d.brand_id === brand.id), []);
+      throw Object.assign(new Error('roll back'), { blocks });
+    }).catch((err: { blocks?: number }) => err.blocks);
+    assert.ok(buffers !== undefined && buffers >= 0 && buffers < 40, `${buffers} buffers to claim nothing of 2,000 queued`);
   });
 });

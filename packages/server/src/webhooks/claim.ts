@@ -149,6 +149,11 @@ async function claimDueOfBrand(
        SELECT w.delivery_id AS id, w.endpoint_id, w.next_attempt_at FROM webhook_queue w
        WHERE w.brand_id = $1 AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
          AND NOT (w.endpoint_id = ANY ($5::text[]))
+         -- Nothing to walk when every endpoint of the brand is at its cap: the walk would read
+         -- all of the brand's due rows to find none it may take (an uncorrelated condition, so it
+         -- is tested once, before the walk). One endpoint with a backlog of 20,000 spent 30 ms a
+         -- claim so, at every claim while its slots were full.
+         AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.brand_id = $1 AND NOT (e.id = ANY ($5::text[])))
          AND (NOT w.behind_earlier OR NOT EXISTS (
            SELECT 1 FROM webhook_queue earlier
            WHERE earlier.brand_id COLLATE "C" = $1 AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
