@@ -15,6 +15,7 @@ import { startWorker, type Worker } from '../worker/loop.ts';
 import { workSources } from '../work-sources.ts';
 import type { Deps } from '../deps.ts';
 import { startMetricsServer, type MetricsServer } from './metrics-server.ts';
+import { until } from '../testing/until.ts';
 
 /**
  * GET /metrics as Prometheus sees it: the app and worker of one process with METRICS_PORT set,
@@ -68,16 +69,6 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 const request = (key: string, method: 'GET' | 'POST', url: string, payload?: object) =>
   app.inject({ method, url, payload, headers: { 'x-service-api': key } });
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('GET /metrics', () => {
   let failing: { key: string; endpointId: string; rx: Receiver };

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { registerEndpoint, startReceiver, type Receiver } from '../testing/receiver.ts';
 import { startTracing, type Tracing } from './tracing.ts';
+import { until } from '../testing/until.ts';
 
 /**
  * Tracing as a collector sees it: a plain HTTP server stands in for an OTLP/HTTP collector and
@@ -46,15 +47,6 @@ after(async () => {
   collector.close();
 });
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const attribute = (span: ReceivedSpan, key: string) => Object.values(span.attributes.find((a) => a.key === key)?.value ?? {})[0];
 

@@ -3,7 +3,7 @@
  * `timeoutMs`. For tests that wait on work done elsewhere (a worker, a receiver); several older
  * test files still carry a copy of their own.
  */
-export async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

@@ -210,8 +210,8 @@ export function listDeliveries(db: Queryable, brandId: string, mode: Mode, filte
   // at the default retention) cost more than running it, and a prepared statement is planned once
   // per connection (docs/performance.md, "Daily partitions").
   const shape = [
-    ...(['status', ...Object.keys(deliveryFilterColumns)] as (keyof DeliveryFilter)[]).filter((key) => filter[key] !== undefined)
-      .map((key) => (key === 'status' ? `status_${filter.status}` : key)),
+    filter.status ? `status_${filter.status}` : '',
+    ...Object.keys(deliveryFilterColumns).filter((key) => filter[key as keyof DeliveryFilter] !== undefined),
     eventDay ? 'day' : '', page.after ? 'after' : '',
   ].filter(Boolean).join('_');
   if (filter.status === 'pending') {
