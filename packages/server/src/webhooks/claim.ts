@@ -121,7 +121,21 @@ async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
  * name of its own): in every claim it made PostgreSQL plan the claim afresh each time, about
  * 0.9 ms, where it otherwise settles on one plan.
  */
-const capCheck = 'AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.brand_id = $1 AND NOT (e.id = ANY ($5::text[])))';
+const capCheck = `AND NOT (w.endpoint_id = ANY ($5::text[]))
+  AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.brand_id = $1 AND NOT (e.id = ANY ($5::text[])))`;
+
+/**
+ * How many due rows a claim of `limit` walks: the first of a few lengths that holds `limit`,
+ * written into the statement as a constant (one prepared statement per length). With the walk's
+ * LIMIT a parameter, PostgreSQL costs the generic plan as if the walk read a tenth of the queue,
+ * so it planned every claim afresh (about 1 ms, as much as running it). Few lengths, since each
+ * is planned afresh five times on each connection before its generic plan is taken; a walk at
+ * most four times the limit reads a few more rows than it needs, which costs far less.
+ */
+export function walkLength(limit: number) {
+  return walkLengths.find((n) => n >= limit) ?? walkLengths[walkLengths.length - 1];
+}
+const walkLengths = [8, 32, 128, 256];
 
 /**
  * Claims one brand's due deliveries: at most `limit`, of each endpoint only what fits under its
@@ -154,24 +168,24 @@ const capCheck = 'AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.brand_id
 async function claimDueOfBrand(
   db: Queryable, brandId: string, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, endpointsAtCap: string[], retainedSince: Date,
 ): Promise<ClaimedDelivery[]> {
+  const walk = walkLength(limit);
   const leased = await db.query<LeasedDelivery>(
     `WITH candidates AS (
        SELECT w.delivery_id AS id, w.endpoint_id, w.next_attempt_at FROM webhook_queue w
        WHERE w.brand_id = $1 AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
-         AND NOT (w.endpoint_id = ANY ($5::text[]))
          ${endpointsAtCap.length ? capCheck : ''}
          AND (NOT w.behind_earlier OR NOT EXISTS (
            SELECT 1 FROM webhook_queue earlier
            WHERE earlier.brand_id COLLATE "C" = $1 AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
              AND earlier.order_seq < w.order_seq AND earlier.event_created_at >= $11
          ))
-       ORDER BY w.next_attempt_at LIMIT $2
+       ORDER BY w.next_attempt_at LIMIT ${walk}
      ), fits AS (
        SELECT c.id FROM (
          SELECT *, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS nth FROM candidates
        ) c LEFT JOIN unnest($6::text[], $7::int[]) AS held (endpoint_id, n) ON held.endpoint_id = c.endpoint_id
        WHERE c.nth + coalesce(held.n, 0) <= $8
-       ORDER BY c.next_attempt_at, c.id LIMIT greatest($9::int - $10::int, 0)
+       ORDER BY c.next_attempt_at, c.id LIMIT least($2::int, greatest($9::int - $10::int, 0))
      ), due AS (
        -- The rows to lease, found by key: delivery_id = ANY (the ids fits chose) is the primary
        -- key's condition, the only index a statement by key can use (migration 038), so this reads
@@ -203,7 +217,7 @@ async function claimDueOfBrand(
        -- are due again at their lease's end (the last row here); those waiting for an earlier
        -- delivery of their object get a row when it finishes (recordAttempts, abandonDelivery).
        SELECT now() AS due_at
-       WHERE (SELECT count(*) FROM candidates) >= $2
+       WHERE (SELECT count(*) FROM candidates) >= ${walk}
           OR (SELECT count(*) FROM candidates) > (SELECT count(*) FROM c)
           OR EXISTS (SELECT 1 FROM unnest($5::text[]) AS at_cap (id) JOIN webhook_endpoints e ON e.brand_id = $1 AND e.id = at_cap.id)
           OR EXISTS (SELECT 1 FROM gone WHERE gone.order_key IS NOT NULL)
@@ -223,7 +237,7 @@ async function claimDueOfBrand(
     [brandId, limit, leaseMs, claim, endpointsAtCap,
       [...caps.heldByEndpoint.keys()], [...caps.heldByEndpoint.values()], caps.perEndpoint,
       caps.perBrand, caps.heldByBrand.get(brandId) ?? 0, retainedSince],
-    endpointsAtCap.length ? 'webhook_claim_due_of_brand_capped' : 'webhook_claim_due_of_brand',
+    `webhook_claim_due_of_brand${endpointsAtCap.length ? '_capped' : ''}_${walk}`,
   );
   return claimedEvents(db, brandId, claim, leased);
 }

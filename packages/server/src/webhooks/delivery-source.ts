@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import type { WorkSource } from '../worker/loop.ts';
 import * as claims from './claim.ts';
 import { createDeliverer } from './delivery.ts';
+import { queueStatements } from './queue-plans.ts';
 
 /**
  * How many in-flight caps' worth a flowing endpoint (or brand) may hold at most: its slots and the
@@ -43,7 +44,9 @@ const heldRounds = 4;
  */
 export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'lookup' | 'secrets'>): WorkSource {
   const settings = deps.config.webhooks;
-  const deliverer = createDeliverer({ db: deps.db, settings, key: deps.secrets.webhookKey, log: deps.log, lookup: deps.lookup });
+  // Every statement of the worker's on the queue plans without bitmap scans (queue-plans.ts says why).
+  const queue = queueStatements(deps.db);
+  const deliverer = createDeliverer({ db: queue, settings, key: deps.secrets.webhookKey, log: deps.log, lookup: deps.lookup });
   const sending = new Set<Promise<void>>();
   const recording = new Set<Promise<void>>();
   const ready: { d: claims.ClaimedDelivery; claimedAt: number }[] = [];
@@ -179,7 +182,7 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
   const release = async () => {
     const back = giveBack;
     giveBack = [];
-    await claims.releaseClaims(deps.db, back);
+    await claims.releaseClaims(queue, back);
   };
 
   return {
@@ -198,7 +201,7 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       const knownDue = [...freedBrands];
       freedBrands.clear();
       const a = aheadNow();
-      const claimed = await claims.claimDue(deps.db, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps(a), knownDue,
+      const claimed = await claims.claimDue(queue, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps(a), knownDue,
         new Date(Date.now() - settings.eventRetentionMs));
       const claimedAt = Date.now();
       for (const d of claimed) {
