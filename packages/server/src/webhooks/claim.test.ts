@@ -35,6 +35,14 @@ const outcome = (status: 'succeeded' | 'pending' | 'failed', extra: Partial<clai
   failingCutoff: new Date(Date.now() - 86_400_000), ...extra,
 });
 
+/** A plan node of EXPLAIN (ANALYZE, FORMAT JSON). */
+interface PlanNode { 'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; 'Rows Removed by Filter'?: number; Plans?: PlanNode[] }
+
+/** Rows the plan's scans of webhook_queue read: those they returned and those their filters dropped. */
+const queueRowsRead = (node: PlanNode): number => (node['Relation Name'] === 'webhook_queue'
+  ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'] : 0)
+  + (node.Plans ?? []).reduce((n, child) => n + queueRowsRead(child), 0);
+
 /** Caps as a worker holding `cap` (its whole allowance) for the named endpoints and brands, nothing else. */
 const full = (busy: { endpoints: string[]; brands: string[] }, cap = 16): claims.ClaimCaps => ({
   heldByEndpoint: new Map(busy.endpoints.map((id) => [id, cap])), heldByBrand: new Map(busy.brands.map((id) => [id, cap])),
@@ -158,6 +166,36 @@ describe('batched claims and attempt records', () => {
       throw Object.assign(new Error('roll back'), { blocks });
     }).catch((err: { blocks?: number }) => err.blocks);
     assert.ok(buffers !== undefined && buffers >= 0 && buffers < 40, `${buffers} buffers to claim nothing of 2,000 queued`);
+  });
+  it('reaches another endpoint\'s delivery past the backlog of one at its cap', async () => {
+    // One receiver slow (its endpoint at its cap, 2,000 due ahead), another fast: a claim for the
+    // fast one walked the slow one's whole backlog first, at every claim while the slow one's slots were full.
+    const brand = await createBrand(t.db);
+    const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
+    const slow = (await registerEndpoint(t, key, 'http://127.0.0.1:9/slow', ['member.joined'])).id;
+    await t.db.transaction((tx) => recordEvents(tx, Array.from({ length: 2000 }, (_, i) => (
+      { brandId: brand.id, mode: 'test' as const, type: 'member.joined' as const, data: { membershipId: `mem_slow_${i}` } as never }))));
+    const fast = (await registerEndpoint(t, key, 'http://127.0.0.1:9/fast', ['member.joined'])).id;
+    await t.db.transaction((tx) => recordEvent(tx, { brandId: brand.id, mode: 'test', type: 'member.joined', data: { membershipId: 'mem_fast' } as never }));
+    const caps: claims.ClaimCaps = { heldByEndpoint: new Map([[slow, 4]]), heldByBrand: new Map([[brand.id, 4]]), perEndpoint: 4, perBrand: 100 };
+    let read = -1;
+    const claimed = await t.db.transaction(async (tx) => {
+      const explaining: Queryable = {
+        async query<R>(sql: string, params?: unknown[]) {
+          if (!sql.includes('WITH candidates AS') || params?.[0] !== brand.id) return tx.query<R>(sql, params);
+          const [explained] = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+          read = queueRowsRead(explained['QUERY PLAN'][0].Plan);
+          // EXPLAIN ANALYZE ran it (the lease is taken in this transaction): what it leased.
+          return tx.query<R>(`SELECT brand_id, delivery_id AS id, endpoint_id, event_id, event_created_at, delivery_created_at, attempts, locked_by AS claim
+            FROM webhook_queue WHERE brand_id = $1 AND locked_by = $2`, [brand.id, params[3]]);
+        },
+        exec: (sql) => tx.exec(sql),
+      };
+      const got = (await claims.claimDue(explaining, 100, 10_000, 'past-capped', caps, [brand.id])).filter((d) => d.brand_id === brand.id);
+      throw Object.assign(new Error('roll back'), { got });
+    }).catch((err: { got?: claims.ClaimedDelivery[] }) => err.got);
+    assert.deepEqual(claimed?.map((d) => d.endpoint_id), [fast], 'the fast endpoint\'s delivery, none of the capped one\'s');
+    assert.ok(read > 0 && read < 100, `${read} queue rows read to claim it past 2,000 queued for the capped endpoint`);
   });
 });
 

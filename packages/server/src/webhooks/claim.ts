@@ -114,18 +114,43 @@ async function pickDueBrands(db: Queryable, brandsAtCap: string[]) {
 }
 
 /**
- * When some endpoints are at their cap: nothing to walk if every endpoint of the brand is (an
- * uncorrelated condition, tested once before the walk), where the walk would read all of the
- * brand's due rows to find none it may take: one endpoint with a backlog of 20,000 spent 30 ms a
- * claim so, at every claim while its slots were full. Only in the statement for that case (a
- * name of its own): in every claim it made PostgreSQL plan the claim afresh each time, about
- * 0.9 ms, where it otherwise settles on one plan. The endpoints left out are read through a
- * subquery, whose value no plan sees: given as the array itself, a plan for the actual array
- * (one or two endpoints) looked cheaper than the generic one (ten, by default), so this
- * statement too was planned afresh at every claim.
+ * What makes a queued row one a claim may take now: due, not leased, and (order, docs/webhooks.md)
+ * not behind an earlier delivery of its object to its endpoint that is still queued.
  */
-const capCheck = `AND NOT (w.endpoint_id = ANY ((SELECT $5::text[])::text[]))
-  AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.brand_id = $1 AND NOT (e.id = ANY ($5::text[])))`;
+const takeable = `w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
+  AND (NOT w.behind_earlier OR NOT EXISTS (
+    SELECT 1 FROM webhook_queue earlier
+    WHERE earlier.brand_id COLLATE "C" = $1 AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
+      AND earlier.order_seq < w.order_seq AND earlier.event_created_at >= $11
+  ))`;
+
+/** The brand's due rows oldest first, on webhook_queue_due (brand_id, next_attempt_at): the claim's walk when no endpoint is at its cap. */
+const brandWalk = (walk: number) => `SELECT w.delivery_id AS id, w.endpoint_id, w.next_attempt_at FROM webhook_queue w
+  WHERE w.brand_id = $1 AND ${takeable}
+  ORDER BY w.next_attempt_at LIMIT ${walk}`;
+
+/**
+ * The walk when some endpoints are at their cap: endpoint by endpoint, each of those below it,
+ * its due rows oldest first on webhook_queue_endpoint_due (brand_id, endpoint_id,
+ * next_attempt_at; migration 040), then the oldest of them all. Walking the brand's rows and
+ * leaving out the capped endpoints' read every row of a capped endpoint due before the first of
+ * another's: one slow receiver with a backlog of 2,000 made every claim for its brand's other
+ * endpoints read all 2,000 (30 ms a claim at 20,000), at every claim while its slots were full;
+ * with every endpoint at its cap there is nothing to walk at all. (A retry of a delivery whose
+ * endpoint was deleted while it was being sent has no endpoint to be found by: the brand's next
+ * claim with no endpoint at its cap takes it, and abandons it.)
+ *
+ * The endpoints left out are read through a subquery, whose value no plan sees: given as the
+ * array itself, a plan for the actual array (one or two endpoints) looked cheaper than the
+ * generic one (ten, by default), so the statement was planned afresh at every claim (1 ms).
+ */
+const endpointWalk = (walk: number) => `SELECT w.* FROM webhook_endpoints e CROSS JOIN LATERAL (
+    SELECT w.delivery_id AS id, w.endpoint_id, w.next_attempt_at FROM webhook_queue w
+    WHERE w.brand_id = $1 AND w.endpoint_id = e.id AND ${takeable}
+    ORDER BY w.next_attempt_at LIMIT ${walk}
+  ) w
+  WHERE e.brand_id = $1 AND NOT (e.id = ANY ((SELECT $5::text[])::text[]))
+  ORDER BY w.next_attempt_at LIMIT ${walk}`;
 
 /**
  * How many due rows a claim of `limit` walks: the first of a few lengths that holds `limit`,
@@ -142,9 +167,8 @@ const walkLengths = [8, 32, 128, 256];
 
 /**
  * Claims one brand's due deliveries: at most `limit`, of each endpoint only what fits under its
- * cap and of the brand only what fits under the brand's, oldest due first, walking
- * webhook_queue_due (brand_id, next_attempt_at) so a claim costs the rows it looks at, not
- * the backlog. Taking only what fits matters for one endpoint with a backlog: a claim that took a
+ * cap and of the brand only what fits under the brand's, oldest due first, walking an index in
+ * due order (brandWalk, endpointWalk) so a claim costs the rows it looks at, not the backlog. Taking only what fits matters for one endpoint with a backlog: a claim that took a
  * full batch and gave back all but the few that fit rewrote every row it gave back, and one
  * endpoint drained at about 450 deliveries/s (issue 20). SKIP LOCKED lets concurrent workers pass
  * each other's rows; the lease (locked_until) is what keeps a delivery from being sent twice at
@@ -174,15 +198,7 @@ async function claimDueOfBrand(
   const walk = walkLength(limit);
   const leased = await db.query<LeasedDelivery>(
     `WITH candidates AS (
-       SELECT w.delivery_id AS id, w.endpoint_id, w.next_attempt_at FROM webhook_queue w
-       WHERE w.brand_id = $1 AND w.next_attempt_at <= now() AND (w.locked_until IS NULL OR w.locked_until <= now())
-         ${endpointsAtCap.length ? capCheck : ''}
-         AND (NOT w.behind_earlier OR NOT EXISTS (
-           SELECT 1 FROM webhook_queue earlier
-           WHERE earlier.brand_id COLLATE "C" = $1 AND earlier.endpoint_id = w.endpoint_id AND earlier.order_key = w.order_key
-             AND earlier.order_seq < w.order_seq AND earlier.event_created_at >= $11
-         ))
-       ORDER BY w.next_attempt_at LIMIT ${walk}
+       ${endpointsAtCap.length ? endpointWalk(walk) : brandWalk(walk)}
      ), fits AS (
        SELECT c.id FROM (
          SELECT *, row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS nth FROM candidates

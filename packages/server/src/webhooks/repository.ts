@@ -129,8 +129,8 @@ export async function deleteEndpoint(db: Queryable, brandId: string, mode: Mode,
   if (!rows.length) return false;
   // Its deliveries stay in the log; the ones still waiting can no longer be sent. One a worker is
   // sending right now is left to its outcome (recorded as usual; a retry is then abandoned).
-  // next_attempt_at IS NOT NULL (always true) walks the brand's queue on webhook_queue_due
-  // (migration 038 says why that index has the predicate).
+  // next_attempt_at IS NOT NULL (always true) walks the endpoint's queued rows on
+  // webhook_queue_endpoint_due (migration 040; 038 says why such an index has the predicate).
   const queued = await db.query<{ id: string; created_at: Date }>(
     `DELETE FROM webhook_queue WHERE brand_id = $1 AND next_attempt_at IS NOT NULL AND endpoint_id = $2
        AND (locked_until IS NULL OR locked_until <= now())

@@ -1,0 +1,12 @@
+-- One endpoint's due deliveries in due order (issue 28; webhooks/claim.ts endpointWalk): a claim
+-- for a brand some of whose endpoints are at their in-flight cap walks the others' due rows,
+-- endpoint by endpoint, instead of the brand's rows with the capped endpoints' left out. One slow
+-- receiver with a backlog made every claim for its brand's other endpoints read that whole
+-- backlog (webhooks/claim.test.ts: 2,005 rows read to claim one delivery past 2,000).
+--
+-- Like webhook_queue_due, partial on a predicate that is always true (the column is NOT NULL), so
+-- only a statement that names next_attempt_at can use it, never one by key (migration 038).
+-- Deleting an endpoint (its queued deliveries go) walks it too.
+--
+-- The queue holds only what is due, so this builds in moments; writes to the queue wait for it.
+CREATE INDEX webhook_queue_endpoint_due ON webhook_queue (brand_id, endpoint_id, next_attempt_at) WHERE next_attempt_at IS NOT NULL;
