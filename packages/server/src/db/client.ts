@@ -17,8 +17,11 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs fn in one transaction: commits if it resolves, rolls back if it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn in one transaction: commits if it resolves, rolls back if it throws. `settings` are
+   * set for this transaction alone (SET LOCAL), sent with its BEGIN.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Calls onNotify whenever NOTIFY is sent on channel; resolves to an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /**
@@ -31,6 +34,19 @@ export interface Db extends Queryable {
   /** PostgreSQL's pool: connections open, idle, the most it opens, and queries waiting for one (metrics). */
   poolUse?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /** PostgreSQL settings for the transaction alone: names and values written in the code, never input. */
+  settings?: Record<string, string>;
+}
+
+/** `SET LOCAL` statements for `settings`; a name or value that is not a plain word is refused. */
+function setLocal(settings: Record<string, string> = {}): string[] {
+  return Object.entries(settings).map(([name, value]) => {
+    if (!/^[a-z_][a-z0-9_.]*$/i.test(name) || !/^[a-z0-9_.-]+$/i.test(value)) throw new Error(`not a setting: ${name} = ${value}`);
+    return `SET LOCAL ${name} = ${value}`;
+  });
 }
 
 /** The listeners of one handle's commits; a throwing listener must not fail a committed write. */
@@ -143,7 +159,8 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
       return res.rows;
     },
     async exec(sql) { await lite.exec(sql); },
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>) {
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions) {
+      const settings = setLocal(options?.settings);
       const tx: Queryable = {
         async query<R>(sql: string, params: unknown[] = []) {
           const run = () => txHandle!.query<R>(sql, params);
@@ -154,6 +171,7 @@ export async function openPglite(dataDir?: string, options: PgliteOptions = {}):
       let txHandle: Parameters<Parameters<typeof lite.transaction>[0]>[0] | undefined;
       const result = await lite.transaction(async (t) => {
         txHandle = t;
+        if (settings.length) await t.exec(settings.join('; '));
         return fn(tx);
       });
       commits.committed(tx);
@@ -233,7 +251,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
     kind: 'postgres',
     query: (sql, params, name) => run(pool, sql, params, name),
     async exec(sql) { await pool.query(sql); },
-    async transaction(fn) {
+    async transaction(fn, options) {
+      const settings = setLocal(options?.settings);
       const client = await pool.connect();
       // A checked-out client has no listener of the pool's: when the server ends the connection
       // (pg_terminate_backend, restart, network loss) it emits 'error', which would otherwise be
@@ -242,7 +261,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
       const onError = (err: Error) => { lost = err; };
       client.on('error', onError);
       try {
-        await client.query('BEGIN');
+        // With its settings in one round trip (a simple query may hold several statements).
+        await client.query(['BEGIN', ...settings].join('; '));
         // One connection answers one statement at a time: a service that sends two at once
         // (Promise.all over reads) has them queued here, in order, rather than by pg's
         // deprecated internal queue ("client.query() when the client is already executing a query").

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { registerEndpoint } from '../testing/receiver.ts';
-import type { Queryable } from '../db/client.ts';
+import type { Queryable, TransactionOptions } from '../db/client.ts';
 import { recordEvent, recordEvents } from '../events/service.ts';
 import * as claims from './claim.ts';
 import { queueStatements } from './queue-plans.ts';
@@ -214,7 +214,7 @@ describe('the worker\'s queue handle', () => {
     // The worker's handle over one whose transactions explain this brand's claim and roll back.
     const explained = queueStatements({
       ...t.db,
-      transaction: <T>(fn: (tx: Queryable) => Promise<T>) => t.db.transaction(async (tx) => {
+      transaction: <T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions) => t.db.transaction(async (tx) => {
         const out = await fn({
           async query<R>(sql: string, params?: unknown[]) {
             if (!sql.includes('WITH candidates AS') || params?.[0] !== brand.id) return tx.query<R>(sql, params);
@@ -226,7 +226,7 @@ describe('the worker\'s queue handle', () => {
           exec: (sql) => tx.exec(sql),
         });
         throw Object.assign(new Error('roll back'), { out });
-      }) as Promise<T>,
+      }, options) as Promise<T>,
     });
     await claims.claimDue(explained, 8, 10_000, 'burst', caps, [brand.id]).catch(() => {});
     assert.ok(buffers > 0 && buffers < 120, `${buffers} buffers to claim 8 of 3,000 queued`);

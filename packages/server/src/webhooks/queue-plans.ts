@@ -14,15 +14,12 @@ import type { Db, Queryable } from '../db/client.ts';
  * runs, depending on when each connection planned them. No statement here wants a bitmap scan:
  * each reads rows by key or walks one index in its order.
  *
- * It costs three more round trips a statement (BEGIN, SET LOCAL, COMMIT), each far cheaper than a
- * statement of the worker's, which carries a batch.
+ * It costs two more round trips a statement (BEGIN with the setting, and COMMIT), each far cheaper
+ * than a statement of the worker's, which carries a batch.
  */
 export function queueStatements(db: Db): Queryable {
   return {
-    query: (sql, params, name) => db.transaction(async (tx) => {
-      await tx.query('SET LOCAL enable_bitmapscan = off');
-      return tx.query(sql, params, name);
-    }),
+    query: (sql, params, name) => db.transaction((tx) => tx.query(sql, params, name), { settings: { enable_bitmapscan: 'off' } }),
     exec: (sql) => db.exec(sql),
   };
 }
