@@ -63,9 +63,14 @@ export interface ClaimCaps {
  * of such an event counts as gone whether or not retention has removed its rows yet: it never
  * holds back its object's next delivery, and it leaves the queue unsent when it comes due (as
  * does one whose event or log row is gone). Nothing of retention's has to remember the queue.
+ *
+ * `onClaimed`: called with each brand's deliveries as soon as they are claimed, so the caller can
+ * start sending them while the next brands are claimed (the brands are claimed one after
+ * another: with ten brands due, the last one's deliveries waited for nine claims before any went).
  */
 export async function claimDue(
   db: Queryable, limit: number, leaseMs: number, claim: string, caps: ClaimCaps, knownDue: string[] = [], retainedSince = new Date(0),
+  onClaimed?: (brandsDeliveries: ClaimedDelivery[]) => void,
 ) {
   const atCap = (held: Map<string, number>, cap: number) => [...held].filter(([, n]) => n >= cap).map(([id]) => id);
   const brandsAtCap = atCap(caps.heldByBrand, caps.perBrand);
@@ -82,7 +87,9 @@ export async function claimDue(
   const claimBrand = async (brandId: string) => {
     if (claimed.length >= limit || seen.has(brandId)) return;
     seen.add(brandId);
-    claimed.push(...await claimDueOfBrand(db, brandId, limit - claimed.length, leaseMs, claim, caps, endpointsAtCap, retainedSince));
+    const got = await claimDueOfBrand(db, brandId, limit - claimed.length, leaseMs, claim, caps, endpointsAtCap, retainedSince);
+    claimed.push(...got);
+    if (got.length) onClaimed?.(got);
   };
   for (const brandId of knownDue) await claimBrand(brandId);
   for (const brandId of await picking) await claimBrand(brandId);

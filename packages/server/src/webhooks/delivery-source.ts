@@ -201,19 +201,22 @@ export function deliverySource(deps: Pick<Deps, 'db' | 'config' | 'log' | 'looku
       const knownDue = [...freedBrands];
       freedBrands.clear();
       const a = aheadNow();
-      const claimed = await claims.claimDue(queue, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps(a), knownDue,
-        new Date(Date.now() - settings.eventRetentionMs));
-      const claimedAt = Date.now();
-      for (const d of claimed) {
-        // The claim took only what fits (a slot can only have freed since), so this gives back
-        // nothing unless the worker is stopping.
-        if (stopping || atHoldCap(d, a)) giveBack.push(d);
-        else {
-          hold(d, 1);
-          ready.push({ d, claimedAt });
+      // Each brand's deliveries go as soon as they are claimed, not when every brand's claim is done.
+      const take = (brandsDeliveries: claims.ClaimedDelivery[]) => {
+        const claimedAt = Date.now();
+        for (const d of brandsDeliveries) {
+          // The claim took only what fits (a slot can only have freed since), so this gives back
+          // nothing unless the worker is stopping.
+          if (stopping || atHoldCap(d, a)) giveBack.push(d);
+          else {
+            hold(d, 1);
+            ready.push({ d, claimedAt });
+          }
         }
-      }
-      pump(claimedAt);
+        pump(claimedAt);
+      };
+      const claimed = await claims.claimDue(queue, Math.min(room, 200), settings.claimLeaseMs, deliverer.claimToken(), caps(a), knownDue,
+        new Date(Date.now() - settings.eventRetentionMs), take);
       await release();
       return claimed.length;
     },
