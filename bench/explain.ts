@@ -67,7 +67,7 @@ export function explaining(db: Db, seen: ExplainedStatement[]): Db {
       return db.query<R>(sql, params, name);
     },
     exec: (sql) => db.exec(sql),
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn, options) => db.transaction((tx) => fn(wrap(tx)), options),
     listen: (channel, onNotify) => db.listen(channel, onNotify),
     onCommit: (listener) => db.onCommit((tx) => listener(wrap(tx))),
     close: () => db.close(),

@@ -76,7 +76,7 @@ function timed(db: Db, timing: { on: boolean; ms: Map<string, number> }): Db {
     kind: db.kind,
     query: wrap(db.query.bind(db)),
     exec: db.exec.bind(db),
-    transaction: (fn) => db.transaction((tx) => fn({ query: wrap(tx.query.bind(tx)), exec: tx.exec.bind(tx) })),
+    transaction: (fn, options) => db.transaction((tx) => fn({ query: wrap(tx.query.bind(tx)), exec: tx.exec.bind(tx) }), options),
     listen: db.listen.bind(db),
     onCommit: db.onCommit.bind(db),
     close: db.close.bind(db),
