@@ -36,12 +36,52 @@ const outcome = (status: 'succeeded' | 'pending' | 'failed', extra: Partial<clai
 });
 
 /** A plan node of EXPLAIN (ANALYZE, FORMAT JSON). */
-interface PlanNode { 'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; 'Rows Removed by Filter'?: number; Plans?: PlanNode[] }
+interface PlanNode {
+  'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; 'Rows Removed by Filter'?: number;
+  'Shared Hit Blocks': number; 'Shared Read Blocks': number; Plans?: PlanNode[];
+}
 
 /** Rows the plan's scans of webhook_queue read: those they returned and those their filters dropped. */
 const queueRowsRead = (node: PlanNode): number => (node['Relation Name'] === 'webhook_queue'
   ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'] : 0)
   + (node.Plans ?? []).reduce((n, child) => n + queueRowsRead(child), 0);
+
+/**
+ * A handle over `tx` that runs `brandId`'s claim statement as EXPLAIN (ANALYZE, BUFFERS), which
+ * runs it, hands its plan to `seen` and answers with what it leased; every other statement runs
+ * as it is (the pick also finds brands earlier tests left due). The caller rolls `tx` back.
+ */
+const explainingClaims = (tx: Queryable, brandId: string, seen: (plan: PlanNode) => void): Queryable => ({
+  async query<R>(sql: string, params: unknown[] = []) {
+    if (!sql.includes('WITH candidates AS') || params[0] !== brandId) return tx.query<R>(sql, params);
+    const [row] = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
+    seen(row['QUERY PLAN'][0].Plan);
+    return tx.query<R>(`SELECT brand_id, delivery_id AS id, endpoint_id, event_id, event_created_at, delivery_created_at, attempts, locked_by AS claim
+      FROM webhook_queue WHERE brand_id = $1 AND locked_by = $2`, [brandId, params[3]]);
+  },
+  exec: (sql) => tx.exec(sql),
+});
+
+/** A brand with one endpoint (nothing listens) and `backlog` deliveries queued to it. */
+async function brandWithBacklog(backlog: number, path: string) {
+  const brand = await createBrand(t.db);
+  const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
+  const endpointId = (await registerEndpoint(t, key, `http://127.0.0.1:9/${path}`, ['member.joined'])).id;
+  await t.db.transaction((tx) => recordEvents(tx, Array.from({ length: backlog }, (_, i) => (
+    { brandId: brand.id, mode: 'test' as const, type: 'member.joined' as const, data: { membershipId: `mem_${path}_${i}` } as never }))));
+  return { brandId: brand.id, key, endpointId };
+}
+
+/** A claim of `brandId`'s deliveries explained (explainingClaims), in a transaction rolled back after: what it claimed. */
+async function claimExplained(brandId: string, caps: claims.ClaimCaps, seen: (plan: PlanNode) => void) {
+  const claimed = await t.db.transaction(async (tx) => {
+    const got = await claims.claimDue(explainingClaims(tx, brandId, seen), 100, 10_000, `explained-${brandId}`, caps, [brandId]);
+    throw Object.assign(new Error('roll back'), { got });
+  }).catch((err: { got?: claims.ClaimedDelivery[] }) => err.got);
+  return claimed?.filter((d) => d.brand_id === brandId);
+}
+
+const bufferCount = (plan: PlanNode) => plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
 
 /** Caps as a worker holding `cap` (its whole allowance) for the named endpoints and brands, nothing else. */
 const full = (busy: { endpoints: string[]; brands: string[] }, cap = 16): claims.ClaimCaps => ({
@@ -142,58 +182,21 @@ describe('batched claims and attempt records', () => {
     assert.equal(left[0].n, 15, 'nothing beyond the caps was claimed and given back');
   });
   it('reads none of a brand\'s backlog while its every endpoint is at its cap', async () => {
-    const brand = await createBrand(t.db);
-    const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
-    const a = (await registerEndpoint(t, key, 'http://127.0.0.1:9/capped', ['member.joined'])).id;
-    await t.db.transaction((tx) => recordEvents(tx, Array.from({ length: 2000 }, (_, i) => (
-      { brandId: brand.id, mode: 'test' as const, type: 'member.joined' as const, data: { membershipId: `mem_capped_${i}` } as never }))));
-    const caps: claims.ClaimCaps = { heldByEndpoint: new Map([[a, 4]]), heldByBrand: new Map([[brand.id, 4]]), perEndpoint: 4, perBrand: 100 };
-    // The claim's statement, explained: the shared buffers it read (a rolled-back transaction, as EXPLAIN ANALYZE runs it).
-    const buffers = await t.db.transaction(async (tx) => {
-      let blocks = -1;
-      const explaining: Queryable = {
-        async query<R>(sql: string, params?: unknown[]) {
-          // This brand's claim only: the pick also finds brands earlier tests left due.
-          if (!sql.includes('WITH candidates AS') || params?.[0] !== brand.id) return tx.query<R>(sql, params);
-          const [row] = await tx.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
-          const plan = row['QUERY PLAN'][0].Plan;
-          blocks = plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
-          return [] as R[];
-        },
-        exec: (sql) => tx.exec(sql),
-      };
-      assert.deepEqual((await claims.claimDue(explaining, 100, 10_000, 'capped', caps, [brand.id])).filter((d) => d.brand_id === brand.id), []);
-      throw Object.assign(new Error('roll back'), { blocks });
-    }).catch((err: { blocks?: number }) => err.blocks);
-    assert.ok(buffers !== undefined && buffers >= 0 && buffers < 40, `${buffers} buffers to claim nothing of 2,000 queued`);
+    const { brandId, endpointId } = await brandWithBacklog(2000, 'capped');
+    const caps: claims.ClaimCaps = { heldByEndpoint: new Map([[endpointId, 4]]), heldByBrand: new Map([[brandId, 4]]), perEndpoint: 4, perBrand: 100 };
+    let buffers = -1;
+    assert.deepEqual(await claimExplained(brandId, caps, (plan) => { buffers = bufferCount(plan); }), []);
+    assert.ok(buffers >= 0 && buffers < 40, `${buffers} buffers to claim nothing of 2,000 queued`);
   });
   it('reaches another endpoint\'s delivery past the backlog of one at its cap', async () => {
     // One receiver slow (its endpoint at its cap, 2,000 due ahead), another fast: a claim for the
     // fast one walked the slow one's whole backlog first, at every claim while the slow one's slots were full.
-    const brand = await createBrand(t.db);
-    const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
-    const slow = (await registerEndpoint(t, key, 'http://127.0.0.1:9/slow', ['member.joined'])).id;
-    await t.db.transaction((tx) => recordEvents(tx, Array.from({ length: 2000 }, (_, i) => (
-      { brandId: brand.id, mode: 'test' as const, type: 'member.joined' as const, data: { membershipId: `mem_slow_${i}` } as never }))));
+    const { brandId, key, endpointId: slow } = await brandWithBacklog(2000, 'slow');
     const fast = (await registerEndpoint(t, key, 'http://127.0.0.1:9/fast', ['member.joined'])).id;
-    await t.db.transaction((tx) => recordEvent(tx, { brandId: brand.id, mode: 'test', type: 'member.joined', data: { membershipId: 'mem_fast' } as never }));
-    const caps: claims.ClaimCaps = { heldByEndpoint: new Map([[slow, 4]]), heldByBrand: new Map([[brand.id, 4]]), perEndpoint: 4, perBrand: 100 };
+    await t.db.transaction((tx) => recordEvent(tx, { brandId, mode: 'test', type: 'member.joined', data: { membershipId: 'mem_fast' } as never }));
+    const caps: claims.ClaimCaps = { heldByEndpoint: new Map([[slow, 4]]), heldByBrand: new Map([[brandId, 4]]), perEndpoint: 4, perBrand: 100 };
     let read = -1;
-    const claimed = await t.db.transaction(async (tx) => {
-      const explaining: Queryable = {
-        async query<R>(sql: string, params?: unknown[]) {
-          if (!sql.includes('WITH candidates AS') || params?.[0] !== brand.id) return tx.query<R>(sql, params);
-          const [explained] = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
-          read = queueRowsRead(explained['QUERY PLAN'][0].Plan);
-          // EXPLAIN ANALYZE ran it (the lease is taken in this transaction): what it leased.
-          return tx.query<R>(`SELECT brand_id, delivery_id AS id, endpoint_id, event_id, event_created_at, delivery_created_at, attempts, locked_by AS claim
-            FROM webhook_queue WHERE brand_id = $1 AND locked_by = $2`, [brand.id, params[3]]);
-        },
-        exec: (sql) => tx.exec(sql),
-      };
-      const got = (await claims.claimDue(explaining, 100, 10_000, 'past-capped', caps, [brand.id])).filter((d) => d.brand_id === brand.id);
-      throw Object.assign(new Error('roll back'), { got });
-    }).catch((err: { got?: claims.ClaimedDelivery[] }) => err.got);
+    const claimed = await claimExplained(brandId, caps, (plan) => { read = queueRowsRead(plan); });
     assert.deepEqual(claimed?.map((d) => d.endpoint_id), [fast], 'the fast endpoint\'s delivery, none of the capped one\'s');
     assert.ok(read > 0 && read < 100, `${read} queue rows read to claim it past 2,000 queued for the capped endpoint`);
   });
@@ -204,31 +207,18 @@ describe('the worker\'s queue handle', () => {
     // The queue analyzed before a burst lands in it: the planner takes the brand for a sliver of
     // the queue, and without queue-plans.ts would read all of its due rows in a bitmap scan.
     await t.db.exec('ANALYZE webhook_queue');
-    const brand = await createBrand(t.db);
-    const key = (await createKey(t.db, brand.id, { mode: 'test' })).key;
-    await registerEndpoint(t, key, 'http://127.0.0.1:9/burst', ['member.joined']);
-    await t.db.transaction((tx) => recordEvents(tx, Array.from({ length: 3000 }, (_, i) => (
-      { brandId: brand.id, mode: 'test' as const, type: 'member.joined' as const, data: { membershipId: `mem_burst_${i}` } as never }))));
+    const { brandId } = await brandWithBacklog(3000, 'burst');
     const caps: claims.ClaimCaps = { heldByEndpoint: new Map(), heldByBrand: new Map(), perEndpoint: 100, perBrand: 100 };
     let buffers = -1;
-    // The worker's handle over one whose transactions explain this brand's claim and roll back.
+    // The worker's handle, over a database whose every transaction explains this brand's claim and rolls back.
     const explained = queueStatements({
       ...t.db,
       transaction: <T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions) => t.db.transaction(async (tx) => {
-        const out = await fn({
-          async query<R>(sql: string, params?: unknown[]) {
-            if (!sql.includes('WITH candidates AS') || params?.[0] !== brand.id) return tx.query<R>(sql, params);
-            const [row] = await tx.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
-            const plan = row['QUERY PLAN'][0].Plan;
-            buffers = plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
-            return [] as R[];
-          },
-          exec: (sql) => tx.exec(sql),
-        });
-        throw Object.assign(new Error('roll back'), { out });
-      }, options) as Promise<T>,
+        await fn(explainingClaims(tx, brandId, (plan) => { buffers = bufferCount(plan); }));
+        throw new Error('roll back');
+      }, options),
     });
-    await claims.claimDue(explained, 8, 10_000, 'burst', caps, [brand.id]).catch(() => {});
+    await claims.claimDue(explained, 8, 10_000, 'burst', caps, [brandId]).catch(() => {});
     assert.ok(buffers > 0 && buffers < 120, `${buffers} buffers to claim 8 of 3,000 queued`);
   });
 });
