@@ -175,7 +175,8 @@ const walkLengths = [8, 32, 128, 256];
 /**
  * Claims one brand's due deliveries: at most `limit`, of each endpoint only what fits under its
  * cap and of the brand only what fits under the brand's, oldest due first, walking an index in
- * due order (brandWalk, endpointWalk) so a claim costs the rows it looks at, not the backlog. Taking only what fits matters for one endpoint with a backlog: a claim that took a
+ * due order (brandWalk, endpointWalk) so a claim costs the rows it looks at, not the backlog.
+ * Taking only what fits matters for one endpoint with a backlog: a claim that took a
  * full batch and gave back all but the few that fit rewrote every row it gave back, and one
  * endpoint drained at about 450 deliveries/s (issue 20). SKIP LOCKED lets concurrent workers pass
  * each other's rows; the lease (locked_until) is what keeps a delivery from being sent twice at
