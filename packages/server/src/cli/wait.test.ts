@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { serverRoot } from '../testing/processes.ts';
+import { until } from '../testing/until.ts';
 
 /**
  * `npm start` then, a few seconds later, `npm run cli -- seed --demo`: the CLI finds the folder
@@ -30,12 +31,6 @@ function start(script: string, args: string[], dataDir: string) {
   return { child, out, exited: once(child, 'close') };
 }
 
-async function until(check: () => Promise<boolean> | boolean, what: string) {
-  for (let i = 0; !(await check()); i++) {
-    assert.ok(i < 1200, `gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const lockOf = async (dir: string) => JSON.parse(await readFile(join(dir, 'lock.json'), 'utf8').catch(() => 'null'));
 
@@ -44,11 +39,11 @@ describe('the CLI and a data folder that is busy for a moment', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cli-wait-'));
     dirs.push(dir);
     const server = start('src/main.ts', [], dir);
-    await until(async () => (await lockOf(dir))?.role === 'server', 'the server to take the folder');
+    await until('the server to take the folder', async () => (await lockOf(dir))?.role === 'server');
     server.child.kill('SIGSTOP');
     assert.equal((await lockOf(dir)).port, undefined, 'frozen before it listens');
     const cli = start('src/cli/main.ts', ['seed', '--demo'], dir);
-    await until(() => cli.out.stderr.includes('Waiting for the server'), 'the CLI to say it waits');
+    await until('the CLI to say it waits', () => cli.out.stderr.includes('Waiting for the server'));
     server.child.kill('SIGCONT');
     const [code] = await cli.exited;
     assert.equal(code, 0, cli.out.stderr);
@@ -68,10 +63,10 @@ describe('the CLI and a data folder that is busy for a moment', () => {
     const [migrated] = await start('src/cli/main.ts', ['migrate'], dir).exited;
     assert.equal(migrated, 0);
     const first = start('src/cli/main.ts', ['brand', 'create', '--name', 'First'], dir);
-    await until(async () => (await lockOf(dir))?.role === 'cli', 'the first command to take the folder');
+    await until('the first command to take the folder', async () => (await lockOf(dir))?.role === 'cli');
     first.child.kill('SIGSTOP');
     const second = start('src/cli/main.ts', ['brand', 'create', '--name', 'Second'], dir);
-    await until(() => second.out.stderr.includes('Waiting for another CLI command'), 'the second command to say it waits');
+    await until('the second command to say it waits', () => second.out.stderr.includes('Waiting for another CLI command'));
     first.child.kill('SIGCONT');
     const [[firstCode], [secondCode]] = await Promise.all([first.exited, second.exited]);
     assert.equal(firstCode, 0, first.out.stderr);

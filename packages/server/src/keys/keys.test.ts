@@ -5,6 +5,7 @@ import { testDbKind } from '../testing/db.ts';
 import { createBrand } from '../testing/factories.ts';
 import { runCli, startServerProcess, urlWithSchema, type ServerProcess } from '../testing/processes.ts';
 import { createApiKey, listApiKeys, ownerPrincipal, revokeApiKey, rollApiKey } from './service.ts';
+import { until } from '../testing/until.ts';
 
 /**
  * API keys as the dashboard and the CLI manage them (issue 12): roll with a grace period, revoke,
@@ -13,14 +14,6 @@ import { createApiKey, listApiKeys, ownerPrincipal, revokeApiKey, rollApiKey } f
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls until `check` holds, or fails after `timeoutMs` (never a claim about how fast). */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`${what} did not happen within ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
 
 let t: TestApp;
 before(async () => { t = await startTestApp({ keyCacheMs: 1000 }); });

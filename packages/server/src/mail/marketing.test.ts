@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { startTestSmtp, type ReceivedMail, type TestSmtp } from '../testing/smtp.ts';
+import { until } from '../testing/until.ts';
 
 /**
  * Marketing mail through a real SMTP server (docs/email.md, Marketing mail): "new in <product>"
@@ -39,14 +40,6 @@ const catalog = {
 
 const header = (m: ReceivedMail, name: string) => m.parsed.headerLines.find((h) => h.key === name)?.line.replace(/^[^:]+:\s*/, '');
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000): Promise<T> {
-  for (let waited = 0; ; waited += 50) {
-    const got = await probe();
-    if (got) return got;
-    if (waited > timeoutMs) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('marketing mail: new in <product>', () => {
   it('goes only to buyers with access who opted in, carries one-click List-Unsubscribe, and one POST turns the consent off', async () => {

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { courseBody, createLink, submitCard } from '../testing/checkout-fixtures.ts';
 import { createBrandWithCatalog } from '../testing/factories.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
+import { until } from '../testing/until.ts';
 
 /**
  * The receipt as a buyer uses it (docs/email.md): it carries the brand's logo, and its
@@ -20,14 +21,6 @@ after(async () => {
   await smtp?.stop();
 });
 
-async function until<T>(what: string, probe: () => T | undefined) {
-  for (let waited = 0; waited < 20_000; waited += 50) {
-    const got = probe();
-    if (got) return got;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return assert.fail(`timed out waiting for ${what}`);
-}
 
 describe('the receipt\'s links', () => {
   it('shows the brand\'s logo and links the invoice, which opens after the portal\'s sign-in', async () => {

@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../testing/app.ts';
 import { createLink } from '../testing/checkout-fixtures.ts';
 import { startTestSmtp, type TestSmtp } from '../testing/smtp.ts';
 import { startStripeFake, type StripeFake } from '../testing/stripe-fake.ts';
+import { until } from '../testing/until.ts';
 
 /**
  * A renewal that failed, from the buyer's side (docs/portal.md, Update card): the failed-renewal
@@ -25,14 +26,6 @@ after(async () => {
   await smtp?.stop();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  for (let waited = 0; ; waited += 50) {
-    const got = await probe();
-    if (got) return got;
-    if (waited > timeoutMs) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const mailTo = (email: string, subject: RegExp) => until(`a mail to ${email} matching ${subject}`,
   async () => smtp.received.find((m) => m.envelope.to.includes(email) && subject.test(String(m.parsed.subject))));

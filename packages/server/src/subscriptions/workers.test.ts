@@ -6,6 +6,7 @@ import { registerEndpoint, startReceiver } from '../testing/receiver.ts';
 import { startWorker, type Worker } from '../worker/loop.ts';
 import { workSources } from '../work-sources.ts';
 import { advance, buyPlan, recurringBrand } from '../testing/subscriptions.ts';
+import { until } from '../testing/until.ts';
 
 let t: TestApp;
 // A generous receiver timeout: on a loaded machine a slow answer would be retried, and at-least-once would read as twice.
@@ -14,13 +15,6 @@ after(async () => { await t.close(); });
 
 const day = 86_400_000;
 
-async function until(check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('renewals by the background worker', () => {
   it('with two worker loops (two pools on PostgreSQL), bills and announces each renewal exactly once', async () => {
@@ -35,7 +29,7 @@ describe('renewals by the background worker', () => {
       // Move the clock without running the jobs (no advance call): the workers find them due.
       await t.db.query('INSERT INTO test_clocks (brand_id, offset_ms) VALUES ($1, $2) ON CONFLICT (brand_id) DO UPDATE SET offset_ms = $2', [b.brandId, 31 * day + 60_000]);
       const count = async (sql: string) => (await t.db.query<{ n: number }>(sql, [b.brandId]))[0].n;
-      await until(async () => (await count('SELECT count(*)::int AS n FROM events WHERE brand_id = $1 AND type = \'subscription.renewed\'')) >= 6);
+      await until('six renewals', async () => (await count('SELECT count(*)::int AS n FROM events WHERE brand_id = $1 AND type = \'subscription.renewed\'')) >= 6);
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(await count('SELECT count(*)::int AS n FROM transactions WHERE brand_id = $1 AND type = \'renewal\''), 6);
       assert.equal(await count('SELECT count(*)::int AS n FROM sandbox_payments WHERE brand_id = $1 AND status = \'succeeded\''), 12);

@@ -1,9 +1,10 @@
 /**
  * Polls `fn` until it returns something truthy and returns that, or throws naming `what` after
- * `timeoutMs`. For tests that wait on work done elsewhere (a worker, a receiver); several older
- * test files still carry a copy of their own.
+ * `timeoutMs` (long enough for a worker process to start on a busy machine; a test that passes
+ * waits only as long as the work takes). For tests that wait on work done elsewhere (a worker, a
+ * receiver, a mail server).
  */
-export async function until<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

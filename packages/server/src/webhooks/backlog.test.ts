@@ -12,6 +12,7 @@ import { testDbKind } from '../testing/db.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { startWorkerProcess, urlWithSchema } from '../testing/processes.ts';
 import { registerEndpoint, startReceiver, type Receiver } from '../testing/receiver.ts';
+import { until } from '../testing/until.ts';
 
 /**
  * A backlog the size a creator reaches on day one (issue 20): tens of thousands of pending
@@ -30,13 +31,6 @@ after(async () => {
   await t.close();
 });
 
-async function until(what: string, fn: () => Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function receiver(status = 200, delayMs = 0) {
   const rx = await startReceiver({ respond: () => ({ status, ...(delayMs ? { delayMs } : {}) }) });

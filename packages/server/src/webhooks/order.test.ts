@@ -10,6 +10,7 @@ import { testDbKind } from '../testing/db.ts';
 import { createBrand, createKey } from '../testing/factories.ts';
 import { startWorkerProcess, urlWithSchema } from '../testing/processes.ts';
 import { registerEndpoint, startReceiver, type ReceivedDelivery, type ReceiverAnswer } from '../testing/receiver.ts';
+import { until } from '../testing/until.ts';
 
 /**
  * Order you can rely on (docs/webhooks.md, Order and versions): deliveries of one object's events
@@ -26,13 +27,6 @@ after(async () => {
   await t.close();
 });
 
-async function until(what: string, fn: () => Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** A receiver that answers each arrival with `answer` and remembers the status it gave. */
 async function receiver(answer: (d: ReceivedDelivery) => number = () => 200) {

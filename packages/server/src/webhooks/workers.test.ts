@@ -13,6 +13,7 @@ import { serverRoot, urlWithSchema } from '../testing/processes.ts';
 import { registerEndpoint, startReceiver, type Receiver } from '../testing/receiver.ts';
 import { startWorker } from '../worker/loop.ts';
 import { deliverySource } from './delivery-source.ts';
+import { until } from '../testing/until.ts';
 
 let t: TestApp;
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -38,13 +39,6 @@ async function record(brandId: string, n: number) {
   });
 }
 
-async function until(what: string, fn: () => Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const counts = async (brandId: string) => (await t.db.query<{ status: string; n: number; attempts: number; claimed: number }>(
   `SELECT d.status, count(*)::int AS n, sum(coalesce(q.attempts, d.attempts))::int AS attempts, count(q.locked_by)::int AS claimed
