@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
-import { authorizeAsCreator, startOAuthServer, type OAuthTestServer } from '../testing/oauth.ts';
+import { startOAuthServer, type OAuthTestServer } from '../testing/oauth.ts';
+import { connectAssistant } from '../testing/mcp-assistant.ts';
 import { seedBooking } from '../testing/bookings.ts';
 
 /**
@@ -13,43 +13,13 @@ let s: OAuthTestServer;
 before(async () => { s = await startOAuthServer(); });
 after(async () => { await s.close(); });
 
-const redirectUrl = 'http://127.0.0.1:33418/callback';
-
-async function connect(cookie: string, scopes: string[]) {
-  const state: { client?: unknown; tokens?: unknown; verifier?: string; authUrl?: URL } = {};
-  const provider = {
-    get redirectUrl() { return redirectUrl; },
-    get clientMetadata() {
-      return { client_name: 'Booking Assistant', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-    },
-    state: () => 'state-1',
-    clientInformation: () => state.client as never,
-    saveClientInformation: (info: unknown) => { state.client = info; },
-    tokens: () => state.tokens as never,
-    saveTokens: (tokens: unknown) => { state.tokens = tokens; },
-    redirectToAuthorization: (url: URL) => { state.authUrl = url; },
-    saveCodeVerifier: (v: string) => { state.verifier = v; },
-    codeVerifier: () => state.verifier!,
-  } as unknown as OAuthClientProvider;
-  const mcpUrl = new URL(`${s.url}/api/mcp`);
-  const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
-  await assert.rejects(new Client({ name: 'test', version: '2' }).connect(first), UnauthorizedError);
-  // The challenge asks for the read scopes (docs/oauth-mcp.md); a client that needs more asks for them.
-  const asked = new Set([...(state.authUrl!.searchParams.get('scope') ?? '').split(' '), ...scopes]);
-  state.authUrl!.searchParams.set('scope', [...asked].join(' '));
-  const { redirect } = await authorizeAsCreator(s, state.authUrl!.href, cookie, { decision: 'approve', mode: 'test', scopes });
-  await first.finishAuth(redirect.searchParams.get('code')!, redirect.searchParams.get('iss')!);
-  const client = new Client({ name: 'test', version: '2' });
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-  return client;
-}
 
 describe('the bookings MCP tools', () => {
   it('lists slots and bookings, and cancels a booking through the route, with customers:write only', async () => {
     const { cookie, brandId } = await s.signUp('plus');
     const seeded = await seedBooking(s.db, brandId, 'test');
 
-    const reader = await connect(cookie, ['products:read', 'customers:read']);
+    const reader = await connectAssistant(s, cookie, { name: 'Booking Assistant', scopes: ['products:read', 'customers:read'] });
     const names = (await reader.listTools()).tools.map((t) => t.name);
     assert.ok(names.includes('get_product_availability') && names.includes('list_bookings') && names.includes('get_booking'));
     assert.ok(!names.includes('cancel_booking') && !names.includes('reschedule_booking'), 'no writes without customers:write');
@@ -63,7 +33,7 @@ describe('the bookings MCP tools', () => {
     assert.deepEqual((listed.structuredContent as { items: { id: string }[] }).items.map((b) => b.id), [seeded.id]);
     await reader.close();
 
-    const client = await connect(cookie, ['products:read', 'customers:read', 'customers:write']);
+    const client = await connectAssistant(s, cookie, { name: 'Booking Assistant', scopes: ['products:read', 'customers:read', 'customers:write'] });
     const tool = (await client.listTools()).tools.find((t) => t.name === 'cancel_booking')!;
     assert.equal(tool.annotations?.destructiveHint, true);
     const cancelled = await client.callTool({ name: 'cancel_booking', arguments: { id: seeded.id, reason: 'Coach is ill' } });

@@ -3,10 +3,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedV2, type OAuthClientProvider as ProviderV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedV2 } from '@modelcontextprotocol/client';
 import { scopes } from '../auth/principal.ts';
 import { eventTypes } from '../events/types.ts';
 import { authorizeAsCreator, startOAuthServer, type OAuthTestServer } from '../testing/oauth.ts';
+import { assistantProvider } from '../testing/mcp-assistant.ts';
 import { isIdArgument } from './catalog.ts';
 
 /**
@@ -219,19 +220,7 @@ describe('the MCP tools', () => {
 
   it('goes through OAuth discovery from the lean URL with the 2.x SDK client, for a token of the /api/mcp resource', async () => {
     const { cookie } = await s.signUp('plus');
-    const state: { client?: unknown; tokens?: unknown; verifier?: string; authUrl?: URL } = {};
-    const provider = {
-      get redirectUrl() { return loopback; },
-      get clientMetadata() { return { client_name: 'Lean Assistant', redirect_uris: [loopback], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }; },
-      state: () => 'lean-state',
-      clientInformation: () => state.client as never,
-      saveClientInformation: (info: unknown) => { state.client = info; },
-      tokens: () => state.tokens as never,
-      saveTokens: (tokens: unknown) => { state.tokens = tokens; },
-      redirectToAuthorization: (url: URL) => { state.authUrl = url; },
-      saveCodeVerifier: (v: string) => { state.verifier = v; },
-      codeVerifier: () => state.verifier!,
-    } as unknown as ProviderV2;
+    const { provider, state } = assistantProvider('Lean Assistant', loopback);
     const url = new URL(`${s.url}/api/mcp?profile=lean`);
     const first = new TransportV2(url, { authProvider: provider });
     await assert.rejects(new ClientV2({ name: 'lean', version: '2' }).connect(first), UnauthorizedV2);

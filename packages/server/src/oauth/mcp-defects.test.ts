@@ -7,6 +7,7 @@ import { discoverAuthorizationServerMetadata as discoverV1, registerClient as re
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, discoverAuthorizationServerMetadata as discoverV2, registerClient as registerV2, UnauthorizedError as UnauthorizedV2, type OAuthClientProvider as ProviderV2 } from '@modelcontextprotocol/client';
 import { purgeExpiredRecords } from './repository.ts';
 import { authorizeAsCreator, startOAuthServer, type OAuthTestServer } from '../testing/oauth.ts';
+import { assistantProvider } from '../testing/mcp-assistant.ts';
 
 /**
  * The OAuth and MCP defects of issue 27 (item 7), each through the real MCP SDK clients (1.x and
@@ -169,19 +170,7 @@ describe('the MCP endpoint', () => {
   it('lets the 2.x SDK client step up when a tool needs a scope not granted', async () => {
     for (const version of ['2'] as ('1' | '2')[]) {
       const { cookie } = await s.signUp('plus');
-      const state: { client?: unknown; tokens?: unknown; verifier?: string; authUrl?: URL } = {};
-      const provider = {
-        redirectUrl: loopback,
-        clientMetadata: { client_name: `Step-up ${version}`, redirect_uris: [loopback], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
-        state: () => 'st',
-        clientInformation: () => state.client as never,
-        saveClientInformation: (c: unknown) => { state.client = c; },
-        tokens: () => state.tokens as never,
-        saveTokens: (t: unknown) => { state.tokens = t; },
-        redirectToAuthorization: (url: URL) => { state.authUrl = url; },
-        saveCodeVerifier: (v: string) => { state.verifier = v; },
-        codeVerifier: () => state.verifier!,
-      };
+      const { provider, state } = assistantProvider(`Step-up ${version}`, loopback);
       const url = new URL(`${s.url}/api/mcp`);
       const transport = () => (version === '1' ? new TransportV1(url, { authProvider: provider as unknown as ProviderV1 }) : new TransportV2(url, { authProvider: provider as unknown as ProviderV2 }));
       const newClient = () => (version === '1' ? new ClientV1({ name: 't', version }) : new ClientV2({ name: 't', version }));

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { loadCatalog } from '../catalog/load.ts';
 import { cards, courseBody } from '../testing/checkout-fixtures.ts';
 import { exampleCatalogPath } from '../cli/commands.ts';
-import { authorizeAsCreator, startOAuthServer, type OAuthTestServer } from '../testing/oauth.ts';
+import { startOAuthServer, type OAuthTestServer } from '../testing/oauth.ts';
+import { connectAssistant } from '../testing/mcp-assistant.ts';
 
 /**
  * The refund_transaction MCP tool (docs/refunds.md): offered only with transactions:write,
@@ -16,50 +16,17 @@ let s: OAuthTestServer;
 before(async () => { s = await startOAuthServer(); });
 after(async () => { await s.close(); });
 
-const redirectUrl = 'http://127.0.0.1:33418/callback';
-
-async function connect(cookie: string, scopes: string[], answer?: (message: string) => { action: 'accept' | 'decline'; content?: Record<string, boolean> }) {
-  const state: { client?: unknown; tokens?: unknown; verifier?: string; authUrl?: URL } = {};
-  const provider = {
-    get redirectUrl() { return redirectUrl; },
-    get clientMetadata() {
-      return { client_name: 'Refund Assistant', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-    },
-    state: () => 'state-1',
-    clientInformation: () => state.client as never,
-    saveClientInformation: (info: unknown) => { state.client = info; },
-    tokens: () => state.tokens as never,
-    saveTokens: (tokens: unknown) => { state.tokens = tokens; },
-    redirectToAuthorization: (url: URL) => { state.authUrl = url; },
-    saveCodeVerifier: (v: string) => { state.verifier = v; },
-    codeVerifier: () => state.verifier!,
-  } as unknown as OAuthClientProvider;
-  const mcpUrl = new URL(`${s.url}/api/mcp`);
-  const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
-  await assert.rejects(new Client({ name: 'test', version: '2' }).connect(first), UnauthorizedError);
-  // The challenge asks for the read scopes (docs/oauth-mcp.md); a client that needs more asks for them.
-  const asked = new Set([...(state.authUrl!.searchParams.get('scope') ?? '').split(' '), ...scopes]);
-  state.authUrl!.searchParams.set('scope', [...asked].join(' '));
-  const { redirect } = await authorizeAsCreator(s, state.authUrl!.href, cookie, { decision: 'approve', mode: 'test', scopes });
-  await first.finishAuth(redirect.searchParams.get('code')!, redirect.searchParams.get('iss')!);
-  // With `answer`, the client supports elicitation (form mode) and answers each question with it, as its user would.
-  // (on the 2026-07-28 revision, whose requests carry the client's capabilities: see mcp/confirm.ts).
-  const client = new Client({ name: 'test', version: '2' }, answer ? { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } } : {});
-  if (answer) client.setRequestHandler('elicitation/create', async (request) => answer((request.params as { message: string }).message));
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-  return client;
-}
 
 describe('the refund_transaction MCP tool', () => {
   it('is offered with transactions:write only, marked destructive, and refunds through the route', async () => {
     const { cookie, brandId } = await s.signUp('plus');
     const ids = await s.db.transaction((tx) => loadCatalog(tx, brandId, JSON.parse(readFileSync(exampleCatalogPath, 'utf8'))));
 
-    const reader = await connect(cookie, ['transactions:read']);
+    const reader = await connectAssistant(s, cookie, { name: 'Refund Assistant', scopes: ['transactions:read'] });
     assert.ok(!(await reader.listTools()).tools.some((t) => t.name === 'refund_transaction'));
     await reader.close();
 
-    const client = await connect(cookie, ['transactions:read', 'transactions:write', 'checkout:write']);
+    const client = await connectAssistant(s, cookie, { name: 'Refund Assistant', scopes: ['transactions:read', 'transactions:write', 'checkout:write'] });
     const tool = (await client.listTools()).tools.find((t) => t.name === 'refund_transaction')!;
     assert.ok(tool, 'offered with transactions:write');
     assert.equal(tool.annotations?.destructiveHint, true);
@@ -96,10 +63,10 @@ describe('the refund_transaction MCP tool', () => {
     const ids = await s.db.transaction((tx) => loadCatalog(tx, brandId, JSON.parse(readFileSync(exampleCatalogPath, 'utf8'))));
     const asked: string[] = [];
     let reply: 'accept' | 'decline' = 'decline';
-    const client = await connect(cookie, ['transactions:read', 'transactions:write', 'checkout:write'], (message) => {
+    const client = await connectAssistant(s, cookie, { name: 'Refund Assistant', scopes: ['transactions:read', 'transactions:write', 'checkout:write'], answer: (message) => {
       asked.push(message);
       return reply === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
-    });
+    } });
     const link = await client.callTool({ name: 'create_payment_link', arguments: courseBody(ids) });
     const { link: url } = link.structuredContent as { link: string };
     const paid = await s.app.inject({ method: 'POST', url: `${new URL(url).pathname}/pay`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ card: cards.ok }).toString() });
