@@ -13,7 +13,6 @@ let s: OAuthTestServer;
 before(async () => { s = await startOAuthServer(); });
 after(async () => { await s.close(); });
 
-
 describe('the bookings MCP tools', () => {
   it('lists slots and bookings, and cancels a booking through the route, with customers:write only', async () => {
     const { cookie, brandId } = await s.signUp('plus');

@@ -31,7 +31,6 @@ function start(script: string, args: string[], dataDir: string) {
   return { child, out, exited: once(child, 'close') };
 }
 
-
 const lockOf = async (dir: string) => JSON.parse(await readFile(join(dir, 'lock.json'), 'utf8').catch(() => 'null'));
 
 describe('the CLI and a data folder that is busy for a moment', () => {

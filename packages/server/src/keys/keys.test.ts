@@ -14,7 +14,6 @@ import { until } from '../testing/until.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
 let t: TestApp;
 before(async () => { t = await startTestApp({ keyCacheMs: 1000 }); });
 after(async () => { await t?.close(); });

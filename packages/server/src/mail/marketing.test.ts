@@ -40,7 +40,6 @@ const catalog = {
 
 const header = (m: ReceivedMail, name: string) => m.parsed.headerLines.find((h) => h.key === name)?.line.replace(/^[^:]+:\s*/, '');
 
-
 describe('marketing mail: new in <product>', () => {
   it('goes only to buyers with access who opted in, carries one-click List-Unsubscribe, and one POST turns the consent off', async () => {
     const brand = await createBrand(t.db, { name: 'Inkwell Studio' });

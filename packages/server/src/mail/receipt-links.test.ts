@@ -21,7 +21,6 @@ after(async () => {
   await smtp?.stop();
 });
 
-
 describe('the receipt\'s links', () => {
   it('shows the brand\'s logo and links the invoice, which opens after the portal\'s sign-in', async () => {
     const { brand, ids, testKey: key } = await createBrandWithCatalog(t.db);

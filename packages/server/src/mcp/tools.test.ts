@@ -69,7 +69,6 @@ async function listBytes(accessToken: string, query = '') {
 type Tool = Awaited<ReturnType<ClientV2['listTools']>>['tools'][number];
 const props = (tool: Tool) => (tool.inputSchema as { properties: Record<string, Record<string, any>> }).properties;
 
-
 describe('the MCP tools', () => {
   it('lists and gets hubs, and creates and changes products and hubs with products:write, through both SDKs', async () => {
     const { v1, v2 } = await clients(all);

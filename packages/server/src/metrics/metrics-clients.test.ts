@@ -10,7 +10,6 @@ let s: OAuthTestServer;
 before(async () => { s = await startOAuthServer(); });
 after(async () => { await s.close(); });
 
-
 describe('the metrics summary in the SDK and MCP', () => {
   it('answers the same numbers to client.metrics.summary() and the get_metrics_summary tool', async () => {
     const { cookie, brandId } = await s.signUp('plus');

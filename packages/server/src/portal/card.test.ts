@@ -26,7 +26,6 @@ after(async () => {
   await smtp?.stop();
 });
 
-
 const mailTo = (email: string, subject: RegExp) => until(`a mail to ${email} matching ${subject}`,
   async () => smtp.received.find((m) => m.envelope.to.includes(email) && subject.test(String(m.parsed.subject))));
 

@@ -16,7 +16,6 @@ let s: OAuthTestServer;
 before(async () => { s = await startOAuthServer(); });
 after(async () => { await s.close(); });
 
-
 describe('the refund_transaction MCP tool', () => {
   it('is offered with transactions:write only, marked destructive, and refunds through the route', async () => {
     const { cookie, brandId } = await s.signUp('plus');

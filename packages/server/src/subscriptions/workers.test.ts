@@ -15,7 +15,6 @@ after(async () => { await t.close(); });
 
 const day = 86_400_000;
 
-
 describe('renewals by the background worker', () => {
   it('with two worker loops (two pools on PostgreSQL), bills and announces each renewal exactly once', async () => {
     const b = await recurringBrand(t);

@@ -31,7 +31,6 @@ after(async () => {
   await t.close();
 });
 
-
 async function receiver(status = 200, delayMs = 0) {
   const rx = await startReceiver({ respond: () => ({ status, ...(delayMs ? { delayMs } : {}) }) });
   cleanups.push(() => rx.close());

@@ -27,7 +27,6 @@ after(async () => {
   await t.close();
 });
 
-
 /** A receiver that answers each arrival with `answer` and remembers the status it gave. */
 async function receiver(answer: (d: ReceivedDelivery) => number = () => 200) {
   const statuses = new Map<number, number>();

@@ -39,7 +39,6 @@ async function record(brandId: string, n: number) {
   });
 }
 
-
 const counts = async (brandId: string) => (await t.db.query<{ status: string; n: number; attempts: number; claimed: number }>(
   `SELECT d.status, count(*)::int AS n, sum(coalesce(q.attempts, d.attempts))::int AS attempts, count(q.locked_by)::int AS claimed
    FROM webhook_deliveries d LEFT JOIN webhook_queue q ON q.brand_id = d.brand_id AND q.delivery_id = d.id
