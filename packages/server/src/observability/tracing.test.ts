@@ -47,7 +47,6 @@ after(async () => {
   collector.close();
 });
 
-
 const attribute = (span: ReceivedSpan, key: string) => Object.values(span.attributes.find((a) => a.key === key)?.value ?? {})[0];
 
 describe('OpenTelemetry tracing', () => {

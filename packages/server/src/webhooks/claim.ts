@@ -167,7 +167,7 @@ const endpointWalk = (walk: number) => `SELECT w.* FROM webhook_endpoints e CROS
  * is planned afresh five times on each connection before its generic plan is taken; a walk at
  * most four times the limit reads a few more rows than it needs, which costs far less.
  */
-export function walkLength(limit: number) {
+function walkLength(limit: number) {
   return walkLengths.find((n) => n >= limit) ?? walkLengths[walkLengths.length - 1];
 }
 const walkLengths = [8, 32, 128, 256];
